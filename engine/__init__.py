@@ -1,0 +1,59 @@
+"""The rules of Cascadia: pure, synchronous and deterministic from a seed.
+
+The renderer and the bot only ask this package; it imports nothing but the standard library.
+"""
+
+from engine.actions import Action, NatureWipe, PlaceTile, PlaceToken, Take, WipeThree, parse_action
+from engine.components import CardSet, Habitat, Tile, Variant, Wildlife
+from engine.environment import Environment, PlacedTile
+from engine.errors import CascadiaError, IllegalAction, InvalidInput, Reason
+from engine.game import (
+    GameState,
+    Phase,
+    PlayerState,
+    apply,
+    can_wipe_three,
+    legal_actions,
+    new_game,
+    play_turn,
+    turn_actions,
+)
+from engine.hexes import Direction, Hex
+from engine.serialize import GameRecord, public_view, record_for, state_from_json, state_to_json
+
+__all__ = [
+    "Action",
+    "CardSet",
+    "CascadiaError",
+    "Direction",
+    "Environment",
+    "GameRecord",
+    "GameState",
+    "Habitat",
+    "Hex",
+    "IllegalAction",
+    "InvalidInput",
+    "NatureWipe",
+    "Phase",
+    "PlaceTile",
+    "PlaceToken",
+    "PlacedTile",
+    "PlayerState",
+    "Reason",
+    "Take",
+    "Tile",
+    "Variant",
+    "Wildlife",
+    "WipeThree",
+    "apply",
+    "can_wipe_three",
+    "legal_actions",
+    "new_game",
+    "parse_action",
+    "play_turn",
+    "public_view",
+    "record_for",
+    "state_from_json",
+    "state_to_json",
+    "turn_actions",
+]

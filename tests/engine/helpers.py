@@ -1,0 +1,73 @@
+"""Shared helpers for engine tests: seeded random play and token accounting."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+from engine import Action, GameState, apply, legal_actions, new_game
+from engine.components import Wildlife, tiles_in_play
+from engine.game import Bag
+
+
+def play_random(
+    players: int, seed: int, *, cards: str = "random"
+) -> tuple[GameState, list[Action]]:
+    """A whole game of uniformly random legal actions from ``seed``."""
+    state = new_game(players=players, seed=seed, cards=cards)
+    rng = random.Random(seed)
+    actions: list[Action] = []
+    while not state.is_over:
+        action = rng.choice(legal_actions(state))
+        actions.append(action)
+        state = apply(state, action)
+    return state, actions
+
+
+def token_census(state: GameState) -> Counter[Wildlife]:
+    """Every wildlife token wherever it is: bag, display, held, placed, discarded."""
+    census: Counter[Wildlife] = Counter()
+    for species, count in zip(Wildlife, state.bag.counts, strict=True):
+        census[species] += count
+    census.update(t for t in state.display_tokens if t is not None)
+    if state.held_token is not None:
+        census[state.held_token] += 1
+    for seat in state.seats:
+        census.update(seat.environment.tokens().values())
+    census.update(state.discarded_tokens)
+    return census
+
+
+def tile_census(state: GameState) -> list[int]:
+    """Ids of every habitat tile in play wherever it is (starter hexes excluded)."""
+    ids = [t.id for t in state.stack]
+    ids += [t.id for t in state.display_tiles if t is not None]
+    if state.held_tile is not None:
+        ids.append(state.held_tile.id)
+    for seat in state.seats:
+        ids += [p.tile.id for p in seat.environment.values() if p.tile.id >= 16]
+    ids += [t.id for t in state.discarded_tiles]
+    return ids
+
+
+def expected_tile_count(state: GameState) -> int:
+    """Habitat tiles in play for this player count."""
+    return tiles_in_play(state.players)
+
+
+def with_display_tokens(state: GameState, *tokens: Wildlife) -> GameState:
+    """``state`` with the display tokens swapped for ``tokens`` (the bag adjusted to match)."""
+    bag = state.bag.add([t for t in state.display_tokens if t is not None])
+    counts = list(bag.counts)
+    for token in tokens:
+        counts[list(Wildlife).index(token)] -= 1
+    a, b, c, d, e = counts
+    return replace(state, display_tokens=tuple(tokens), bag=Bag((a, b, c, d, e)))
+
+
+def with_nature_tokens(state: GameState, count: int) -> GameState:
+    """``state`` with the current player holding ``count`` nature tokens."""
+    seats = list(state.seats)
+    seats[state.current] = replace(seats[state.current], nature_tokens=count)
+    return replace(state, seats=tuple(seats))
