@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from engine.components import Habitat, StarterTile, Tile, Wildlife
 from engine.errors import InvalidInput
-from engine.hexes import Hex
+from engine.hexes import Hex, sort_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +58,11 @@ class PlacedTile:
 class Environment(Mapping[Hex, PlacedTile]):
     """An immutable map from hex to placed tile. Changes return a new environment."""
 
-    __slots__ = ("_tiles",)
+    __slots__ = ("_frontier", "_tiles")
 
     def __init__(self, tiles: Mapping[Hex, PlacedTile] | None = None) -> None:
         self._tiles: dict[Hex, PlacedTile] = dict(tiles or {})
+        self._frontier: frozenset[Hex] | None = None
 
     def __getitem__(self, key: Hex) -> PlacedTile:
         return self._tiles[key]
@@ -95,7 +96,13 @@ class Environment(Mapping[Hex, PlacedTile]):
         """A copy with ``placed`` at ``hex_`` (replacing whatever was there)."""
         tiles = dict(self._tiles)
         tiles[hex_] = placed
-        return Environment(tiles)
+        env = Environment(tiles)
+        if self._frontier is not None and hex_ not in self._tiles:
+            grown = {n for n in hex_.neighbors() if n not in tiles}
+            env._frontier = (self._frontier - {hex_}) | grown
+        elif hex_ in self._tiles:
+            env._frontier = self._frontier
+        return env
 
     def with_token(self, hex_: Hex, wildlife: Wildlife) -> Environment:
         """A copy with a ``wildlife`` token on the tile at ``hex_``."""
@@ -104,15 +111,17 @@ class Environment(Mapping[Hex, PlacedTile]):
 
     def frontier(self) -> list[Hex]:
         """Empty hexes that touch at least one tile, sorted: where a new tile may go."""
-        tiles = self._tiles
-        found = {n for h in tiles for n in h.neighbors() if n not in tiles}
-        return sorted(found)
+        return sorted(self._frontier_set(), key=sort_key)
+
+    def _frontier_set(self) -> frozenset[Hex]:
+        if self._frontier is None:
+            tiles = self._tiles
+            self._frontier = frozenset(n for h in tiles for n in h.neighbors() if n not in tiles)
+        return self._frontier
 
     def is_frontier(self, hex_: Hex) -> bool:
         """Whether a tile may be placed at ``hex_``: empty and next to a tile."""
-        if hex_ in self._tiles:
-            return False
-        return any(n in self._tiles for n in hex_.neighbors())
+        return hex_ in self._frontier_set()
 
     def tokens(self) -> dict[Hex, Wildlife]:
         """Every placed token by hex."""

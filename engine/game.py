@@ -164,6 +164,16 @@ class GameState:
         return None
 
 
+def _evolve(state: GameState, **changes: object) -> GameState:
+    """``dataclasses.replace`` for the hot path: the same result without re-running
+    ``__init__`` field by field (states are copied several times a turn)."""
+    new = object.__new__(GameState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return new
+
+
 def _rng(seed: int, stream: str) -> random.Random:
     return random.Random(f"cascadia:{seed}:{stream}")
 
@@ -207,7 +217,7 @@ def new_game(*, players: int, seed: int, cards: str | CardSet = "random") -> Gam
         starters=tuple(s.name for s in starters),
     )
     tokens, bag, draws = _draw_tokens(state.seed, state.draws, state.bag, 4)
-    state = replace(state, display_tokens=tuple(tokens), bag=bag, draws=draws)
+    state = _evolve(state, display_tokens=tuple(tokens), bag=bag, draws=draws)
     return _resolve_overpopulation(state)
 
 
@@ -236,7 +246,7 @@ def _wipe(state: GameState, slots: Sequence[int]) -> GameState:
         old.append(tokens[slot])
         tokens[slot] = token
     bag = bag.add([t for t in old if t is not None])
-    return replace(state, display_tokens=tuple(tokens), bag=bag, draws=draws)
+    return _evolve(state, display_tokens=tuple(tokens), bag=bag, draws=draws)
 
 
 def _resolve_overpopulation(state: GameState) -> GameState:
@@ -305,7 +315,7 @@ def _apply_wipe_three(state: GameState, action: WipeThree) -> GameState:
         raise _refuse(Reason.WIPE_NOT_ALLOWED, "no three display tokens match")
     slots = [i for i, t in enumerate(state.display_tokens) if t == species]
     state = _wipe(state, slots)
-    return _resolve_overpopulation(replace(state, three_wipe_used=True))
+    return _resolve_overpopulation(_evolve(state, three_wipe_used=True))
 
 
 def _spend_nature_token(state: GameState, why: str) -> GameState:
@@ -314,7 +324,7 @@ def _spend_nature_token(state: GameState, why: str) -> GameState:
         raise _refuse(Reason.NO_NATURE_TOKEN, f"you have no nature token to {why}")
     seats = list(state.seats)
     seats[state.current] = replace(player, nature_tokens=player.nature_tokens - 1)
-    return replace(state, seats=tuple(seats))
+    return _evolve(state, seats=tuple(seats))
 
 
 def _apply_nature_wipe(state: GameState, action: NatureWipe) -> GameState:
@@ -336,7 +346,7 @@ def _apply_take(state: GameState, action: Take) -> GameState:
     tokens = list(state.display_tokens)
     tiles[action.tile - 1] = None
     tokens[action.token - 1] = None
-    return replace(
+    return _evolve(
         state,
         display_tiles=tuple(tiles),
         display_tokens=tuple(tokens),
@@ -360,7 +370,7 @@ def _apply_place_tile(state: GameState, action: PlaceTile) -> GameState:
     env = env.with_tile(action.at, PlacedTile(tile, action.rotation))
     seats = list(state.seats)
     seats[state.current] = replace(player, environment=env)
-    return replace(
+    return _evolve(
         state, seats=tuple(seats), held_tile=None, placed_at=action.at, phase=Phase.PLACE_TOKEN
     )
 
@@ -372,7 +382,7 @@ def _apply_place_token(state: GameState, action: PlaceToken) -> GameState:
         raise RuntimeError("a token must be held while placing one")
     player = state.current_player
     if action.at is None:
-        state = replace(state, bag=state.bag.add([token]), held_token=None)
+        state = _evolve(state, bag=state.bag.add([token]), held_token=None)
     else:
         placed = player.environment.get(action.at)
         if placed is None:
@@ -392,7 +402,7 @@ def _apply_place_token(state: GameState, action: PlaceToken) -> GameState:
             environment=player.environment.with_token(action.at, token),
             nature_tokens=nature,
         )
-        state = replace(state, seats=tuple(seats), held_token=None)
+        state = _evolve(state, seats=tuple(seats), held_token=None)
     return _end_turn(state)
 
 
@@ -400,11 +410,11 @@ def _end_turn(state: GameState) -> GameState:
     seats = list(state.seats)
     player = seats[state.current]
     seats[state.current] = replace(player, turns_taken=player.turns_taken + 1)
-    state = replace(state, seats=tuple(seats), turn=state.turn + 1)
+    state = _evolve(state, seats=tuple(seats), turn=state.turn + 1)
     state = _refill_solo(state) if state.solo else _refill(state)
     if state.phase is Phase.OVER:
         return state
-    state = replace(
+    state = _evolve(
         state,
         current=(state.current + 1) % state.players,
         three_wipe_used=False,
@@ -419,7 +429,7 @@ def _refill(state: GameState) -> GameState:
     tiles = list(state.display_tiles)
     empty_tiles = [i for i, t in enumerate(tiles) if t is None]
     if len(state.stack) < len(empty_tiles):
-        return replace(state, phase=Phase.OVER)
+        return _evolve(state, phase=Phase.OVER)
     stack = list(state.stack)
     for slot in empty_tiles:
         tiles[slot] = stack.pop(0)
@@ -428,7 +438,7 @@ def _refill(state: GameState) -> GameState:
     new, bag, draws = _draw_tokens(state.seed, state.draws, state.bag, len(empty_tokens))
     for slot, token in zip(empty_tokens, new, strict=True):
         tokens[slot] = token
-    return replace(
+    return _evolve(
         state,
         display_tiles=tuple(tiles),
         display_tokens=tuple(tokens),
@@ -446,7 +456,7 @@ def _refill_solo(state: GameState) -> GameState:
     discarded_tiles = (*state.discarded_tiles, tiles.pop())
     discarded_tokens = (*state.discarded_tokens, tokens.pop())
     if len(state.stack) < 2:
-        return replace(
+        return _evolve(
             state,
             phase=Phase.OVER,
             display_tiles=(None, None, *tiles),
@@ -455,7 +465,7 @@ def _refill_solo(state: GameState) -> GameState:
             discarded_tokens=discarded_tokens,
         )
     new, bag, draws = _draw_tokens(state.seed, state.draws, state.bag, 2)
-    return replace(
+    return _evolve(
         state,
         display_tiles=(*state.stack[:2], *tiles),
         display_tokens=(*new, *tokens),

@@ -64,8 +64,13 @@ class Hex:
 
     def neighbors(self) -> tuple[Hex, ...]:
         """The six adjacent hexes, in direction order."""
-        q, r = self.q, self.r
-        return tuple(Hex(q + dq, r + dr) for dq, dr in VECTORS)
+        found = _NEIGHBORS.get(self)
+        if found is None:
+            q, r = self.q, self.r
+            found = tuple(Hex(q + dq, r + dr) for dq, dr in VECTORS)
+            if len(_NEIGHBORS) < _NEIGHBOR_CACHE_LIMIT:
+                _NEIGHBORS[self] = found
+        return found
 
     def distance(self, other: Hex) -> int:
         """Steps between two hexes."""
@@ -105,3 +110,13 @@ class Hex:
 
 
 ORIGIN = Hex(0, 0)
+
+# Environments only ever use a few hundred hexes near the origin, and neighbour lists are the
+# hot path of placement and scoring, so they are kept once computed (bounded, to stay small).
+_NEIGHBORS: dict[Hex, tuple[Hex, ...]] = {}
+_NEIGHBOR_CACHE_LIMIT = 20_000
+
+
+def sort_key(hex_: Hex) -> tuple[int, int]:
+    """A fast key giving the same order as comparing hexes."""
+    return (hex_.q, hex_.r)
