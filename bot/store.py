@@ -1,0 +1,1192 @@
+"""The bot's persistence: games, seats, the move log, the outbox and reminder bookkeeping.
+
+Everything sits behind the small async :class:`Store` protocol; :class:`SqliteStore` is the
+implementation, one SQLite file used through one long-lived aiosqlite connection::
+
+    async with SqliteStore.open(path) as store:
+        game = await store.create_lobby(guild_id, channel_id, host_id, "Ada", "A,A,A,A,A")
+
+The store knows nothing about the rules: engine state, actions and outbox payloads are opaque
+text that it keeps and hands back unread, so a row it cannot make sense of still loads and the
+caller decides what to do with it.
+
+Revisions. Every game row carries a ``revision`` that goes up by one on each change to the
+game itself (status, engine state, seats). Writes that act on a state the caller has seen take
+an ``expected_revision`` and raise :class:`RevisionConflict`, changing nothing, when the row
+has moved on: two fast clicks cannot both apply. Bookkeeping that does not change the game
+(reminders sent, reminder hours, the lobby message id) leaves the revision alone, so it never
+invalidates a move in flight.
+
+The outbox. A write that should be announced inserts its messages into the outbox in the same
+transaction, so the announcement is stored if and only if the change is. The bot drains
+:meth:`Store.pending` after every commit and at start-up, posts each row, then calls
+:meth:`Store.mark_sent` (or :meth:`Store.mark_failed`). A crash or a Discord error between the
+commit and the post only delays the message. What is left is a small duplicate window: if the
+process dies after Discord accepted a post but before ``mark_sent`` is stored, that row is posted
+again on the next drain. Passing a nonce derived from the row id to Discord (discord.py sets
+``enforce_nonce``) closes that window for restarts within Discord's few-minute nonce memory.
+
+Times are aware datetimes, stored as fixed-width ISO-8601 text in UTC (so text order is time
+order and the file stays readable in the sqlite3 shell). The store reads the clock only through
+its injectable ``now`` callable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from importlib import resources
+from typing import Any, Protocol, Self
+
+import aiosqlite
+
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "OPEN_STATUSES",
+    "AlreadySeated",
+    "ChannelBusy",
+    "Clock",
+    "CommitResult",
+    "DatabaseTooNew",
+    "GameClosed",
+    "GameRow",
+    "GameStatus",
+    "LobbyFull",
+    "Migration",
+    "MoveRow",
+    "NotActive",
+    "NotFound",
+    "NotInLobby",
+    "NotSeated",
+    "OutboxMessage",
+    "OutboxRow",
+    "RevisionConflict",
+    "Seat",
+    "SqliteStore",
+    "Store",
+    "StoreError",
+    "UserGame",
+    "WrongStatus",
+    "load_migrations",
+    "split_statements",
+    "utc_now",
+]
+
+Clock = Callable[[], datetime]
+"""Returns the current time as an aware datetime."""
+
+BUSY_TIMEOUT_MS = 5_000
+"""How long a write waits for another connection's write lock before giving up."""
+
+_MAX_ERROR_CHARS = 2_000
+
+
+def utc_now() -> datetime:
+    """The current time as an aware UTC datetime: the default clock."""
+    return datetime.now(UTC)
+
+
+# --- values -----------------------------------------------------------------------------------
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life: gathering players, being played, or over."""
+
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    """Played to the end."""
+    ENDED = "ended"
+    """Stopped early by the host, or a lobby that closed without starting."""
+
+
+OPEN_STATUSES: frozenset[GameStatus] = frozenset({GameStatus.LOBBY, GameStatus.ACTIVE})
+"""A channel has at most one game in one of these statuses."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game as stored; ``state`` is the engine's JSON text, ``None`` while in the lobby."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    status: GameStatus
+    host_id: int
+    cards: str
+    created_at: datetime
+    updated_at: datetime
+    revision: int
+    state: str | None
+    reminder_hours: int
+    turn_started_at: datetime | None
+    next_reminder_at: datetime | None
+    reminders_sent: int
+    lobby_message_id: int | None
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player at a game; ``seat`` is 0-based and seats of a game are numbered without gaps."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class UserGame:
+    """A game a user is seated at, with their seat."""
+
+    game: GameRow
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One entry of a game's append-only move log; ``seq`` counts from 1."""
+
+    game_id: int
+    seq: int
+    user_id: int
+    action: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class OutboxMessage:
+    """A message to post, handed to a write so it is stored in the same transaction.
+
+    ``payload`` is what the message says (text, ids to mention); ``snapshot`` is the bulky data
+    needed to re-render its images, dropped once the message is sent. ``channel_id`` defaults
+    to the game's channel.
+    """
+
+    kind: str
+    payload: str
+    snapshot: str | None = None
+    channel_id: int | None = None
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """A stored outbox message; ``sent_at`` is ``None`` until it has been posted."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    kind: str
+    payload: str
+    snapshot: str | None
+    created_at: datetime
+    attempts: int
+    last_error: str | None
+    sent_at: datetime | None
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """The game's revision after a write, and the ids of the outbox rows it inserted."""
+
+    revision: int
+    outbox_ids: tuple[int, ...]
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+class StoreError(Exception):
+    """Root of every error the store raises on purpose."""
+
+
+class DatabaseTooNew(StoreError):
+    """The database was written by newer code: its schema version is one this code lacks."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(f"database schema version {found} is newer than this code knows ({known})")
+        self.found = found
+        self.known = known
+
+
+class NotFound(StoreError, LookupError):
+    """No row with that id."""
+
+    def __init__(self, what: str, key: int) -> None:
+        super().__init__(f"no such {what}: {key}")
+        self.what = what
+        self.key = key
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a game in the lobby or being played."""
+
+    def __init__(self, channel_id: int, game_id: int) -> None:
+        super().__init__(f"channel {channel_id} already has an open game: {game_id}")
+        self.channel_id = channel_id
+        self.game_id = game_id
+
+
+class WrongStatus(StoreError):
+    """The game's status does not allow this write."""
+
+    def __init__(self, game_id: int, status: GameStatus) -> None:
+        super().__init__(f"game {game_id} is {status}")
+        self.game_id = game_id
+        self.status = status
+
+
+class NotInLobby(WrongStatus):
+    """Seats can only change, and a game only start, while it is in the lobby."""
+
+
+class NotActive(WrongStatus):
+    """Moves and reminders need a game that is being played."""
+
+
+class GameClosed(WrongStatus):
+    """The game is already finished or ended."""
+
+
+class LobbyFull(StoreError):
+    """Every seat of the lobby is taken."""
+
+    def __init__(self, game_id: int, max_seats: int) -> None:
+        super().__init__(f"game {game_id} is full: {max_seats} seats")
+        self.game_id = game_id
+        self.max_seats = max_seats
+
+
+class AlreadySeated(StoreError):
+    """The user already has a seat at this game."""
+
+    def __init__(self, game_id: int, user_id: int) -> None:
+        super().__init__(f"user {user_id} is already seated at game {game_id}")
+        self.game_id = game_id
+        self.user_id = user_id
+
+
+class NotSeated(StoreError):
+    """The user has no seat at this game."""
+
+    def __init__(self, game_id: int, user_id: int) -> None:
+        super().__init__(f"user {user_id} is not seated at game {game_id}")
+        self.game_id = game_id
+        self.user_id = user_id
+
+
+class RevisionConflict(StoreError):
+    """The game changed since the caller read it; nothing was written."""
+
+    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+        super().__init__(f"game {game_id} is at revision {actual}, not {expected}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+# --- the interface ----------------------------------------------------------------------------
+
+
+class Store(Protocol):
+    """What the bot needs from persistence; every write is atomic."""
+
+    async def close(self) -> None:
+        """Release the store; it cannot be used afterwards. Closing twice is harmless."""
+        ...
+
+    async def create_lobby(
+        self, guild_id: int, channel_id: int, host_id: int, host_name: str, cards: str
+    ) -> GameRow:
+        """Open a lobby in a channel with the host in seat 0; :class:`ChannelBusy` if taken."""
+        ...
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """The game with this id, in any status."""
+        ...
+
+    async def get_active_game(self, channel_id: int) -> GameRow | None:
+        """The channel's game in the lobby or being played, if there is one."""
+        ...
+
+    async def seats(self, game_id: int) -> list[Seat]:
+        """The game's seats in seat order."""
+        ...
+
+    async def join(self, game_id: int, user_id: int, name: str, *, max_seats: int = 4) -> Seat:
+        """Seat a user in the next free seat of a lobby."""
+        ...
+
+    async def leave(self, game_id: int, user_id: int) -> GameRow:
+        """Take a user's seat away in a lobby; the host leaving ends the lobby."""
+        ...
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember the Discord message that shows the lobby."""
+        ...
+
+    async def start_game(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        state_json: str,
+        seat_order: Sequence[int],
+        outbox_messages: Sequence[OutboxMessage],
+        turn_started_at: datetime,
+        next_reminder_at: datetime | None,
+    ) -> CommitResult:
+        """Turn a lobby into an active game with its first state and final seat order."""
+        ...
+
+    async def commit_move(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        user_id: int,
+        action_text: str,
+        new_state_json: str,
+        new_status: GameStatus,
+        outbox_messages: Sequence[OutboxMessage],
+        turn_started_at: datetime,
+        next_reminder_at: datetime | None,
+    ) -> CommitResult:
+        """Store a move: new state, log entry and announcements, all or nothing."""
+        ...
+
+    async def end_game(
+        self, game_id: int, *, outbox_messages: Sequence[OutboxMessage] = ()
+    ) -> CommitResult:
+        """Stop a lobby or a game in play early (status ``ended``)."""
+        ...
+
+    async def set_reminder_hours(
+        self, game_id: int, reminder_hours: int, *, next_reminder_at: datetime | None
+    ) -> GameRow:
+        """Change how often the player to move is reminded; 0 turns reminders off."""
+        ...
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        """The game's move log in order."""
+        ...
+
+    async def games_for_user(
+        self, user_id: int, *, statuses: Collection[GameStatus] = OPEN_STATUSES
+    ) -> list[UserGame]:
+        """The games a user is seated at, most recently changed first."""
+        ...
+
+    async def pending(self, limit: int = 50, *, max_attempts: int | None = None) -> list[OutboxRow]:
+        """Unsent outbox rows, oldest first."""
+        ...
+
+    async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
+        """One outbox row, sent or not."""
+        ...
+
+    async def mark_sent(self, outbox_id: int, message_id: int) -> None:
+        """Record that a row was posted; marking twice keeps the first record."""
+        ...
+
+    async def mark_failed(self, outbox_id: int, error: str) -> None:
+        """Record a failed attempt to post a row; ignored once the row is sent."""
+        ...
+
+    async def due_reminders(self, now: datetime) -> list[GameRow]:
+        """Games being played whose next reminder is due at ``now``, most overdue first."""
+        ...
+
+    async def record_reminder(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        next_reminder_at: datetime | None,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        """Count a reminder as sent, schedule the next one and queue its message."""
+        ...
+
+
+# --- migrations -------------------------------------------------------------------------------
+
+_MIGRATION_FILE = re.compile(r"(?P<version>\d{4})_(?P<name>[a-z0-9_]+)\.sql")
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One numbered schema upgrade: the SQL that takes ``user_version`` to ``version``.
+
+    The SQL holds no BEGIN/COMMIT: the runner wraps each migration in its own transaction.
+    """
+
+    version: int
+    name: str
+    sql: str
+
+    @property
+    def statements(self) -> tuple[str, ...]:
+        """The SQL split into single statements."""
+        return split_statements(self.sql)
+
+
+def load_migrations() -> tuple[Migration, ...]:
+    """The migrations shipped in ``bot/migrations``, in order, numbered 1, 2, ... without gaps."""
+    folder = resources.files("bot").joinpath("migrations")
+    found: list[Migration] = []
+    for entry in folder.iterdir():
+        match = _MIGRATION_FILE.fullmatch(entry.name)
+        if match is not None:
+            found.append(
+                Migration(
+                    version=int(match["version"]),
+                    name=match["name"],
+                    sql=entry.read_text(encoding="utf-8"),
+                )
+            )
+    found.sort(key=lambda migration: migration.version)
+    _check_numbering(found)
+    return tuple(found)
+
+
+def _check_numbering(migrations: Sequence[Migration]) -> None:
+    versions = [migration.version for migration in migrations]
+    if versions != list(range(1, len(versions) + 1)):
+        raise StoreError(f"migrations must be numbered 1, 2, ... without gaps: {versions}")
+
+
+def split_statements(script: str) -> tuple[str, ...]:
+    """Split an SQL script into single statements (triggers with inner ``;`` stay whole).
+
+    Comments before a statement stay with it; trailing comments are dropped. Raises
+    ``ValueError`` on a final statement without its ``;``.
+    """
+    statements: list[str] = []
+    start = 0
+    for index, char in enumerate(script):
+        if char == ";" and sqlite3.complete_statement(script[start : index + 1]):
+            statements.append(script[start : index + 1].strip())
+            start = index + 1
+    rest = [line for line in script[start:].splitlines() if line.strip() and not _is_comment(line)]
+    if rest:
+        raise ValueError(f"unterminated sql statement: {rest[0].strip()!r}")
+    return tuple(statements)
+
+
+def _is_comment(line: str) -> bool:
+    return line.lstrip().startswith("--")
+
+
+# --- the SQLite implementation ----------------------------------------------------------------
+
+_GAME_COLUMNS = (
+    "g.id, g.guild_id, g.channel_id, g.status, g.host_id, g.cards, g.created_at, g.updated_at,"
+    " g.revision, g.state, g.reminder_hours, g.turn_started_at, g.next_reminder_at,"
+    " g.reminders_sent, g.lobby_message_id"
+)
+_SEAT_COLUMNS = "s.game_id, s.seat, s.user_id, s.name"
+_OUTBOX_COLUMNS = (
+    "id, game_id, channel_id, kind, payload, snapshot, created_at, attempts, last_error,"
+    " sent_at, message_id"
+)
+
+
+class _Keep:
+    """Marks an optional column that a write leaves as it is."""
+
+
+_KEEP = _Keep()
+
+
+class SqliteStore:
+    """The :class:`Store` on one SQLite file, through one long-lived aiosqlite connection.
+
+    Statements from concurrent tasks would interleave on the single connection, so every
+    operation holds one asyncio lock for its duration; SQLite's own locking (``BEGIN
+    IMMEDIATE`` with a busy timeout) covers other processes on the same file.
+    """
+
+    def __init__(self, connection: aiosqlite.Connection, *, now: Clock = utc_now) -> None:
+        """Wrap a connection that :meth:`connect` has configured and migrated; use that instead."""
+        self._connection: aiosqlite.Connection | None = connection
+        self._now = now
+        self._lock = asyncio.Lock()
+        self._transaction_task: asyncio.Task[Any] | None = None
+
+    @classmethod
+    async def connect(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        now: Clock = utc_now,
+        migrations: Sequence[Migration] | None = None,
+    ) -> Self:
+        """Open the database file, configure the connection and bring the schema up to date.
+
+        ``migrations`` replaces the shipped ones (for tests of the runner). Raises
+        :class:`DatabaseTooNew` if the file's schema is newer than the code.
+        """
+        if migrations is None:
+            migrations = load_migrations()
+        _check_numbering(migrations)
+        # Transactions are managed by hand (BEGIN IMMEDIATE), so no implicit ones.
+        connection = await aiosqlite.connect(os.fspath(path), isolation_level=None)
+        store = cls(connection, now=now)
+        try:
+            await store._configure()
+            await store._migrate(migrations)
+        except BaseException:
+            await store.close()
+            raise
+        return store
+
+    @classmethod
+    @asynccontextmanager
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        now: Clock = utc_now,
+        migrations: Sequence[Migration] | None = None,
+    ) -> AsyncIterator[Self]:
+        """:meth:`connect` as an ``async with`` block that closes the store at its end."""
+        store = await cls.connect(path, now=now, migrations=migrations)
+        try:
+            yield store
+        finally:
+            await store.close()
+
+    async def close(self) -> None:
+        """Wait for the operation in progress, then close the connection. Idempotent."""
+        async with self._lock:
+            connection, self._connection = self._connection, None
+            if connection is not None:
+                await connection.close()
+
+    async def schema_version(self) -> int:
+        """The database's ``PRAGMA user_version``: the number of the last migration applied."""
+        rows = await self._read("PRAGMA user_version", ())
+        return int(rows[0][0])
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """Run the block in one write transaction: ``BEGIN IMMEDIATE``, then COMMIT or ROLLBACK.
+
+        IMMEDIATE takes the write lock up front, so a transaction never fails halfway with
+        ``SQLITE_BUSY`` when it first writes. Not reentrant: do not call store methods inside.
+        """
+        self._refuse_reentry()
+        async with self._lock:
+            connection = self._open_connection()
+            self._transaction_task = asyncio.current_task()
+            try:
+                # Inside the try: a cancelled BEGIN still runs on aiosqlite's thread.
+                await connection.execute("BEGIN IMMEDIATE")
+                yield connection
+                await connection.execute("COMMIT")
+            except BaseException:
+                await _rollback(connection)
+                raise
+            finally:
+                self._transaction_task = None
+
+    # --- lobby --------------------------------------------------------------------------------
+
+    async def create_lobby(
+        self, guild_id: int, channel_id: int, host_id: int, host_name: str, cards: str
+    ) -> GameRow:
+        """Open a lobby in a channel with the host in seat 0; :class:`ChannelBusy` if taken."""
+        stamp = self._stamp()
+        async with self.transaction() as db:
+            busy = await _fetchone(
+                db,
+                "SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?)",
+                (channel_id, GameStatus.LOBBY, GameStatus.ACTIVE),
+            )
+            if busy is not None:
+                raise ChannelBusy(channel_id, int(busy["id"]))
+            cursor = await db.execute(
+                "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
+                " updated_at, revision) VALUES (?, ?, ?, ?, ?, ?, ?, 1)",
+                (guild_id, channel_id, GameStatus.LOBBY, host_id, cards, stamp, stamp),
+            )
+            game_id = _rowid(cursor)
+            await db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                (game_id, host_id, host_name),
+            )
+            return await _load_game(db, game_id)
+
+    async def join(self, game_id: int, user_id: int, name: str, *, max_seats: int = 4) -> Seat:
+        """Seat a user in the next free seat of a lobby and bump the revision.
+
+        Raises :class:`NotInLobby`, :class:`AlreadySeated` or :class:`LobbyFull`, in that order.
+        """
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            if game.status is not GameStatus.LOBBY:
+                raise NotInLobby(game_id, game.status)
+            seats = await _load_seats(db, game_id)
+            if any(seat.user_id == user_id for seat in seats):
+                raise AlreadySeated(game_id, user_id)
+            if len(seats) >= max_seats:
+                raise LobbyFull(game_id, max_seats)
+            seat = Seat(game_id=game_id, seat=len(seats), user_id=user_id, name=name)
+            await _insert_seats(db, [seat])
+            await self._bump(db, game)
+            return seat
+
+    async def leave(self, game_id: int, user_id: int) -> GameRow:
+        """Take a user's seat away in a lobby and return the game as it is afterwards.
+
+        The seats behind close up. If the leaver is the host, the lobby closes: its status
+        becomes ``ended`` (nobody is left to start it, and handing the lobby to someone who did
+        not open it would surprise them). Raises :class:`NotInLobby` or :class:`NotSeated`.
+        """
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            if game.status is not GameStatus.LOBBY:
+                raise NotInLobby(game_id, game.status)
+            seats = await _load_seats(db, game_id)
+            if all(seat.user_id != user_id for seat in seats):
+                raise NotSeated(game_id, user_id)
+            await _reseat(db, game_id, [seat for seat in seats if seat.user_id != user_id])
+            status = GameStatus.ENDED if user_id == game.host_id else GameStatus.LOBBY
+            await self._bump(db, game, status=status)
+            return await _load_game(db, game_id)
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember the Discord message that shows the lobby (bookkeeping: no revision bump)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id)
+            )
+            if cursor.rowcount == 0:
+                raise NotFound("game", game_id)
+
+    async def start_game(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        state_json: str,
+        seat_order: Sequence[int],
+        outbox_messages: Sequence[OutboxMessage],
+        turn_started_at: datetime,
+        next_reminder_at: datetime | None,
+    ) -> CommitResult:
+        """Turn a lobby into an active game with its first state and final seat order.
+
+        ``seat_order`` lists the user id of every seated player once, seat 0 first. Raises
+        :class:`RevisionConflict` (someone joined or left since), :class:`NotInLobby`, or
+        ``ValueError`` if ``seat_order`` is not exactly the seated users.
+        """
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            _check_revision(game, expected_revision)
+            if game.status is not GameStatus.LOBBY:
+                raise NotInLobby(game_id, game.status)
+            seats = {seat.user_id: seat for seat in await _load_seats(db, game_id)}
+            if len(seat_order) != len(seats) or set(seat_order) != set(seats):
+                raise ValueError(
+                    f"seat order {list(seat_order)} is not the seated users {sorted(seats)}"
+                )
+            await _reseat(db, game_id, [seats[user_id] for user_id in seat_order])
+            revision = await self._bump(
+                db,
+                game,
+                status=GameStatus.ACTIVE,
+                state=state_json,
+                turn_started_at=turn_started_at,
+                next_reminder_at=next_reminder_at,
+                reminders_sent=0,
+            )
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return CommitResult(revision=revision, outbox_ids=ids)
+
+    # --- play ---------------------------------------------------------------------------------
+
+    async def commit_move(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        user_id: int,
+        action_text: str,
+        new_state_json: str,
+        new_status: GameStatus,
+        outbox_messages: Sequence[OutboxMessage],
+        turn_started_at: datetime,
+        next_reminder_at: datetime | None,
+    ) -> CommitResult:
+        """Store a move in one transaction: state, status and revision, log entry, outbox rows.
+
+        ``new_status`` is ``active`` or ``finished``. When ``turn_started_at`` differs from the
+        stored one a new turn has begun and the reminder count starts again from 0. Raises
+        :class:`RevisionConflict` (changing nothing) or :class:`NotActive`.
+        """
+        if new_status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
+            raise ValueError(f"a move cannot leave a game {new_status}")
+        stamp = self._stamp()
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            _check_revision(game, expected_revision)
+            if game.status is not GameStatus.ACTIVE:
+                raise NotActive(game_id, game.status)
+            same_turn = game.turn_started_at == turn_started_at
+            revision = await self._bump(
+                db,
+                game,
+                status=new_status,
+                state=new_state_json,
+                turn_started_at=turn_started_at,
+                next_reminder_at=next_reminder_at,
+                reminders_sent=game.reminders_sent if same_turn else 0,
+            )
+            await db.execute(
+                "INSERT INTO moves (game_id, seq, user_id, action, created_at)"
+                " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ? FROM moves WHERE game_id = ?",
+                (game_id, user_id, action_text, stamp, game_id),
+            )
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return CommitResult(revision=revision, outbox_ids=ids)
+
+    async def end_game(
+        self, game_id: int, *, outbox_messages: Sequence[OutboxMessage] = ()
+    ) -> CommitResult:
+        """Stop a lobby or a game in play early: status ``ended``, no more reminders.
+
+        Takes no expected revision: ending wins over anything in flight, and the bump makes any
+        move computed before it fail with :class:`RevisionConflict`. Raises :class:`GameClosed`
+        if the game is already finished or ended.
+        """
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            if game.status not in OPEN_STATUSES:
+                raise GameClosed(game_id, game.status)
+            revision = await self._bump(db, game, status=GameStatus.ENDED, next_reminder_at=None)
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return CommitResult(revision=revision, outbox_ids=ids)
+
+    async def set_reminder_hours(
+        self, game_id: int, reminder_hours: int, *, next_reminder_at: datetime | None
+    ) -> GameRow:
+        """Change the reminder interval and the time of the next reminder; 0 turns them off.
+
+        The caller checks that the user is the host and computes ``next_reminder_at`` (see
+        :func:`bot.reminders.next_reminder_time`). Bookkeeping: no revision bump. Raises
+        :class:`GameClosed` on a finished or ended game.
+        """
+        if reminder_hours < 0:
+            raise ValueError(f"reminder hours must be 0 or more: {reminder_hours}")
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            if game.status not in OPEN_STATUSES:
+                raise GameClosed(game_id, game.status)
+            await db.execute(
+                "UPDATE games SET reminder_hours = ?, next_reminder_at = ? WHERE id = ?",
+                (reminder_hours, _optional_text(next_reminder_at), game_id),
+            )
+            return await _load_game(db, game_id)
+
+    # --- reads --------------------------------------------------------------------------------
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """The game with this id, in any status."""
+        rows = await self._read(f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
+
+    async def get_active_game(self, channel_id: int) -> GameRow | None:
+        """The channel's game in the lobby or being played, if there is one."""
+        rows = await self._read(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.channel_id = ? AND g.status IN (?, ?)",
+            (channel_id, GameStatus.LOBBY, GameStatus.ACTIVE),
+        )
+        return _game(rows[0]) if rows else None
+
+    async def seats(self, game_id: int) -> list[Seat]:
+        """The game's seats in seat order."""
+        rows = await self._read(
+            f"SELECT {_SEAT_COLUMNS} FROM seats s WHERE s.game_id = ? ORDER BY s.seat", (game_id,)
+        )
+        return [_seat(row) for row in rows]
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        """The game's move log in order."""
+        rows = await self._read(
+            "SELECT game_id, seq, user_id, action, created_at FROM moves"
+            " WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [_move(row) for row in rows]
+
+    async def games_for_user(
+        self, user_id: int, *, statuses: Collection[GameStatus] = OPEN_STATUSES
+    ) -> list[UserGame]:
+        """The games a user is seated at, in the given statuses, most recently changed first."""
+        wanted = sorted(GameStatus(status) for status in statuses)
+        if not wanted:
+            return []
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self._read(
+            f"SELECT {_GAME_COLUMNS}, {_SEAT_COLUMNS} FROM games g"
+            " JOIN seats s ON s.game_id = g.id"
+            f" WHERE s.user_id = ? AND g.status IN ({marks})"
+            " ORDER BY g.updated_at DESC, g.id DESC",
+            (user_id, *wanted),
+        )
+        return [UserGame(game=_game(row), seat=_seat(row)) for row in rows]
+
+    # --- outbox -------------------------------------------------------------------------------
+
+    async def pending(self, limit: int = 50, *, max_attempts: int | None = None) -> list[OutboxRow]:
+        """Unsent outbox rows, oldest first; with ``max_attempts``, only rows tried fewer times.
+
+        Rows of one channel must be posted in this order; a caller that skips a failing row
+        should hold back the later rows of the same channel.
+        """
+        if max_attempts is None:
+            rows = await self._read(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?",
+                (limit,),
+            )
+        else:
+            rows = await self._read(
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL AND attempts < ?"
+                " ORDER BY id LIMIT ?",
+                (max_attempts, limit),
+            )
+        return [_outbox(row) for row in rows]
+
+    async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
+        """One outbox row, sent or not."""
+        rows = await self._read(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (outbox_id,))
+        return _outbox(rows[0]) if rows else None
+
+    async def mark_sent(self, outbox_id: int, message_id: int) -> None:
+        """Record that a row was posted as ``message_id`` and drop its snapshot.
+
+        Idempotent: marking again keeps the first time and message id.
+        """
+        stamp = self._stamp()
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE outbox SET sent_at = COALESCE(sent_at, ?),"
+                " message_id = COALESCE(message_id, ?), snapshot = NULL WHERE id = ?",
+                (stamp, message_id, outbox_id),
+            )
+            if cursor.rowcount == 0:
+                raise NotFound("outbox message", outbox_id)
+
+    async def mark_failed(self, outbox_id: int, error: str) -> None:
+        """Count a failed attempt to post a row and keep the error; ignored once it is sent."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ?"
+                " WHERE id = ? AND sent_at IS NULL",
+                (error[:_MAX_ERROR_CHARS], outbox_id),
+            )
+            if cursor.rowcount == 0:
+                exists = await _fetchone(db, "SELECT 1 FROM outbox WHERE id = ?", (outbox_id,))
+                if exists is None:
+                    raise NotFound("outbox message", outbox_id)
+
+    # --- reminders ----------------------------------------------------------------------------
+
+    async def due_reminders(self, now: datetime) -> list[GameRow]:
+        """Games being played, with reminders on, whose next reminder is at or before ``now``."""
+        rows = await self._read(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = ? AND g.reminder_hours > 0"
+            " AND g.next_reminder_at IS NOT NULL AND g.next_reminder_at <= ?"
+            " ORDER BY g.next_reminder_at, g.id",
+            (GameStatus.ACTIVE, _to_text(now)),
+        )
+        return [_game(row) for row in rows]
+
+    async def record_reminder(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        next_reminder_at: datetime | None,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        """Count one more reminder for this turn, schedule the next and queue the ping.
+
+        ``expected_revision`` is that of the row from :meth:`due_reminders`: if a move landed
+        in between, the reminder is stale and :class:`RevisionConflict` is raised, changing
+        nothing. Bookkeeping: the revision stays as it is. Raises :class:`NotActive`.
+        """
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            _check_revision(game, expected_revision)
+            if game.status is not GameStatus.ACTIVE:
+                raise NotActive(game_id, game.status)
+            await db.execute(
+                "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = ?"
+                " WHERE id = ?",
+                (_optional_text(next_reminder_at), game_id),
+            )
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return CommitResult(revision=game.revision, outbox_ids=ids)
+
+    # --- internals ----------------------------------------------------------------------------
+
+    async def _configure(self) -> None:
+        connection = self._open_connection()
+        connection.row_factory = sqlite3.Row
+        await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        rows = list(await connection.execute_fetchall("PRAGMA journal_mode = WAL"))
+        mode = str(rows[0][0]).lower()
+        if mode != "wal":
+            raise StoreError(f"cannot use write-ahead logging on this database: {mode}")
+        # FULL, not NORMAL: in WAL mode NORMAL may lose the last commits on a power cut or OS
+        # crash, and a move or message we acknowledged must not vanish. FULL costs one fsync
+        # per commit, nothing at the rate of a turn-based game.
+        await connection.execute("PRAGMA synchronous = FULL")
+        await connection.execute("PRAGMA foreign_keys = ON")
+
+    async def _migrate(self, migrations: Sequence[Migration]) -> None:
+        known = len(migrations)
+        current = await self.schema_version()
+        if current > known:
+            raise DatabaseTooNew(current, known)
+        for migration in migrations[current:]:
+            async with self.transaction() as db:
+                # Read again under the write lock: another process may have migrated meanwhile.
+                version = await _user_version(db)
+                if version > known:
+                    raise DatabaseTooNew(version, known)
+                if version >= migration.version:
+                    continue
+                for statement in migration.statements:
+                    await db.execute(statement)
+                # PRAGMA takes no parameters; the value is an int from our own list.
+                await db.execute(f"PRAGMA user_version = {migration.version:d}")
+
+    def _open_connection(self) -> aiosqlite.Connection:
+        if self._connection is None:
+            raise StoreError("store is closed")
+        return self._connection
+
+    def _refuse_reentry(self) -> None:
+        task = asyncio.current_task()
+        if task is not None and task is self._transaction_task:
+            raise RuntimeError("store used inside its own transaction: this would deadlock")
+
+    def _stamp(self) -> str:
+        return _to_text(self._now())
+
+    async def _read(self, sql: str, parameters: Sequence[object]) -> list[sqlite3.Row]:
+        self._refuse_reentry()
+        async with self._lock:
+            return list(await self._open_connection().execute_fetchall(sql, parameters))
+
+    async def _bump(
+        self,
+        db: aiosqlite.Connection,
+        game: GameRow,
+        *,
+        status: GameStatus | None = None,
+        state: str | None = None,
+        turn_started_at: datetime | None = None,
+        next_reminder_at: datetime | _Keep | None = _KEEP,
+        reminders_sent: int | None = None,
+    ) -> int:
+        """Write the changed fields of ``game``, bump its revision and return the new one."""
+        changes: dict[str, object] = {
+            "revision": game.revision + 1,
+            "updated_at": self._stamp(),
+        }
+        if status is not None:
+            changes["status"] = status
+        if state is not None:
+            changes["state"] = state
+        if turn_started_at is not None:
+            changes["turn_started_at"] = _to_text(turn_started_at)
+        if not isinstance(next_reminder_at, _Keep):
+            changes["next_reminder_at"] = _optional_text(next_reminder_at)
+        if reminders_sent is not None:
+            changes["reminders_sent"] = reminders_sent
+        # Column names come from the fixed keys above, never from input.
+        assignments = ", ".join(f"{column} = ?" for column in changes)
+        cursor = await db.execute(
+            f"UPDATE games SET {assignments} WHERE id = ? AND revision = ?",
+            (*changes.values(), game.id, game.revision),
+        )
+        if cursor.rowcount != 1:
+            raise RevisionConflict(game.id, game.revision, await _revision(db, game.id))
+        return game.revision + 1
+
+    async def _insert_outbox(
+        self, db: aiosqlite.Connection, game: GameRow, messages: Sequence[OutboxMessage]
+    ) -> tuple[int, ...]:
+        stamp = self._stamp()
+        ids: list[int] = []
+        for message in messages:
+            channel_id = game.channel_id if message.channel_id is None else message.channel_id
+            cursor = await db.execute(
+                "INSERT INTO outbox (game_id, channel_id, kind, payload, snapshot, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game.id, channel_id, message.kind, message.payload, message.snapshot, stamp),
+            )
+            ids.append(_rowid(cursor))
+        return tuple(ids)
+
+
+# --- helpers on an open transaction -----------------------------------------------------------
+
+
+async def _rollback(db: aiosqlite.Connection) -> None:
+    try:
+        await db.execute("ROLLBACK")
+    except sqlite3.OperationalError:
+        # Some errors (SQLITE_FULL, an interrupted COMMIT that went through) end the
+        # transaction by themselves; only a transaction still open is a real failure.
+        if db.in_transaction:
+            raise
+
+
+async def _fetchone(
+    db: aiosqlite.Connection, sql: str, parameters: Sequence[object]
+) -> sqlite3.Row | None:
+    rows = list(await db.execute_fetchall(sql, parameters))
+    return rows[0] if rows else None
+
+
+def _rowid(cursor: aiosqlite.Cursor) -> int:
+    if cursor.lastrowid is None:
+        raise StoreError("insert returned no row id")
+    return cursor.lastrowid
+
+
+async def _user_version(db: aiosqlite.Connection) -> int:
+    row = await _fetchone(db, "PRAGMA user_version", ())
+    return 0 if row is None else int(row[0])
+
+
+async def _load_game(db: aiosqlite.Connection, game_id: int) -> GameRow:
+    row = await _fetchone(db, f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = ?", (game_id,))
+    if row is None:
+        raise NotFound("game", game_id)
+    return _game(row)
+
+
+async def _revision(db: aiosqlite.Connection, game_id: int) -> int:
+    row = await _fetchone(db, "SELECT revision FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise NotFound("game", game_id)
+    return int(row["revision"])
+
+
+def _check_revision(game: GameRow, expected: int) -> None:
+    if game.revision != expected:
+        raise RevisionConflict(game.id, expected, game.revision)
+
+
+async def _load_seats(db: aiosqlite.Connection, game_id: int) -> list[Seat]:
+    rows = await db.execute_fetchall(
+        f"SELECT {_SEAT_COLUMNS} FROM seats s WHERE s.game_id = ? ORDER BY s.seat", (game_id,)
+    )
+    return [_seat(row) for row in rows]
+
+
+async def _insert_seats(db: aiosqlite.Connection, seats: Iterable[Seat]) -> None:
+    await db.executemany(
+        "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
+        [(seat.game_id, seat.seat, seat.user_id, seat.name) for seat in seats],
+    )
+
+
+async def _reseat(db: aiosqlite.Connection, game_id: int, players: Sequence[Seat]) -> None:
+    """Replace the game's seats with ``players`` numbered 0, 1, ... in the order given."""
+    # Delete and insert rather than renumber in place: an in-place UPDATE could collide with
+    # the (game_id, seat) key halfway through.
+    await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+    await _insert_seats(
+        db,
+        [
+            Seat(game_id=game_id, seat=index, user_id=player.user_id, name=player.name)
+            for index, player in enumerate(players)
+        ],
+    )
+
+
+# --- rows to values ---------------------------------------------------------------------------
+
+
+def _game(row: sqlite3.Row) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        status=GameStatus(row["status"]),
+        host_id=row["host_id"],
+        cards=row["cards"],
+        created_at=_from_text(row["created_at"]),
+        updated_at=_from_text(row["updated_at"]),
+        revision=row["revision"],
+        state=row["state"],
+        reminder_hours=row["reminder_hours"],
+        turn_started_at=_optional_time(row["turn_started_at"]),
+        next_reminder_at=_optional_time(row["next_reminder_at"]),
+        reminders_sent=row["reminders_sent"],
+        lobby_message_id=row["lobby_message_id"],
+    )
+
+
+def _seat(row: sqlite3.Row) -> Seat:
+    return Seat(game_id=row["game_id"], seat=row["seat"], user_id=row["user_id"], name=row["name"])
+
+
+def _move(row: sqlite3.Row) -> MoveRow:
+    return MoveRow(
+        game_id=row["game_id"],
+        seq=row["seq"],
+        user_id=row["user_id"],
+        action=row["action"],
+        created_at=_from_text(row["created_at"]),
+    )
+
+
+def _outbox(row: sqlite3.Row) -> OutboxRow:
+    return OutboxRow(
+        id=row["id"],
+        game_id=row["game_id"],
+        channel_id=row["channel_id"],
+        kind=row["kind"],
+        payload=row["payload"],
+        snapshot=row["snapshot"],
+        created_at=_from_text(row["created_at"]),
+        attempts=row["attempts"],
+        last_error=row["last_error"],
+        sent_at=_optional_time(row["sent_at"]),
+        message_id=row["message_id"],
+    )
+
+
+def _to_text(moment: datetime) -> str:
+    if moment.utcoffset() is None:
+        raise ValueError(f"naive datetime, need an aware one: {moment.isoformat()}")
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _optional_text(moment: datetime | None) -> str | None:
+    return None if moment is None else _to_text(moment)
+
+
+def _from_text(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def _optional_time(text: str | None) -> datetime | None:
+    return None if text is None else _from_text(text)
