@@ -1,0 +1,104 @@
+"""The ``python -m engine`` command line: one subcommand per job.
+
+Each subcommand is a function ``run(args) -> exit status`` plus one :class:`Command` entry in
+:data:`COMMANDS`. Bad input (an :class:`~engine.errors.InvalidInput`, a file that cannot be
+read) is reported as one line on standard error with exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import InvalidInput
+from engine.scoring.sheet import final_scores
+from engine.table import read_table
+
+EXIT_BAD_INPUT = 2
+"""The exit status for input that cannot be used (as argparse uses for bad arguments)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    """One ``add_argument`` call: its names or flags and its keyword options."""
+
+    flags: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def argument(*flags: str, **options: Any) -> Argument:
+    """An :class:`Argument`, written like ``parser.add_argument(...)``."""
+    return Argument(flags, options)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A subcommand: its name, one-line help, arguments and the function that runs it."""
+
+    name: str
+    help: str
+    run: Callable[[argparse.Namespace], int]
+    arguments: tuple[Argument, ...] = ()
+
+
+def read_input(path: str) -> str:
+    """The text of the file at ``path``, or of standard input for ``-``."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as file:
+                data = file.read()
+    except OSError as error:
+        raise InvalidInput(f"cannot read {path}: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{path} is not UTF-8 text") from None
+
+
+def run_score(args: argparse.Namespace) -> int:
+    """``score FILE``: print the score sheet of a table-json document as JSON."""
+    cards, players = read_table(read_input(args.file))
+    sheet = final_scores(cards, players)
+    print(json.dumps(sheet.to_json(), indent=2))
+    return 0
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "score",
+        "print the final scores of a table-json file",
+        run_score,
+        (argument("file", metavar="FILE", help="a table-json file, or - for standard input"),),
+    ),
+)
+"""Every subcommand, in help order."""
+
+
+def build_parser(commands: Sequence[Command] = COMMANDS) -> argparse.ArgumentParser:
+    """The argument parser with one subparser per command."""
+    parser = argparse.ArgumentParser(prog="python -m engine", description="Cascadia engine tools.")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in commands:
+        sub = subparsers.add_parser(command.name, help=command.help, description=command.help)
+        for arg in command.arguments:
+            sub.add_argument(*arg.flags, **arg.options)
+        sub.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except InvalidInput as error:
+        message = " ".join(str(error).split())
+        print(f"error: {message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return status
