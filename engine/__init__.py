@@ -19,7 +19,9 @@ from engine.game import (
     turn_actions,
 )
 from engine.hexes import Direction, Hex
+from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
 from engine.serialize import GameRecord, public_view, record_for, state_from_json, state_to_json
+from engine.summary import score_state, state_table
 
 __all__ = [
     "Action",
@@ -38,8 +40,10 @@ __all__ = [
     "PlaceTile",
     "PlaceToken",
     "PlacedTile",
+    "PlayerScore",
     "PlayerState",
     "Reason",
+    "ScoreSheet",
     "Take",
     "Tile",
     "Variant",
@@ -47,13 +51,16 @@ __all__ = [
     "WipeThree",
     "apply",
     "can_wipe_three",
+    "final_scores",
     "legal_actions",
     "new_game",
     "parse_action",
     "play_turn",
     "public_view",
     "record_for",
+    "score_state",
     "state_from_json",
+    "state_table",
     "state_to_json",
     "turn_actions",
 ]

@@ -14,8 +14,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import InvalidInput
+from engine.errors import CascadiaError, InvalidInput
+from engine.game import MAX_PLAYERS
+from engine.players import random_game
 from engine.scoring.sheet import final_scores
+from engine.serialize import GameRecord
+from engine.summary import score_state
 from engine.table import read_table
 
 EXIT_BAD_INPUT = 2
@@ -69,12 +73,78 @@ def run_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_json(text: str, what: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InvalidInput(f"{what} is not valid JSON: {error}") from None
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``replay RECORD``: replay a game record and print its score sheet as JSON.
+
+    Takes the engine's record, or a bot export that carries one under ``record``.
+    """
+    data = _load_json(read_input(args.record), args.record)
+    if isinstance(data, dict) and isinstance(data.get("record"), dict):
+        data = data["record"]
+    if not isinstance(data, dict):
+        raise InvalidInput(f"{args.record} is not a game record")
+    record = GameRecord.from_json(data)
+    try:
+        state = record.replay()
+    except CascadiaError as error:
+        raise InvalidInput(f"the record does not replay: {error}") from None
+    sheet = score_state(state, record.names or None)
+    print(json.dumps({**sheet.to_json(), "finished": state.is_over}, indent=2))
+    return 0
+
+
+def _player_count(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"players must be 1-{MAX_PLAYERS}, not {text!r}")
+    return int(text)
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
+    return int(text)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """``simulate``: play random legal games to the end; one score sheet per line (JSON)."""
+    for seed in range(args.seed, args.seed + args.games):
+        state, actions = random_game(players=args.players, seed=seed, cards=args.cards)
+        sheet = score_state(state)
+        line = {"seed": seed, "cards": str(state.cards), "actions": len(actions)}
+        print(json.dumps({**line, **sheet.to_json()}))
+    return 0
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "score",
         "print the final scores of a table-json file",
         run_score,
         (argument("file", metavar="FILE", help="a table-json file, or - for standard input"),),
+    ),
+    Command(
+        "replay",
+        "replay a game record and print its score sheet",
+        run_replay,
+        (argument("record", metavar="RECORD", help="a game record (JSON), or - for stdin"),),
+    ),
+    Command(
+        "simulate",
+        "play random legal games and print each final score sheet",
+        run_simulate,
+        (
+            argument("--players", type=_player_count, required=True, help="1-4"),
+            argument("--seed", type=int, required=True, help="seed of the first game"),
+            argument("--cards", default="random", help="ABCDA, A, family, intermediate, random"),
+            argument("--games", type=_positive, default=1, help="how many games (seeds S, S+1...)"),
+        ),
     ),
 )
 """Every subcommand, in help order."""

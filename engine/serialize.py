@@ -8,7 +8,7 @@ settings, the seed and the ordered actions, and replays to the identical state.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.actions import Action, parse_action
@@ -172,20 +172,25 @@ class GameRecord:
     cards: CardSet
     seed: int
     actions: tuple[Action, ...] = ()
+    names: tuple[str, ...] = ()
+    """The players' names in seat order, when known (not needed to replay)."""
 
     def with_actions(self, actions: Sequence[Action]) -> GameRecord:
         """The record with ``actions`` appended."""
-        return GameRecord(self.players, self.cards, self.seed, (*self.actions, *actions))
+        return replace(self, actions=(*self.actions, *actions))
 
     def to_json(self) -> JSON:
         """Versioned JSON-ready data; actions in their text form."""
-        return {
+        data: JSON = {
             "version": RECORD_VERSION,
             "players": self.players,
             "cards": str(self.cards),
             "seed": self.seed,
             "actions": [str(a) for a in self.actions],
         }
+        if self.names:
+            data["names"] = list(self.names)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> GameRecord:
@@ -197,11 +202,15 @@ class GameRecord:
             seed = data["seed"]
             if not isinstance(players, int) or not isinstance(seed, int):
                 raise InvalidInput("players and seed must be whole numbers")
+            names = tuple(str(n) for n in data.get("names", ()))
+            if names and len(names) != players:
+                raise InvalidInput(f"{len(names)} names for {players} players")
             return cls(
                 players,
                 CardSet.parse(data["cards"]),
                 seed,
                 tuple(parse_action(a) for a in data["actions"]),
+                names,
             )
         except CascadiaError:
             raise
@@ -216,6 +225,8 @@ class GameRecord:
         return state
 
 
-def record_for(state: GameState, actions: Sequence[Action] = ()) -> GameRecord:
+def record_for(
+    state: GameState, actions: Sequence[Action] = (), names: Sequence[str] = ()
+) -> GameRecord:
     """A record of the game ``state`` was set up as, with ``actions`` played."""
-    return GameRecord(state.players, state.cards, state.seed, tuple(actions))
+    return GameRecord(state.players, state.cards, state.seed, tuple(actions), tuple(names))

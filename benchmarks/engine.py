@@ -1,0 +1,100 @@
+"""Engine speed: whole random games, scoring one environment, enumerating a turn's options.
+
+Run: ``python benchmarks/engine.py [--games N]``. Prints one line per figure with its target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Phase, Take, apply, legal_actions, new_game, score_state
+from engine.game import GameState
+from engine.players import random_action, random_game
+from engine.scoring.sheet import final_scores
+
+
+def _timed(func: object, *args: object) -> float:
+    start = time.perf_counter()
+    func(*args)  # type: ignore[operator]
+    return time.perf_counter() - start
+
+
+def bench_games(games: int) -> list[float]:
+    """Seconds per random 4-player game, final scoring included."""
+
+    def one(seed: int) -> None:
+        state, _ = random_game(players=4, seed=seed)
+        score_state(state)
+
+    return [_timed(one, seed) for seed in range(games)]
+
+
+def bench_scoring(games: int) -> list[float]:
+    """Seconds to score one finished 23-tile environment with five cards."""
+    times = []
+    for seed in range(games):
+        state, _ = random_game(players=4, seed=seed)
+        for seat in state.seats:
+            env, nature = seat.environment, seat.nature_tokens
+            times.append(_timed(final_scores, state.cards, [("p", env, nature)]))
+    return times
+
+
+def _turn_options(state: GameState) -> int:
+    """Every (position, rotation) for each pair's tile and every token target after it."""
+    count = 0
+    for pair in (1, 2, 3, 4):
+        taken = apply(state, Take(pair, pair))
+        placements = legal_actions(taken)
+        count += len(placements)
+        after = apply(taken, placements[0])
+        count += len(legal_actions(after))
+    return count
+
+
+def bench_enumeration(games: int) -> list[float]:
+    """Seconds to enumerate a turn's placements and token targets, over whole games."""
+    times = []
+    for seed in range(games):
+        state_rng = random.Random(seed)
+        state = new_game(players=4, seed=seed)
+        while not state.is_over:
+            if state.phase is Phase.CHOOSE:
+                times.append(_timed(_turn_options, state))
+            state = apply(state, random_action(state, state_rng))
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    args = parser.parse_args()
+    bench_games(5)  # warm caches once, as a long-running bot would be
+    games = bench_games(args.games)
+    scoring = bench_scoring(max(args.games // 4, 10))
+    enumeration = bench_enumeration(max(args.games // 20, 5))
+    print(
+        f"random 4-player game incl. final scoring: median {statistics.median(games) * 1e3:.2f} ms"
+        f" (p90 {statistics.quantiles(games, n=10)[-1] * 1e3:.2f} ms; target <= 10 ms)"
+    )
+    print(
+        f"score one finished 23-tile environment, five cards: median "
+        f"{statistics.median(scoring) * 1e6:.0f} us (max {max(scoring) * 1e6:.0f} us;"
+        " target <= 300 us)"
+    )
+    print(
+        f"enumerate a turn's placements and token targets: mean "
+        f"{statistics.fmean(enumeration) * 1e3:.2f} ms over {len(enumeration)} turns"
+        " (target <= 5 ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()

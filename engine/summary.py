@@ -1,0 +1,42 @@
+"""A game state seen through the score pad: its score sheet and its table-json export."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.errors import InvalidInput
+from engine.game import GameState
+from engine.scoring.sheet import ScoreSheet, final_scores
+from engine.table import table_to_json
+
+
+def seat_names(state: GameState, names: Sequence[str] | None = None) -> list[str]:
+    """``names`` checked against the seats, or ``Player 1``, ``Player 2``... by default."""
+    if names is None:
+        return [f"Player {seat + 1}" for seat in range(state.players)]
+    if len(names) != state.players:
+        raise InvalidInput(f"{len(names)} names for {state.players} players")
+    return list(names)
+
+
+def score_state(state: GameState, names: Sequence[str] | None = None) -> ScoreSheet:
+    """The score sheet of every environment as it stands (the final scores once over)."""
+    return final_scores(
+        state.cards,
+        [
+            (name, seat.environment, seat.nature_tokens)
+            for name, seat in zip(seat_names(state, names), state.seats, strict=True)
+        ],
+    )
+
+
+def state_table(state: GameState, names: Sequence[str] | None = None) -> dict[str, Any]:
+    """Every environment of ``state`` in the table-json shape, ready for ``engine score``."""
+    return table_to_json(
+        state.cards,
+        [
+            (name, seat.environment, seat.nature_tokens)
+            for name, seat in zip(seat_names(state, names), state.seats, strict=True)
+        ],
+    )
