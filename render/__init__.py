@@ -1,0 +1,109 @@
+"""Pictures of a game for the bot to post: PNG bytes from engine values.
+
+Four pictures, each a pure function of engine values (no clock, no system fonts, fixed
+sizes), so the same state always gives the same bytes:
+
+- :func:`render_display`: the four numbered pairs, tiles left, scoring cards, wipe hint;
+- :func:`render_environment`: one player's tiles with a label on every placed hex and every
+  place a tile may go (the ``"q,r"`` text the commands accept);
+- :func:`render_preview`: the same with a proposed move drawn in and highlighted;
+- :func:`render_scores`: the final score sheet.
+
+This package depends on :mod:`engine` and Pillow only. Rendering takes a few tens of
+milliseconds of CPU: callers on an event loop should run it in a thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from engine import GameState, Hex, play_turn
+from engine.scoring.sheet import ScoreSheet
+from render.display import render_display_image
+from render.environment import draw_environment, plan_environment
+from render.png import encode
+from render.scores import render_scores_image
+
+
+def render_display(state: GameState) -> bytes:
+    """The display of ``state`` as PNG bytes: pairs 1-4 (tile and token), tiles left in
+    the stack, the scoring cards with a one-line reminder each, and a banner when three
+    display tokens match and the current player may wipe them."""
+    return encode(render_display_image(state))
+
+
+def render_environment(
+    state: GameState,
+    seat: int,
+    *,
+    name: str,
+    score: int | None = None,
+    highlight: Collection[Hex] = (),
+) -> bytes:
+    """Seat ``seat``'s environment as PNG bytes, headed by ``name``, the seat's nature
+    tokens and ``score`` (when given). Every placed tile and every empty position where a
+    tile could go is labelled with its hex text form; hexes in ``highlight`` get a ring."""
+    player = state.seats[seat]
+    env = player.environment
+    image = draw_environment(
+        plan_environment(env),
+        env,
+        name=name,
+        nature_tokens=player.nature_tokens,
+        score=score,
+        highlight=highlight,
+    )
+    return encode(image)
+
+
+def render_preview(
+    state: GameState,
+    seat: int,
+    *,
+    name: str,
+    pair: int,
+    tile_at: Hex,
+    rotation: int,
+    token_at: Hex | None,
+    token: int | None = None,
+    score: int | None = None,
+) -> bytes:
+    """Seat ``seat``'s environment after a proposed turn, as PNG bytes, with the new tile
+    (and the hex given the token) highlighted and the header tagged "preview".
+
+    The turn is worked out with :func:`engine.play_turn` on ``state``, which is not
+    changed; an illegal turn raises the engine's error (:class:`engine.IllegalAction` or
+    :class:`engine.InvalidInput`).
+    """
+    after = play_turn(
+        state,
+        pair=pair,
+        tile_at=tile_at,
+        rotation=rotation,
+        token_at=token_at,
+        token=token,
+        seat=seat,
+    )
+    player = after.seats[seat]
+    env = player.environment
+    highlight = {tile_at} if token_at is None else {tile_at, token_at}
+    image = draw_environment(
+        plan_environment(env),
+        env,
+        name=name,
+        nature_tokens=player.nature_tokens,
+        score=score,
+        highlight=highlight,
+        tag="preview",
+    )
+    return encode(image)
+
+
+def render_scores(sheet: ScoreSheet, *, title: str = "Final scores") -> bytes:
+    """The score sheet as PNG bytes, like the paper score pad: per player each wildlife
+    card, each habitat's largest corridor and bonus, nature tokens and total, the winner
+    (or every winner of a shared victory) crowned."""
+    return encode(render_scores_image(sheet, title=title))
+
+
+__all__ = ["render_display", "render_environment", "render_preview", "render_scores"]

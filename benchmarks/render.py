@@ -1,0 +1,118 @@
+"""How fast the pictures are drawn and encoded, against the budgets of the render issue.
+
+Run from the repository root: ``PYTHONPATH=. python benchmarks/render.py`` or
+``python -m benchmarks.render`` (``--check`` exits 1 when a budget is exceeded; ``--runs N``
+sets the number of timed runs). Budgets, for a 2-core
+machine: an environment of 23 tiles <= 40 ms median, the display <= 25 ms, a whole turn's
+set (display + four environments) <= 200 ms, and every PNG <= 150 KB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+if __name__ == "__main__" and not __package__:
+    # Run as a file, this file's folder comes first on the path, and this file's name would
+    # hide the render package.
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from render import fonts, glyphs, render_display, render_environment, render_preview, render_scores
+from tests.render import positions
+
+BUDGET_MS = {
+    "environment, 23 tiles (line + starter)": 40.0,
+    "environment, 23 tiles": 40.0,
+    "display": 25.0,
+    "turn set (display + 4 environments)": 200.0,
+}
+MAX_PNG_BYTES = 150_000
+
+
+def _time(job: Callable[[], object], runs: int) -> tuple[float, float]:
+    for _ in range(3):
+        job()
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        job()
+        samples.append((time.perf_counter() - start) * 1000.0)
+    samples.sort()
+    return statistics.median(samples), samples[int(len(samples) * 0.9) - 1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the timings and sizes; with ``--check`` return 1 if a budget is exceeded."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=50)
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+
+    line = positions.straight_line()
+    finished = positions.finished_game()
+    late = positions.late_four_player()
+    names = positions.NAMES
+
+    def turn_set() -> list[bytes]:
+        return [render_display(late)] + [
+            render_environment(finished, seat, name=names[seat], score=99) for seat in range(4)
+        ]
+
+    jobs: dict[str, Callable[[], object]] = {
+        "environment, 23 tiles (line + starter)": lambda: render_environment(
+            line, 0, name=names[0], score=99
+        ),
+        "environment, 23 tiles": lambda: render_environment(finished, 0, name=names[0], score=9),
+        "display": lambda: render_display(late),
+        "turn set (display + 4 environments)": turn_set,
+    }
+
+    def cold() -> bytes:
+        # As the first picture after a start: no font or habitat sprite cached yet.
+        for cached in (fonts.font, glyphs.habitat_sprite, glyphs.hex_mask):
+            cached.cache_clear()
+        return render_environment(finished, 0, name=names[0], score=9)
+
+    over = False
+    print(f"{'picture':40} {'median ms':>10} {'p90 ms':>8} {'budget':>8}")
+    for label, job in jobs.items():
+        median, p90 = _time(job, args.runs)
+        budget = BUDGET_MS[label]
+        flag = "" if median <= budget else "  OVER"
+        over |= median > budget
+        print(f"{label:40} {median:10.1f} {p90:8.1f} {budget:8.0f}{flag}")
+    median, p90 = _time(cold, max(5, args.runs // 5))
+    print(f"{'environment, 23 tiles, nothing cached':40} {median:10.1f} {p90:8.1f} {'-':>8}")
+
+    pictures = {
+        "display": render_display(late),
+        "environment (line)": render_environment(line, 0, name=names[0], score=99),
+        **{
+            f"environment (seat {seat})": render_environment(finished, seat, name=names[seat])
+            for seat in range(4)
+        },
+        "preview": render_preview(
+            late,
+            late.current,
+            name=names[late.current],
+            pair=1,
+            tile_at=late.current_player.environment.frontier()[0],
+            rotation=0,
+            token_at=None,
+        ),
+        "scores": render_scores(positions.score_sheet(finished)),
+    }
+    print(f"\n{'picture':40} {'PNG KB':>10}")
+    for label, png in pictures.items():
+        flag = "" if len(png) <= MAX_PNG_BYTES else "  OVER"
+        over |= len(png) > MAX_PNG_BYTES
+        print(f"{label:40} {len(png) / 1000:10.1f}{flag}")
+    return 1 if over and args.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

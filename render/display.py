@@ -1,0 +1,199 @@
+"""The display: the four tile-and-token pairs as the commands number them, the tiles left,
+the scoring cards in play and, when three tokens match, the hint that a wipe is possible."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from engine import GameState, Habitat, Wildlife, can_wipe_three
+from engine.components import TURNS_PER_PLAYER
+from render import glyphs, theme
+from render.cards import card_name, reminder
+from render.fonts import font
+from render.palette import draw_text, new_image
+from render.tiles import draw_empty_slot, draw_tile, hex_points, outline_width
+
+WIDTH = 840
+MARGIN = 16
+HEADER_HEIGHT = 60
+COLUMN = 193
+GAP = (WIDTH - 2 * MARGIN - 4 * COLUMN) // 3
+PANEL_HEIGHT = 372
+TILE_SIZE = 64
+TOKEN_RADIUS = 38
+BANNER_HEIGHT = 52
+CARD_ROW = 38
+LEGEND_HEIGHT = 48
+
+
+def _height(hint: bool, variant: bool) -> int:
+    height = HEADER_HEIGHT + MARGIN + PANEL_HEIGHT + MARGIN
+    if hint:
+        height += BANNER_HEIGHT + MARGIN
+    rows = 2 if variant else len(Wildlife)
+    return height + 30 + rows * CARD_ROW + MARGIN + LEGEND_HEIGHT
+
+
+def render_display_image(state: GameState) -> Image.Image:
+    """The display of ``state`` as a palette image (see :func:`render.render_display`)."""
+    hint = can_wipe_three(state)
+    matching = state.three_of_a_kind() if hint else None
+    height = _height(hint, state.cards.variant is not None)
+    image = new_image(theme.PALETTE, (WIDTH, height), theme.BG)
+    draw = ImageDraw.Draw(image)
+    _draw_header(image, state)
+    top = HEADER_HEIGHT + MARGIN
+    for slot in range(4):
+        left = MARGIN + slot * (COLUMN + GAP)
+        _draw_pair(image, draw, state, slot, left, top, matching)
+    y = top + PANEL_HEIGHT + MARGIN
+    if matching is not None:
+        _draw_banner(image, draw, matching, y)
+        y += BANNER_HEIGHT + MARGIN
+    y = _draw_cards(image, draw, state, y)
+    _draw_legend(image, draw, y + MARGIN // 2)
+    return image
+
+
+def _draw_header(image: Image.Image, state: GameState) -> None:
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, WIDTH, HEADER_HEIGHT - 1), fill=theme.HEADER)
+    middle = HEADER_HEIGHT / 2
+    title = "Game over" if state.is_over else f"Round {state.round} of {TURNS_PER_PLAYER}"
+    draw_text(image, (MARGIN, middle), title, font(28), theme.TITLE, anchor="lm")
+    box = draw_text(
+        image, (WIDTH - MARGIN, middle), str(state.tiles_left), font(30), theme.TITLE, anchor="rm"
+    )
+    box = draw_text(
+        image, (box[0] - 10, middle), "tiles left", font(20), theme.TITLE_DIM, anchor="rm"
+    )
+    _draw_stack_icon(image, box[0] - 26, round(middle))
+
+
+def _draw_stack_icon(image: Image.Image, cx: int, cy: int) -> None:
+    draw = ImageDraw.Draw(image)
+    for step, habitat in zip(
+        (6, 0, -6), (Habitat.RIVER, Habitat.FOREST, Habitat.PRAIRIE), strict=True
+    ):
+        draw.polygon(
+            hex_points(cx, cy + step, 13),
+            fill=theme.HABITAT_FILL[habitat],
+            outline=theme.INK,
+            width=2,
+        )
+
+
+def _draw_pair(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    state: GameState,
+    slot: int,
+    left: int,
+    top: int,
+    matching: Wildlife | None,
+) -> None:
+    cx = left + COLUMN // 2
+    draw.rounded_rectangle(
+        (left, top, left + COLUMN, top + PANEL_HEIGHT), radius=14, fill=theme.PANEL
+    )
+    # The pair number, as the commands name it.
+    badge_y = top + 40
+    draw.ellipse(
+        (cx - 29, badge_y - 29, cx + 29, badge_y + 29), fill=theme.CREAM, outline=theme.INK, width=3
+    )
+    draw_text(image, (cx, badge_y + 1), str(slot + 1), font(42), theme.ON_CREAM, anchor="mm")
+    tile_y = badge_y + 40 + TILE_SIZE
+    tile = state.display_tiles[slot]
+    if tile is None:
+        draw_empty_slot(image, cx, tile_y, TILE_SIZE)
+        draw_text(image, (cx, tile_y), "taken", font(20), theme.FRONTIER_LABEL, anchor="mm")
+    else:
+        draw_tile(image, cx, tile_y, TILE_SIZE, tile, 0, None, icon_scale=1.3)
+    token_y = tile_y + TILE_SIZE + 20 + TOKEN_RADIUS
+    token = state.display_tokens[slot]
+    if token is None:
+        r = TOKEN_RADIUS
+        draw.ellipse(
+            (cx - r, token_y - r, cx + r, token_y + r),
+            fill=theme.FRONTIER,
+            outline=theme.FRONTIER_EDGE,
+            width=outline_width(TILE_SIZE),
+        )
+        draw_text(image, (cx, token_y + r + 18), "taken", font(20), theme.ON_PANEL_DIM, anchor="mm")
+        return
+    if token is matching:
+        ring = TOKEN_RADIUS + 9
+        draw.ellipse((cx - ring, token_y - ring, cx + ring, token_y + ring), fill=theme.AMBER)
+    glyphs.draw_token(draw, token, cx, token_y, TOKEN_RADIUS)
+    draw_text(
+        image,
+        (cx, token_y + TOKEN_RADIUS + 22),
+        token.value.capitalize(),
+        font(22),
+        theme.ON_PANEL,
+        anchor="mm",
+    )
+
+
+def _draw_banner(
+    image: Image.Image, draw: ImageDraw.ImageDraw, matching: Wildlife, top: int
+) -> None:
+    draw.rounded_rectangle(
+        (MARGIN, top, WIDTH - MARGIN, top + BANNER_HEIGHT), radius=12, fill=theme.AMBER
+    )
+    middle = top + BANNER_HEIGHT / 2
+    glyphs.draw_token(draw, matching, MARGIN + 30, middle, 18)
+    text = f"3 {matching.value} tokens match: you may wipe them (once this turn)"
+    draw_text(image, (MARGIN + 58, middle), text, font(22), theme.ON_AMBER, anchor="lm")
+
+
+def _draw_cards(image: Image.Image, draw: ImageDraw.ImageDraw, state: GameState, top: int) -> int:
+    draw_text(image, (MARGIN, top + 12), "Scoring cards", font(20), theme.BODY_DIM, anchor="lm")
+    y = top + 30
+    cards = state.cards
+    if cards.variant is not None:
+        # One card scores every species: say it once.
+        middle = y + CARD_ROW // 2
+        for index, wildlife in enumerate(Wildlife):
+            glyphs.draw_option(draw, wildlife, MARGIN + 16 + index * 36, middle, 16)
+        title = f"{card_name(cards, Wildlife.BEAR)} card for all wildlife"
+        draw_text(image, (MARGIN + 190, middle), title, font(22), theme.BODY, anchor="lm")
+        y += CARD_ROW
+        draw_text(
+            image,
+            (MARGIN + 190, y + CARD_ROW // 2),
+            reminder(cards, Wildlife.BEAR),
+            font(20),
+            theme.BODY_DIM,
+            anchor="lm",
+        )
+        return y + CARD_ROW
+    for wildlife in Wildlife:
+        middle = y + CARD_ROW // 2
+        glyphs.draw_option(draw, wildlife, MARGIN + 16, middle, 16)
+        name = f"{wildlife.value.capitalize()} {card_name(cards, wildlife)}"
+        draw_text(image, (MARGIN + 42, middle), name, font(22), theme.BODY, anchor="lm")
+        draw_text(
+            image,
+            (MARGIN + 190, middle),
+            reminder(cards, wildlife),
+            font(20),
+            theme.BODY_DIM,
+            anchor="lm",
+        )
+        y += CARD_ROW
+    return y
+
+
+def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, top: int) -> None:
+    middle = top + LEGEND_HEIGHT // 2
+    x = MARGIN + 14
+    for habitat in Habitat:
+        glyphs.paste_habitats(image, (habitat,), 0, x, middle, 16)
+        draw.polygon(hex_points(x, middle, 16), outline=theme.INK, width=1)
+        box = draw_text(
+            image, (x + 22, middle), habitat.value, font(19), theme.BODY_DIM, anchor="lm"
+        )
+        x = box[2] + 34
+    glyphs.draw_star(draw, x - 4, middle, 12)
+    draw_text(image, (x + 14, middle), "keystone", font(19), theme.BODY_DIM, anchor="lm")

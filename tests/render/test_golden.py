@@ -1,0 +1,89 @@
+"""Golden images of seeded positions: the pictures players see must not change by accident."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from engine import Hex, Phase
+from render import render_display, render_environment, render_preview, render_scores
+from tests.render import positions
+from tests.render.golden import assert_matches_golden
+
+
+def _start_display() -> bytes:
+    return render_display(positions.start_of_game())
+
+
+def _start_environment() -> bytes:
+    state = positions.start_of_game()
+    return render_environment(state, state.current, name=positions.NAMES[state.current])
+
+
+def _late_display() -> bytes:
+    return render_display(positions.late_four_player())
+
+
+def _late_display_taken() -> bytes:
+    return render_display(positions.late_four_player(Phase.PLACE_TILE))
+
+
+def _late_environment() -> bytes:
+    state = positions.late_four_player()
+    return render_environment(state, 3, name=positions.NAMES[3], score=43, highlight={Hex(-3, 4)})
+
+
+def _late_preview() -> bytes:
+    state = positions.late_four_player()
+    return render_preview(
+        state,
+        state.current,
+        name=positions.NAMES[state.current],
+        pair=2,
+        tile_at=Hex(0, -4),
+        rotation=2,
+        token_at=Hex(1, -3),
+        score=51,
+    )
+
+
+def _line_environment() -> bytes:
+    return render_environment(positions.straight_line(), 0, name="Alice", score=37)
+
+
+def _solo_display() -> bytes:
+    return render_display(positions.solo_game())
+
+
+def _solo_environment() -> bytes:
+    return render_environment(positions.solo_game(), 0, name="Solo Sam")
+
+
+def _final_scores() -> bytes:
+    return render_scores(positions.score_sheet(positions.finished_game()))
+
+
+def _solo_scores() -> bytes:
+    state = positions.finished_game(players=1, seed=77)
+    return render_scores(positions.score_sheet(state), title="Solo game: final score")
+
+
+CASES: dict[str, Callable[[], bytes]] = {
+    "display_start": _start_display,
+    "environment_start": _start_environment,
+    "display_late": _late_display,
+    "display_late_taken": _late_display_taken,
+    "environment_late": _late_environment,
+    "preview_late": _late_preview,
+    "environment_line": _line_environment,
+    "display_solo": _solo_display,
+    "environment_solo": _solo_environment,
+    "scores_final": _final_scores,
+    "scores_solo": _solo_scores,
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_matches_golden(name: str) -> None:
+    assert_matches_golden(name, CASES[name]())

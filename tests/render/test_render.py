@@ -1,0 +1,216 @@
+"""The public render API: PNG bytes that suit Discord, deterministic, from engine values."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageFont
+
+from engine import Hex, IllegalAction, Phase, Wildlife
+from engine.scoring.sheet import PlayerScore, ScoreSheet
+from render import render_display, render_environment, render_preview, render_scores, theme
+from render.fonts import font, printable
+from render.theme import PALETTE
+from tests.render import positions
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_SIDE = 1200
+MAX_BYTES = 150_000
+
+
+def _open(png: bytes) -> Image.Image:
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    image = Image.open(BytesIO(png))
+    image.load()
+    return image
+
+
+def _all_pictures() -> dict[str, bytes]:
+    late = positions.late_four_player()
+    return {
+        "display": render_display(late),
+        **{
+            f"environment{seat}": render_environment(late, seat, name=positions.NAMES[seat])
+            for seat in range(4)
+        },
+        "line": render_environment(positions.straight_line(), 0, name="Alice", score=80),
+        "scores": render_scores(positions.score_sheet(positions.finished_game())),
+    }
+
+
+@pytest.mark.parametrize(("name", "png"), sorted(_all_pictures().items()))
+def test_pictures_suit_discord(name: str, png: bytes) -> None:
+    image = _open(png)
+    assert max(image.size) <= MAX_SIDE, name
+    assert len(png) <= MAX_BYTES, name
+    assert image.mode == "P"
+    assert not image.info.keys() - {"transparency", "dpi"}, image.info
+
+
+def test_same_state_same_bytes() -> None:
+    assert _all_pictures() == _all_pictures()
+
+
+def test_same_bytes_in_a_fresh_process() -> None:
+    # Nothing a process did before (fonts or sprites cached, other pictures drawn) may
+    # change a picture.
+    code = (
+        "import hashlib, sys\n"
+        "from tests.render import positions\n"
+        "from render import render_environment\n"
+        "state = positions.late_four_player()\n"
+        "png = render_environment(state, 2, name='Chloé', score=12)\n"
+        "sys.stdout.write(hashlib.sha256(png).hexdigest())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    state = positions.late_four_player()
+    import hashlib
+
+    assert (
+        result.stdout
+        == hashlib.sha256(render_environment(state, 2, name="Chloé", score=12)).hexdigest()
+    )
+
+
+def test_the_font_is_bundled_and_freetype() -> None:
+    face = font(14)
+    assert isinstance(face, ImageFont.FreeTypeFont)
+    assert face.getname() == ("DejaVu Sans", "Condensed Bold")
+    assert (ROOT / "render" / "fonts" / "DejaVuSansCondensed-Bold.ttf").is_file()
+
+
+def test_the_palette_fits_one_png_palette() -> None:
+    assert len(PALETTE) <= 256
+
+
+def test_render_imports_only_engine_pillow_and_the_standard_library() -> None:
+    allowed = {"engine", "PIL", "render", "__future__"} | set(sys.stdlib_module_names)
+    for path in sorted((ROOT / "render").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                assert name.split(".")[0] in allowed, (path.name, name)
+
+
+def test_preview_draws_the_move_without_playing_it() -> None:
+    state = positions.late_four_player()
+    before = state
+    png = render_preview(
+        state,
+        state.current,
+        name="Bartholomew",
+        pair=2,
+        tile_at=Hex(0, -4),
+        rotation=2,
+        token_at=Hex(1, -3),
+    )
+    assert state == before
+    plain = render_environment(state, state.current, name="Bartholomew")
+    assert _open(png).size != _open(plain).size or png != plain
+
+
+def test_preview_of_an_illegal_move_raises_the_engines_error() -> None:
+    state = positions.late_four_player()
+    occupied = next(iter(state.current_player.environment))
+    with pytest.raises(IllegalAction):
+        render_preview(
+            state, state.current, name="x", pair=1, tile_at=occupied, rotation=0, token_at=None
+        )
+    far = Hex(40, 40)
+    with pytest.raises(IllegalAction):
+        render_preview(
+            state, state.current, name="x", pair=1, tile_at=far, rotation=0, token_at=None
+        )
+    other = (state.current + 1) % state.players
+    frontier = state.seats[other].environment.frontier()[0]
+    with pytest.raises(IllegalAction):
+        render_preview(state, other, name="x", pair=1, tile_at=frontier, rotation=0, token_at=None)
+
+
+def test_display_renders_in_every_phase_and_at_the_end() -> None:
+    for phase in (Phase.CHOOSE, Phase.PLACE_TILE, Phase.PLACE_TOKEN):
+        _open(render_display(positions.late_four_player(phase)))
+    _open(render_display(positions.finished_game()))
+    _open(render_display(positions.finished_game(players=1, seed=77)))
+
+
+def test_wipe_hint_shows_only_when_the_wipe_is_allowed() -> None:
+    state = positions.start_of_game()
+    assert state.three_of_a_kind() is Wildlife.ELK
+    with_hint = _open(render_display(state))
+    used = _open(render_display(replace(state, three_wipe_used=True)))
+    assert with_hint.height > used.height
+
+
+def test_scores_mark_shared_winners() -> None:
+    def player(name: str, elk: int) -> PlayerScore:
+        return PlayerScore(
+            name,
+            {w: (elk if w is Wildlife.ELK else 0) for w in Wildlife},
+            {},
+            {},
+            nature_tokens=2,
+        )
+
+    shared = ScoreSheet((player("a", 10), player("b", 10), player("c", 3)))
+    assert shared.winners == ("a", "b")
+    single = ScoreSheet((player("a", 11), player("b", 10), player("c", 3)))
+
+    def crown_pixels(png: bytes) -> int:
+        return _open(png).histogram()[theme.GOLD]
+
+    # One crown per winner.
+    assert crown_pixels(render_scores(single)) > 0
+    assert crown_pixels(render_scores(shared)) == 2 * crown_pixels(render_scores(single))
+    # A solo game has a score, not a winner.
+    assert crown_pixels(render_scores(ScoreSheet((player("a", 5),)))) == 0
+
+
+def test_long_and_unusual_names_fit() -> None:
+    state = positions.late_four_player()
+    for name in ("", "x" * 200, "Zoë 🦊 the fox-friend", "名前"):
+        image = _open(render_environment(state, 0, name=name, score=123))
+        assert image.width <= MAX_SIDE
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Alice", "Alice"),
+        ("Zoë 🦊 fox", "Zoë fox"),
+        ("e\u0301mile", "émile"),
+        ("名前", "??"),
+        ("👍🏽", "?"),
+        ("", "?"),
+        ("Жора", "Жора"),
+    ],
+)
+def test_names_keep_what_the_font_can_draw(name: str, shown: str) -> None:
+    assert printable(name) == shown
+
+
+def test_threads_draw_the_same_pictures() -> None:
+    # The bot renders several pictures at once in worker threads.
+    state = positions.late_four_player()
+
+    def picture(seat: int) -> bytes:
+        return render_environment(state, seat, name=positions.NAMES[seat], score=seat)
+
+    expected = [picture(seat) for seat in range(4)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for _ in range(3):
+            assert list(pool.map(picture, range(4))) == expected
