@@ -49,6 +49,7 @@ __all__ = [
     "Attachment",
     "CommandSync",
     "DiscordServer",
+    "Hold",
     "InteractionHandle",
     "InteractionRecord",
     "MessageRecord",
@@ -79,6 +80,7 @@ _INTENT_MESSAGE_CONTENT: Final = 1 << 15
 _PRIVILEGED_INTENTS: Final = _INTENT_MEMBERS | _INTENT_PRESENCES | _INTENT_MESSAGE_CONTENT
 _DISCORD_EPOCH_MS: Final = 1_420_070_400_000
 _ATTACHMENT_SIZE_LIMIT: Final = 10 * 1024 * 1024
+_MAX_STRING_OPTION: Final = 6000  # Discord's cap on a string option value
 _USER_MENTION: Final = re.compile(r"<@!?(\d+)>")
 _ROLE_MENTION: Final = re.compile(r"<@&(\d+)>")
 _PNG: Final = base64.b64decode(
@@ -296,6 +298,30 @@ class _Fault:
     retry_after: float
 
 
+@dataclass
+class Hold:
+    """Requests that :meth:`DiscordServer.hold` keeps unanswered, as a stalled Discord would.
+
+    With ``after`` false a held request is not processed until :meth:`release`; with ``after``
+    true it is processed (a posted message exists) and only its response waits. A request
+    whose client disconnects while held is never processed (``after`` false) and never
+    answered.
+    """
+
+    method: str
+    pattern: str
+    after: bool
+    remaining: int
+    held: list[RequestRecord] = field(default_factory=list)
+    abandoned: list[RequestRecord] = field(default_factory=list)
+    _released: asyncio.Event = field(default_factory=asyncio.Event)
+    _closing: bool = False
+
+    def release(self) -> None:
+        """Let held and future matching requests go on."""
+        self._released.set()
+
+
 def _walk_components(components: Iterable[JSON]) -> Generator[JSON, None, None]:
     for component in components:
         yield component
@@ -453,6 +479,10 @@ class DiscordServer:
         self.identify_count = 0
         self.resume_count = 0
         self._faults: list[_Fault] = []
+        self._holds: list[Hold] = []
+        self._nonces: dict[tuple[int, int, str], int] = {}
+        #: Channel posts answered with an earlier message because their nonce was enforced.
+        self.nonce_replays = 0
         self._sessions: dict[str, _Session] = {}
         self._connections: set[_Connection] = set()
         self._changed = asyncio.Event()
@@ -479,6 +509,9 @@ class DiscordServer:
 
     async def close(self) -> None:
         """Close gateway connections, stop listening and remove installed log handlers."""
+        for hold in self._holds:
+            hold._closing = True
+            hold.release()
         for conn in list(self._connections):
             if not conn.ws.closed:
                 await conn.close(1001, "server shutting down")
@@ -1056,6 +1089,44 @@ class DiscordServer:
         Faults are consumed in the order they were injected."""
         self._faults.append(_Fault(method.upper(), path, status, count, retry_after))
 
+    def hold(self, method: str, path: str, *, count: int = 1, after: bool = False) -> Hold:
+        """Hold the next ``count`` requests matching ``method`` and the glob ``path`` without
+        an answer until the returned :class:`Hold` is released; ``after`` processes them
+        first. For killing a client while its request is in flight."""
+        hold = Hold(method.upper(), path, after, count)
+        self._holds.append(hold)
+        return hold
+
+    def _take_hold(self, method: str, path: str) -> Hold | None:
+        for hold in self._holds:
+            if (
+                hold.remaining
+                and hold.method in ("*", method)
+                and fnmatch.fnmatchcase(path, hold.pattern)
+            ):
+                hold.remaining -= 1
+                return hold
+        return None
+
+    async def _wait_held(self, request: web.Request, path: str, hold: Hold) -> bool:
+        """Wait until ``hold`` is released: True, or the client went away: False."""
+        record = RequestRecord(request.method, path, 0, request.query_string)
+        hold.held.append(record)
+        self._bump()
+        while not hold._released.is_set():
+            transport = request.transport
+            if transport is None or transport.is_closing():
+                break
+            # aiohttp does not cancel a handler when its client disconnects: poll for it.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(hold._released.wait(), 0.05)
+        transport = request.transport
+        if hold._closing or transport is None or transport.is_closing():
+            hold.abandoned.append(record)
+            self._bump()
+            return False
+        return True
+
     @property
     def pending_faults(self) -> int:
         """How many injected fault responses have not been served yet."""
@@ -1094,9 +1165,14 @@ class DiscordServer:
 
     async def _handle_api(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
+        hold = self._take_hold(request.method, path)
+        if hold is not None and not hold.after and not await self._wait_held(request, path, hold):
+            return web.Response(status=499)  # nobody is listening any more
         response: web.StreamResponse | None = self._take_fault(request.method, path)
         if response is None:
             response = await self._route(request, path)
+        if hold is not None and hold.after and not await self._wait_held(request, path, hold):
+            return web.Response(status=499)
         record = RequestRecord(request.method, path, response.status, request.query_string)
         self.requests.append(record)
         self._bump()
@@ -1232,7 +1308,16 @@ class DiscordServer:
 
     async def _post_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         body, files = await self._read_body(request)
-        m = self._create_message(int(p["channel"]), self.bot_user_id, body, files)
+        channel = self._channel(p["channel"])
+        enforced = body.get("nonce") is not None and bool(body.get("enforce_nonce"))
+        key = (channel.id, self.bot_user_id, str(body.get("nonce")))
+        # Like Discord: a repeated enforced nonce gets the earlier message, none is created.
+        if enforced and (earlier := self.messages_by_id.get(self._nonces.get(key, 0))):
+            self.nonce_replays += 1
+            return _json_response(self.message_payload(earlier))
+        m = self._create_message(channel.id, self.bot_user_id, body, files)
+        if enforced:
+            self._nonces[key] = m.id
         return _json_response(self.message_payload(m))
 
     async def _channel_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
@@ -1382,6 +1467,15 @@ class DiscordServer:
             choices = [c["value"] for c in defn.get("choices") or []]
             if choices and converted not in choices:
                 raise ValueError(f"option {defn['name']!r}: {converted!r} not in choices {choices}")
+            # Discord refuses values outside an option's declared bounds before any bot sees them.
+            if kind == 3:
+                low, high = defn.get("min_length", 0), defn.get("max_length", _MAX_STRING_OPTION)
+                measured = len(converted)
+            else:
+                low, high, measured = defn.get("min_value"), defn.get("max_value"), converted
+            if (low is not None and measured < low) or (high is not None and measured > high):
+                shown = f"length {measured}" if kind == 3 else repr(converted)
+                raise ValueError(f"option {defn['name']!r}: {shown} not in {low}..{high}")
             return converted
         key = str(int(value))
         if kind in (6, 9) and int(value) in self.users:

@@ -74,7 +74,11 @@ demo = app_commands.Group(name="demo", description="Demo commands")
 
 @demo.command(description="Play a tile")
 async def play(
-    interaction: discord.Interaction, tile: str, count: int, loud: bool, rival: discord.Member
+    interaction: discord.Interaction,
+    tile: str,
+    count: app_commands.Range[int, 1, 9],
+    loud: bool,
+    rival: discord.Member,
 ) -> None:
     text = f"{interaction.user.name} plays {tile} x{count} loud={loud} vs {rival.mention}"
     await interaction.response.send_message(text, view=again_view(0))
@@ -228,6 +232,12 @@ async def test_slash_command_round_trip(world: World) -> None:
         await s.slash(world.alice, world.channel, "nope")
     with pytest.raises(ValueError, match="missing required"):
         await s.slash(world.alice, world.channel, "demo", "play", options={"tile": "elk"})
+    with pytest.raises(ValueError, match=r"10 not in 1\.\.9"):
+        await s.slash(world.alice, world.channel, "demo", "play", options={**options, "count": 10})
+    with pytest.raises(ValueError, match=r"length 6001 not in 0\.\.6000"):
+        await s.slash(
+            world.alice, world.channel, "demo", "play", options={**options, "tile": "x" * 6001}
+        )
 
 
 async def test_autocomplete_returns_choices(world: World) -> None:
@@ -377,3 +387,48 @@ async def test_bad_token_and_privileged_intents_are_refused() -> None:
             with pytest.raises(discord.PrivilegedIntentsRequired):
                 await server.guard(greedy.start(server.token), what="the 4014 close")
             await greedy.close()
+
+
+async def test_held_post_waits_for_release_and_is_dropped_when_its_client_leaves(
+    world: World,
+) -> None:
+    s = world.server
+    hold = s.hold("POST", "/channels/*/messages")
+    options = {"rival": world.bob, "cc": world.carol}
+    await (await s.slash(world.alice, world.channel, "demo", "announce", options=options))
+    await s.wait_for(lambda: hold.held, what="the held announcement")
+    assert not [m for m in s.messages if "your turn" in m.content]
+    hold.release()
+    await s.wait_for_message(lambda m: "your turn" in m.content, what="the released post")
+
+    gone = s.hold("POST", "/channels/*/messages")
+    headers = {"Authorization": f"Bot {s.token}"}
+    url = f"{s.api_base}/channels/{world.channel}/messages"
+    async with aiohttp.ClientSession(headers=headers) as http:
+        post = asyncio.ensure_future(http.post(url, json={"content": "lost"}))
+        await s.wait_for(lambda: gone.held, what="the second held post")
+        post.cancel()
+    await s.wait_for(lambda: gone.abandoned, what="the server to notice the client left")
+    gone.release()
+    assert not [m for m in s.messages if m.content == "lost"]
+
+
+async def test_enforced_nonce_returns_the_earlier_message(world: World) -> None:
+    s = world.server
+    hold = s.hold("POST", "/channels/*/messages", after=True)
+    headers = {"Authorization": f"Bot {s.token}"}
+    url = f"{s.api_base}/channels/{world.channel}/messages"
+    body = {"content": "once", "nonce": "n-1", "enforce_nonce": True}
+    async with aiohttp.ClientSession(headers=headers) as http:
+        first = asyncio.ensure_future(http.post(url, json=body))
+        await s.wait_for(lambda: hold.held, what="the processed but unanswered post")
+        assert [m.content for m in s.messages] == ["once"]
+        hold.release()
+        async with await first as response:
+            first_id = (await response.json())["id"]
+        async with http.post(url, json=body) as response:
+            assert (await response.json())["id"] == first_id
+        async with http.post(url, json={**body, "enforce_nonce": False}) as response:
+            assert (await response.json())["id"] != first_id
+    assert [m.content for m in s.messages] == ["once", "once"]
+    assert s.nonce_replays == 1

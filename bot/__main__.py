@@ -1,0 +1,76 @@
+"""Run the bot: ``cascadia-bot`` or ``python -m bot``.
+
+Reads its settings from the environment (see :mod:`bot.config`), opens the database, then
+runs the client until SIGTERM or Ctrl-C, and shuts down in order: the client first (a post
+in progress finishes), then the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+import discord
+
+from bot.client import CascadiaBot
+from bot.config import ConfigError, Settings
+from bot.store import SqliteStore, StoreError
+
+log = logging.getLogger("bot")
+
+
+async def run(settings: Settings) -> None:
+    """Open the store and run the bot on it until it is closed (by a signal or an error)."""
+    async with SqliteStore.open(settings.db_path) as store, CascadiaBot(settings, store) as bot:
+        loop = asyncio.get_running_loop()
+        closing: set[asyncio.Task[None]] = set()
+
+        def stop(name: str) -> None:
+            log.info("%s received: shutting down", name)
+            task = loop.create_task(bot.close())
+            closing.add(task)
+            task.add_done_callback(closing.discard)
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            # Windows has no loop signal handlers; Ctrl-C still ends asyncio.run there.
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop, sig.name)
+        log.info("database %s; starting", settings.db_path)
+        await bot.start(settings.token)
+
+
+def configure_logging(level_name: str) -> None:
+    """Plain one-line records on standard error (no colour codes: logs end up in files)."""
+    level = logging.getLevelName(level_name)
+    formatter = logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    discord.utils.setup_logging(level=level, formatter=formatter, root=True)
+    # At DEBUG, aiosqlite logs every statement it runs: more noise than help.
+    logging.getLogger("aiosqlite").setLevel(max(level, logging.INFO))
+
+
+def main() -> None:
+    """The console entry point; exits with status 2 on bad settings, 1 on a fatal error."""
+    try:
+        settings = Settings.from_env()
+    except ConfigError as error:
+        print(f"cascadia-bot: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    configure_logging(settings.log_level)
+    try:
+        asyncio.run(run(settings))
+    except KeyboardInterrupt:
+        pass
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check DISCORD_TOKEN")
+        raise SystemExit(1) from None
+    except StoreError as error:
+        log.error("cannot use the database %s: %s", settings.db_path, error)
+        raise SystemExit(1) from None
+    log.info("stopped")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""The Discord client: start-up, background tasks, and posting the outbox's messages.
+
+The store is opened by the caller and handed in (see :mod:`bot.__main__`); the client opens
+its cog, registers the lobby buttons, syncs the commands if they changed, and runs two loops:
+the outbox drain (retries and start-up catch-up) and the reminders.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+import discord
+import discord.asset
+import discord.gateway
+import discord.http
+import yarl
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot import errors
+from bot.config import Settings
+from bot.lobby import LOBBY_BUTTONS
+from bot.outbox import Outbox, Post
+from bot.service import GameService
+from bot.store import Store
+from bot.sync import SyncRecord, record_path, sync_if_changed
+
+log = logging.getLogger(__name__)
+
+OUTBOX_SECONDS = 10.0
+"""How often unsent messages are looked for (besides right after each commit)."""
+SHUTDOWN_GRACE_SECONDS = 10.0
+"""How long shutting down waits for requests being handled to finish."""
+
+
+def use_endpoints(settings: Settings) -> None:
+    """Point discord.py at the configured REST, gateway and CDN hosts (a local server).
+
+    discord.py reads these class attributes when it builds each request and connection, so
+    they are set once, before login, and stay set.
+    """
+    if settings.api_base is not None:
+        discord.http.Route.BASE = settings.api_base
+    if settings.gateway_url is not None:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+    if settings.cdn_base is not None:
+        discord.asset.Asset.BASE = settings.cdn_base
+
+
+def intents() -> discord.Intents:
+    """Only the guilds intent: slash commands and buttons need no more, and nothing
+    privileged."""
+    return discord.Intents(guilds=True)
+
+
+class CascadiaTree(app_commands.CommandTree["CascadiaBot"]):
+    """The command tree: admits requests (see :meth:`CascadiaBot.admit`) and holds the bot's
+    single error handler."""
+
+    async def interaction_check(self, interaction: discord.Interaction[CascadiaBot], /) -> bool:
+        """Every command and autocomplete passes here first."""
+        return await self.client.admit(interaction)
+
+    async def on_error(
+        self, interaction: discord.Interaction[CascadiaBot], error: app_commands.AppCommandError, /
+    ) -> None:
+        """Turn any command error into a private answer (see :func:`bot.errors.report`)."""
+        await errors.report(interaction, error)
+
+
+class CascadiaBot(commands.Bot):
+    """The bot: owns the game service and the outbox, both over the store it is given."""
+
+    def __init__(self, settings: Settings, store: Store, **options: Any) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=intents(),
+            tree_cls=CascadiaTree,
+            # Nothing pings unless a message names its users explicitly.
+            allowed_mentions=discord.AllowedMentions.none(),
+            **options,
+        )
+        self.settings = settings
+        self.store = store
+        self.service = GameService(
+            store, reminder_hour=timedelta(seconds=settings.reminder_unit_seconds)
+        )
+        self.outbox = Outbox(store, self.post)
+        self._requests: set[asyncio.Task[Any]] = set()
+        self._stopping = False
+
+    async def login(self, token: str) -> None:
+        """Log in, at the configured hosts."""
+        use_endpoints(self.settings)
+        await super().login(token)
+
+    async def setup_hook(self) -> None:
+        """Open the cog, register the lobby buttons, sync commands, start the loops."""
+        await self.load_extension("bot.cog")
+        self.add_dynamic_items(*LOBBY_BUTTONS)
+        try:
+            await self.sync_commands()
+        except discord.HTTPException:
+            # The commands synced last time still work; the next start tries again.
+            log.exception("could not sync the commands")
+        self.drain_outbox.start()
+        self.send_reminders.change_interval(seconds=self.settings.reminder_check_seconds)
+        self.send_reminders.start()
+
+    async def sync_commands(self) -> bool:
+        """Upload the commands if they differ from the last upload (to the development
+        server only when ``CASCADIA_GUILD_ID`` is set)."""
+        guild_id = self.settings.guild_id
+        if guild_id is not None:
+            self.tree.copy_global_to(guild=discord.Object(id=guild_id))
+        scope = f"{self.settings.api_base or 'discord'}:{self.application_id}"
+        record = SyncRecord(record_path(self.settings.db_path))
+        return await sync_if_changed(self.tree, record, guild_id=guild_id, scope=scope)
+
+    async def admit(self, interaction: discord.Interaction[CascadiaBot]) -> bool:
+        """Let a request in, and remember its task so that shutting down waits for it; once
+        shutting down, turn it away with a short answer instead."""
+        if self._stopping:
+            if interaction.type is not discord.InteractionType.autocomplete:
+                await errors.report(interaction, errors.ShuttingDown())
+            return False
+        task = asyncio.current_task()
+        if task is not None:
+            self._requests.add(task)
+            task.add_done_callback(self._requests.discard)
+        return True
+
+    async def close(self) -> None:
+        """Finish the requests being handled and a post in progress, stop the loops, then
+        disconnect. (The caller closes the store afterwards.)"""
+        self._stopping = True
+        running = self._requests - {asyncio.current_task()}
+        if running:
+            log.info("waiting for %d request(s) to finish", len(running))
+            await asyncio.wait(running, timeout=SHUTDOWN_GRACE_SECONDS)
+        await self.outbox.close()
+        self.drain_outbox.cancel()
+        self.send_reminders.cancel()
+        await super().close()
+
+    # --- the outbox ---------------------------------------------------------------------------
+
+    async def announce(self, outbox_ids: Sequence[int]) -> bool:
+        """Post the messages a write just queued (and any older ones); returns whether those
+        went out now. When not, the loop retries them."""
+        await self.outbox.drain()
+        for outbox_id in outbox_ids:
+            row = await self.store.get_outbox(outbox_id)
+            if row is None or row.sent_at is None:
+                return False
+        return True
+
+    async def post(self, channel_id: int, post: Post) -> int:
+        """Send one outbox message; only the users it names may be pinged."""
+        channel = self.get_partial_messageable(channel_id)
+        files = [discord.File(io.BytesIO(data), filename=name) for name, data in post.attachments]
+        mentions = discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            replied_user=False,
+            users=[discord.Object(id=user_id) for user_id in post.mentions],
+        )
+        message = await channel.send(
+            post.text, files=files, allowed_mentions=mentions, nonce=post.nonce
+        )
+        return message.id
+
+    @tasks.loop(seconds=OUTBOX_SECONDS)
+    async def drain_outbox(self) -> None:
+        """Post whatever is due in the outbox; the first run catches up after a restart."""
+        try:
+            await self.outbox.drain()
+        except Exception:
+            log.exception("the outbox drain failed; trying again in %.0fs", OUTBOX_SECONDS)
+
+    @tasks.loop(seconds=60)
+    async def send_reminders(self) -> None:
+        """Queue the reminders that are due, then post them."""
+        try:
+            if await self.service.queue_reminders():
+                await self.outbox.drain()
+        except Exception:
+            log.exception("the reminder check failed; trying again at the next check")

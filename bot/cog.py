@@ -1,0 +1,417 @@
+"""The ``/cascadia`` commands.
+
+Each command acknowledges first (Discord allows three seconds), then reads: parse (the
+transformers below) -> the game service (load, engine, save with the revision read) -> post
+what the write queued -> answer the caller privately. Errors go to the tree's one handler.
+Pictures are drawn in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import choices, lobby, messages
+from bot.client import CascadiaBot
+from bot.errors import NoGame, NotInGame
+from bot.service import Table, Turn, as_seat
+from bot.store import GameStatus
+from bot.views import EndConfirmation
+from engine import Hex
+from render import render_display, render_environment, render_preview, render_scores
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[CascadiaBot]
+
+MAX_REMINDER_HOURS = 24 * 30
+
+CARD_SUGGESTIONS = (
+    ("random (default)", "random"),
+    ("A for every wildlife (suggested first game)", "A"),
+    ("B for every wildlife", "B"),
+    ("C for every wildlife", "C"),
+    ("D for every wildlife", "D"),
+    ("Family variant", "family"),
+    ("Intermediate variant", "intermediate"),
+)
+
+TURN_OPTIONS = {
+    "pair": "The display pair to take, 1-4",
+    "tile_at": "Where the tile goes (q,r); the list shows the free places",
+    "rotation": "How the tile is turned, 0-5",
+    "token_at": 'The tile that gets the token (q,r), or "return" to put it back in the bag',
+    "token": "Another pair's token instead: spends a nature token",
+}
+
+
+def _channel_id(interaction: Interaction) -> int:
+    if interaction.channel_id is None:
+        raise NoGame()
+    return interaction.channel_id
+
+
+async def _position_choices(
+    interaction: Interaction, typed: str, *, token: bool
+) -> list[app_commands.Choice[str]]:
+    """Legal positions for the caller's environment, filtered by ``typed``.
+
+    Autocomplete cannot show an error, so any failure is logged and shows nothing.
+    """
+    try:
+        table = await interaction.client.service.table(_channel_id(interaction))
+        seat = table.seat_of(interaction.user.id)
+        state = table.state
+        if state is None or seat is None or state.is_over:
+            return []
+        if token:
+            namespace = interaction.namespace
+            options = choices.token_choices(
+                state,
+                seat,
+                pair=_maybe_int(getattr(namespace, "pair", None)),
+                tile_at=choices.parse_hex(_maybe_str(getattr(namespace, "tile_at", None))),
+                rotation=_maybe_int(getattr(namespace, "rotation", None)),
+                token=_maybe_int(getattr(namespace, "token", None)),
+            )
+        else:
+            options = choices.tile_choices(state, seat)
+        return [
+            app_commands.Choice(name=c.name, value=c.value)
+            for c in choices.matching(options, typed)
+        ]
+    except NoGame:
+        return []
+    except Exception:
+        log.exception("autocomplete failed in channel %s", interaction.channel_id)
+        return []
+
+
+def _maybe_int(value: object) -> int | None:
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+def _maybe_str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+class TilePosition(app_commands.Transformer[CascadiaBot]):
+    """A hex typed as ``q,r``, suggesting where the caller's tile may go."""
+
+    async def transform(self, interaction: Interaction, value: str, /) -> Hex:
+        """Read the position."""
+        return Hex.parse(value)
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: Interaction, value: str, /
+    ) -> list[app_commands.Choice[str]]:
+        """The free places next to the caller's environment."""
+        return await _position_choices(interaction, str(value), token=False)
+
+
+class TokenPosition(app_commands.Transformer[CascadiaBot]):
+    """A hex typed as ``q,r``, or ``return``; suggests where the turn's token may go, given
+    the pair, tile position and rotation already filled in."""
+
+    async def transform(self, interaction: Interaction, value: str, /) -> Hex | None:
+        """Read the position (``None``: return the token to the bag)."""
+        if value.strip().lower() == choices.RETURN:
+            return None
+        return Hex.parse(value)
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: Interaction, value: str, /
+    ) -> list[app_commands.Choice[str]]:
+        """The tiles that could take the token, then "return"."""
+        return await _position_choices(interaction, str(value), token=True)
+
+
+Pair = app_commands.Range[int, 1, 4]
+Rotation = app_commands.Range[int, 0, 5]
+TileAt = app_commands.Transform[Hex, TilePosition]
+TokenAt = app_commands.Transform[Hex | None, TokenPosition]
+
+
+def _png(name: str, data: bytes) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+class Cascadia(commands.Cog):
+    """Play Cascadia in a channel, a turn at a time."""
+
+    cascadia = app_commands.Group(
+        name="cascadia",
+        description="Play Cascadia in this channel",
+        guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True),
+    )
+
+    def __init__(self, bot: CascadiaBot) -> None:
+        self.bot = bot
+
+    # --- the lobby ----------------------------------------------------------------------------
+
+    @cascadia.command(name="new", description="Open a game lobby in this channel")
+    @app_commands.describe(
+        cards="random (default), A-D for all, ABCDA (bear elk salmon hawk fox), family, "
+        "intermediate"
+    )
+    async def new(self, interaction: Interaction, cards: str | None = None) -> None:
+        """Open a lobby with the caller as host."""
+        await lobby.open_lobby(interaction, cards)
+
+    @new.autocomplete("cards")
+    async def _cards_autocomplete(
+        self, interaction: Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = current.strip()
+        found = [
+            app_commands.Choice(name=name, value=value)
+            for name, value in CARD_SUGGESTIONS
+            if typed.lower() in name.lower()
+        ]
+        if len(typed) == 5 and all(c in "ABCDabcd" for c in typed):
+            found.insert(0, app_commands.Choice(name=typed.upper(), value=typed.upper()))
+        return found[: choices.MAX_CHOICES]
+
+    @cascadia.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(self, interaction: Interaction) -> None:
+        """Seat the caller."""
+        await lobby.join(interaction, None)
+
+    @cascadia.command(name="leave", description="Give up your seat in this channel's lobby")
+    async def leave(self, interaction: Interaction) -> None:
+        """Unseat the caller."""
+        await lobby.leave(interaction, None)
+
+    @cascadia.command(name="start", description="Start the game with the seated players (host)")
+    async def start(self, interaction: Interaction) -> None:
+        """Start the game."""
+        await lobby.start(interaction, None)
+
+    # --- playing ------------------------------------------------------------------------------
+
+    @cascadia.command(name="play", description="Play your whole turn")
+    @app_commands.describe(**TURN_OPTIONS)
+    async def play(
+        self,
+        interaction: Interaction,
+        pair: Pair,
+        tile_at: TileAt,
+        rotation: Rotation,
+        token_at: TokenAt,
+        token: Pair | None = None,
+    ) -> None:
+        """Take a pair, place the tile, place or return the token; the next player is
+        pinged in the channel."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        turn = Turn(pair, tile_at, rotation, token_at, token)
+        result = await self.bot.service.play(
+            _channel_id(interaction), user_id=interaction.user.id, turn=turn
+        )
+        await self._done(interaction, await self.bot.announce(result.outbox_ids), "Turn played.")
+
+    @cascadia.command(name="preview", description="See a turn before playing it (only you see it)")
+    @app_commands.describe(**TURN_OPTIONS)
+    async def preview(
+        self,
+        interaction: Interaction,
+        pair: Pair,
+        tile_at: TileAt,
+        rotation: Rotation,
+        token_at: TokenAt,
+        token: Pair | None = None,
+    ) -> None:
+        """Show the environment after the turn and the score change; nothing is played."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        turn = Turn(pair, tile_at, rotation, token_at, token)
+        found = await self.bot.service.preview(
+            _channel_id(interaction), user_id=interaction.user.id, turn=turn
+        )
+        state = found.table.require_state()
+        image = await asyncio.to_thread(
+            render_preview,
+            as_seat(state, found.seat),
+            found.seat,
+            name=found.table.players[found.seat].name,
+            pair=pair,
+            tile_at=tile_at,
+            rotation=rotation,
+            token_at=token_at,
+            token=token,
+            score=found.score_after,
+        )
+        await interaction.followup.send(
+            messages.preview_message(found.score_before, found.score_after),
+            file=_png("preview.png", image),
+            ephemeral=True,
+        )
+
+    @cascadia.command(
+        name="wipe", description="Wipe three matching tokens, or spend a nature token"
+    )
+    @app_commands.describe(
+        tokens="Leave empty for the three-of-a-kind wipe; or the tokens to wipe with a nature "
+        "token, e.g. 1 3"
+    )
+    async def wipe(self, interaction: Interaction, tokens: str | None = None) -> None:
+        """Replace display tokens; the same player then goes on with their turn."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        result = await self.bot.service.wipe(
+            _channel_id(interaction), user_id=interaction.user.id, tokens=tokens
+        )
+        sent = await self.bot.announce(result.outbox_ids)
+        await self._done(interaction, sent, "Wiped: the new display is in the channel.")
+
+    async def _done(self, interaction: Interaction, sent: bool, text: str) -> None:
+        if not sent:
+            text += " (Discord is slow: the channel message is saved and will follow.)"
+        await interaction.followup.send(text, ephemeral=True)
+
+    # --- looking ------------------------------------------------------------------------------
+
+    @cascadia.command(name="board", description="The display and a player's environment")
+    @app_commands.describe(player="Whose environment (default: yours)")
+    async def board(
+        self, interaction: Interaction, player: discord.Member | discord.User | None = None
+    ) -> None:
+        """Show privately the display and one environment."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = await self._last_table(interaction)
+        state = table.require_state()
+        who = player or interaction.user
+        seat = table.seat_of(who.id)
+        if seat is None:
+            raise NotInGame("You are" if player is None else f"{who.display_name} is")
+        sheet = table.score_sheet()
+        display, environment = await asyncio.gather(
+            asyncio.to_thread(render_display, state),
+            asyncio.to_thread(
+                render_environment,
+                state,
+                seat,
+                name=table.players[seat].name,
+                score=sheet.players[seat].total,
+            ),
+        )
+        await interaction.followup.send(
+            messages.board_message(state, seat, table.players),
+            files=[_png("display.png", display), _png(f"player{seat + 1}.png", environment)],
+            ephemeral=True,
+        )
+
+    @cascadia.command(name="status", description="Whose turn it is, and how far the game is")
+    async def status(self, interaction: Interaction) -> None:
+        """Show privately whose turn it is, since when, turn numbers, tiles left, cards."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = await self._last_table(interaction)
+        if table.state is None:
+            text = lobby.lobby_text(table)
+        else:
+            text = messages.status_message(
+                table.state,
+                table.players,
+                turn_started_at=table.game.turn_started_at,
+                ended=table.game.status is GameStatus.ENDED,
+            )
+        await interaction.followup.send(text, ephemeral=True)
+
+    @cascadia.command(name="score", description="The score sheet as it stands")
+    async def score(self, interaction: Interaction) -> None:
+        """Show the score sheet (picture and words)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = await self._last_table(interaction)
+        sheet = table.score_sheet()
+        final = table.game.status is GameStatus.FINISHED
+        title = "Final scores" if final else "Scores so far"
+        image = await asyncio.to_thread(render_scores, sheet, title=title)
+        await interaction.followup.send(
+            messages.score_message(sheet, final=final),
+            file=_png("scores.png", image),
+            ephemeral=True,
+        )
+
+    @cascadia.command(name="mygames", description="Your games, and where it is your turn")
+    async def mygames(self, interaction: Interaction) -> None:
+        """List the caller's open games across channels."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        games = await self.bot.service.my_games(interaction.user.id)
+        await interaction.followup.send(messages.my_games_message(games), ephemeral=True)
+
+    @cascadia.command(name="export", description="Download the game record (JSON)")
+    async def export(self, interaction: Interaction) -> None:
+        """The game's settings, players, moves, table and scores as a JSON file."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        document = await self.bot.service.export(
+            _channel_id(interaction), user_id=interaction.user.id
+        )
+        data = (json.dumps(document, indent=2) + "\n").encode()
+        name = f"cascadia-game-{document['game']['id']}.json"
+        await interaction.followup.send(
+            "The game record:", file=discord.File(io.BytesIO(data), filename=name), ephemeral=True
+        )
+
+    @cascadia.command(name="help", description="How to play, and the commands")
+    async def help(self, interaction: Interaction) -> None:
+        """A short how-to-play."""
+        await interaction.response.send_message(messages.help_message(), ephemeral=True)
+
+    # --- running the game ---------------------------------------------------------------------
+
+    @cascadia.command(name="settings", description="Show or change the reminders (host)")
+    @app_commands.describe(
+        reminder_hours="Remind the player to move after this many hours; 0 turns reminders off"
+    )
+    async def settings(
+        self,
+        interaction: Interaction,
+        reminder_hours: app_commands.Range[int, 0, MAX_REMINDER_HOURS] | None = None,
+    ) -> None:
+        """Show the settings; the host may change the reminder interval."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        channel_id = _channel_id(interaction)
+        if reminder_hours is None:
+            game = (await self.bot.service.table(channel_id)).game
+        else:
+            game = await self.bot.service.set_reminder_hours(
+                channel_id, user_id=interaction.user.id, hours=reminder_hours
+            )
+        await interaction.followup.send(
+            messages.settings_message(game.reminder_hours, changed=reminder_hours is not None),
+            ephemeral=True,
+        )
+
+    @cascadia.command(name="end", description="End this channel's game (host or Manage Channels)")
+    async def end(self, interaction: Interaction) -> None:
+        """Ask for confirmation, then end the game for everyone."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        can_manage = interaction.permissions.manage_channels
+        table = await self.bot.service.check_can_end(
+            _channel_id(interaction), user_id=interaction.user.id, can_manage=can_manage
+        )
+        what = "game" if table.state is not None else "lobby"
+        await interaction.followup.send(
+            f"End this {what} for everyone? This cannot be undone.",
+            view=EndConfirmation(interaction, game_id=table.game.id, can_manage=can_manage),
+            ephemeral=True,
+        )
+
+    async def _last_table(self, interaction: Interaction) -> Table:
+        return await self.bot.service.last_table(
+            _channel_id(interaction), user_id=interaction.user.id
+        )
+
+
+async def setup(bot: CascadiaBot) -> None:
+    """Add the cog (called by ``load_extension``)."""
+    await bot.add_cog(Cascadia(bot))

@@ -1,0 +1,109 @@
+"""The bot's settings, read once from the environment and checked before anything starts.
+
+The token is kept out of ``repr`` so that a logged or printed :class:`Settings` never shows it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+DEFAULT_DB = "./cascadia.sqlite3"
+
+
+class ConfigError(Exception):
+    """A setting is missing or unreadable; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot reads from its environment.
+
+    ``api_base``, ``gateway_url`` and ``cdn_base`` point discord.py at a Discord-compatible
+    server other than discord.com (a local test server); ``None`` keeps Discord's own. The
+    two reminder timings (``CASCADIA_REMINDER_UNIT_SECONDS``, ``CASCADIA_REMINDER_CHECK_SECONDS``)
+    exist so that tests can watch a reminder schedule play out in seconds.
+    """
+
+    token: str = field(repr=False)
+    db_path: Path = Path(DEFAULT_DB)
+    guild_id: int | None = None
+    log_level: str = "INFO"
+    api_base: str | None = None
+    gateway_url: str | None = None
+    cdn_base: str | None = None
+    reminder_unit_seconds: float = 3600.0
+    """How long one hour of ``reminder_hours`` lasts; shorter only in tests."""
+    reminder_check_seconds: float = 60.0
+    """How often due reminders are looked for."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Read ``DISCORD_TOKEN`` (required), ``CASCADIA_DB``, ``CASCADIA_GUILD_ID``,
+        ``LOG_LEVEL``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL`` and ``DISCORD_CDN_BASE``."""
+        env = os.environ if env is None else env
+
+        def get(name: str) -> str | None:
+            value = env.get(name, "").strip()
+            return value or None
+
+        token = get("DISCORD_TOKEN")
+        if token is None:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set: put the bot token from the Discord developer portal "
+                "in the DISCORD_TOKEN environment variable"
+            )
+        guild_text = get("CASCADIA_GUILD_ID")
+        guild_id = None
+        if guild_text is not None:
+            if not guild_text.isdigit():
+                raise ConfigError(
+                    f"CASCADIA_GUILD_ID must be a server id (digits), not {guild_text!r}"
+                )
+            guild_id = int(guild_text)
+        log_level = (get("LOG_LEVEL") or "INFO").upper()
+        if not isinstance(logging.getLevelName(log_level), int):
+            raise ConfigError(
+                f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not {log_level!r}"
+            )
+        return cls(
+            token=token,
+            db_path=Path(get("CASCADIA_DB") or DEFAULT_DB),
+            guild_id=guild_id,
+            log_level=log_level,
+            api_base=_url(get, "DISCORD_API_BASE", ("http", "https")),
+            gateway_url=_url(get, "DISCORD_GATEWAY_URL", ("ws", "wss")),
+            cdn_base=_url(get, "DISCORD_CDN_BASE", ("http", "https")),
+            reminder_unit_seconds=_seconds(get, "CASCADIA_REMINDER_UNIT_SECONDS", 3600.0),
+            reminder_check_seconds=_seconds(get, "CASCADIA_REMINDER_CHECK_SECONDS", 60.0),
+        )
+
+
+def _seconds(get: Callable[[str], str | None], name: str, default: float) -> float:
+    value = get(name)
+    if value is None:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise ConfigError(f"{name} must be a positive number of seconds, not {value!r}")
+    return seconds
+
+
+def _url(get: Callable[[str], str | None], name: str, schemes: tuple[str, ...]) -> str | None:
+    value = get(name)
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme not in schemes or not parts.netloc:
+        raise ConfigError(
+            f"{name} must be a {' or '.join(schemes)} URL such as "
+            f"{schemes[0]}://127.0.0.1:8080/..., not {value!r}"
+        )
+    return value.rstrip("/")

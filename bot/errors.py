@@ -1,0 +1,149 @@
+"""The bot's refusals and the one place where any error becomes a short private answer.
+
+Engine errors (:class:`~engine.errors.IllegalAction`, :class:`~engine.errors.InvalidInput`),
+store errors and the :class:`BotError` family below are expected: the user gets their message,
+the log gets a line. Anything else is a bug: the user gets an apology, the log the traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, cast
+
+import discord
+from discord import app_commands
+
+from bot import store
+from engine.errors import IllegalAction, InvalidInput
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+
+
+class BotError(Exception):
+    """A request the bot turns down; the message is shown to the user as it is."""
+
+
+class NoGame(BotError):
+    """The channel has no game in the lobby or being played."""
+
+    def __init__(self) -> None:
+        super().__init__("There is no game in this channel. Open one with `/cascadia new`.")
+
+
+class NotInGame(BotError):
+    """The user (or the player asked about) has no seat at this channel's game."""
+
+    def __init__(self, who: str = "You are") -> None:
+        super().__init__(f"{who} not in this game.")
+
+
+class NotYourTurn(BotError):
+    """Someone other than the current player tried to move."""
+
+    def __init__(self, current: str) -> None:
+        super().__init__(f"It's not your turn: it's {current}'s.")
+
+
+class NotStarted(BotError):
+    """The game is still in its lobby."""
+
+    def __init__(self) -> None:
+        super().__init__("The game has not started yet: the host starts it with `/cascadia start`.")
+
+
+class ShuttingDown(BotError):
+    """The bot is stopping and takes no new requests."""
+
+    def __init__(self) -> None:
+        super().__init__("The bot is restarting: please try again in a minute.")
+
+
+class NotHost(BotError):
+    """Only the host (or a channel manager, where allowed) may do this."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"Only the host can {what}.")
+
+
+def user_message(error: BaseException) -> str | None:
+    """What to tell the user about ``error``; ``None`` when it is unexpected (a bug)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        return user_message(error.original)
+    if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
+        return user_message(error.__cause__)
+    if isinstance(error, BotError):
+        return str(error)
+    if isinstance(error, IllegalAction):
+        return f"Not allowed: {error.message}."
+    if isinstance(error, InvalidInput):
+        return f"I could not read that: {error}."
+    return _store_message(error) or _discord_message(error)
+
+
+def _store_message(error: BaseException) -> str | None:
+    if isinstance(error, store.ChannelBusy):
+        return "A game is already running in this channel (or waiting in its lobby)."
+    if isinstance(error, store.LobbyFull):
+        return f"The lobby is full: {error.max_seats} players."
+    if isinstance(error, store.AlreadySeated):
+        return "You are already seated in this game."
+    if isinstance(error, store.NotSeated):
+        return "You are not in this game."
+    if isinstance(error, store.NotInLobby):
+        if error.status is store.GameStatus.ACTIVE:
+            return "The game has already started."
+        return "This lobby is closed."
+    if isinstance(error, store.NotActive | store.GameClosed):
+        return "This game is over."
+    if isinstance(error, store.RevisionConflict):
+        return (
+            "The game changed at the same moment (someone was faster). "
+            "Nothing was changed: please look again and retry."
+        )
+    if isinstance(error, store.NotFound):
+        return "That game no longer exists."
+    return None
+
+
+def _discord_message(error: BaseException) -> str | None:
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Cascadia is played in a server channel, not in direct messages."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You cannot use this command here."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} seconds."
+    return None
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer ``interaction`` privately with what went wrong, and log it.
+
+    The command tree's error handler and the button callbacks all end here.
+    """
+    text = user_message(error)
+    where = _describe(interaction)
+    if text is None:
+        log.error("unexpected error in %s", where, exc_info=error)
+        text = APOLOGY
+    else:
+        log.info("refused %s: %s", where, text)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except Exception:
+        # The reporter must not fail in turn (Discord down, the bot shutting down).
+        log.warning("could not send the error answer for %s", where, exc_info=True)
+
+
+def _describe(interaction: discord.Interaction) -> str:
+    command = interaction.command.qualified_name if interaction.command is not None else None
+    custom_id = cast("dict[str, Any]", interaction.data or {}).get("custom_id")
+    what = command or custom_id or "interaction"
+    return (
+        f"{what!s} (interaction {interaction.id}, user {interaction.user.id},"
+        f" channel {interaction.channel_id})"
+    )

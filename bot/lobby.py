@@ -1,0 +1,238 @@
+"""The lobby: its message, its Join/Leave/Start buttons, and what joining, leaving and starting
+do, whether asked with a button or a command.
+
+The buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only the game id,
+so a lobby posted before a restart still works after it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Self
+
+import discord
+
+from bot import errors, messages
+from bot.service import Table
+from bot.store import GameStatus
+from engine import CardSet
+
+if TYPE_CHECKING:
+    from bot.client import CascadiaBot
+
+    Interaction = discord.Interaction[CascadiaBot]
+
+log = logging.getLogger(__name__)
+
+
+async def open_lobby(interaction: Interaction, cards: str | None) -> None:
+    """``/cascadia new``: open a lobby in this channel and post its message."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    bot = interaction.client
+    table = await bot.service.open_lobby(
+        guild_id=interaction.guild_id or 0,
+        channel_id=_channel_id(interaction),
+        user_id=interaction.user.id,
+        name=interaction.user.display_name,
+        cards=cards,
+    )
+    channel = bot.get_partial_messageable(table.game.channel_id, guild_id=interaction.guild_id)
+    try:
+        message = await channel.send(
+            lobby_text(table),
+            view=lobby_view(table.game.id),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.HTTPException:
+        log.warning("could not post the lobby of game %d", table.game.id, exc_info=True)
+        await interaction.followup.send(
+            "Your lobby is open, but I could not post its message here (check that I may send "
+            "messages in this channel). Players can still `/cascadia join`; you "
+            "`/cascadia start`.",
+            ephemeral=True,
+        )
+        return
+    await bot.service.set_lobby_message(table.game.id, message.id)
+    await interaction.followup.send(
+        "Your lobby is open. Others press **Join**; you press **Start** when everyone is in.",
+        ephemeral=True,
+    )
+
+
+async def join(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
+    """Seat the caller in the lobby (``game_id`` from a button, else this channel's)."""
+    await _acknowledge(interaction, button)
+    bot = interaction.client
+    game_id = game_id if game_id is not None else await _channel_game(interaction)
+    table = await bot.service.join(
+        game_id, user_id=interaction.user.id, name=interaction.user.display_name
+    )
+    await refresh(bot, table)
+    if not button:
+        await interaction.followup.send("You have a seat in this game.", ephemeral=True)
+
+
+async def leave(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
+    """Give up the caller's seat; the host leaving closes the lobby."""
+    await _acknowledge(interaction, button)
+    bot = interaction.client
+    game_id = game_id if game_id is not None else await _channel_game(interaction)
+    table = await bot.service.leave(game_id, user_id=interaction.user.id)
+    await refresh(bot, table)
+    if not button:
+        closed = table.game.status is not GameStatus.LOBBY
+        await interaction.followup.send(
+            "You left; the lobby is closed." if closed else "You left the lobby.", ephemeral=True
+        )
+
+
+async def start(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
+    """The host starts the game; the first turn message goes to the channel."""
+    await _acknowledge(interaction, button)
+    bot = interaction.client
+    game_id = game_id if game_id is not None else await _channel_game(interaction)
+    result = await bot.service.start(game_id, user_id=interaction.user.id)
+    await bot.announce(result.outbox_ids)
+    await refresh(bot, await bot.service.table_by_id(game_id))
+    if not button:
+        await interaction.followup.send("The game has started.", ephemeral=True)
+
+
+def lobby_text(table: Table) -> str:
+    """The lobby message for the game as it is now."""
+    if table.game.status is GameStatus.LOBBY:
+        closed = None
+    elif table.state is None:
+        closed = "This lobby is closed."
+    else:
+        closed = "The game has started."
+    cards = table.game.cards
+    if cards != "random":
+        cards = messages.cards_text(CardSet.parse(cards))
+    return messages.lobby_message(
+        table.players, host_id=table.game.host_id, cards=cards, closed=closed
+    )
+
+
+def lobby_view(game_id: int) -> discord.ui.View:
+    """The lobby's buttons for ``game_id``."""
+    view = discord.ui.View(timeout=None)
+    for item in (JoinButton(game_id), LeaveButton(game_id), StartButton(game_id)):
+        view.add_item(item)
+    return view
+
+
+async def refresh(bot: CascadiaBot, table: Table) -> None:
+    """Bring the lobby message up to date; buttons go once the lobby is over.
+
+    The message is a convenience (commands work without it), so failing to edit it is logged
+    and not reported.
+    """
+    message_id = table.game.lobby_message_id
+    if message_id is None:
+        return
+    view = lobby_view(table.game.id) if table.game.status is GameStatus.LOBBY else None
+    message = bot.get_partial_messageable(table.game.channel_id).get_partial_message(message_id)
+    try:
+        await message.edit(
+            content=lobby_text(table), view=view, allowed_mentions=discord.AllowedMentions.none()
+        )
+    except discord.HTTPException:
+        log.warning("could not update the lobby message of game %d", table.game.id, exc_info=True)
+
+
+async def _acknowledge(interaction: Interaction, button: bool) -> None:
+    # A button only updates the lobby message, so it acknowledges without a new message; a
+    # command answers privately.
+    if button:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def _channel_game(interaction: Interaction) -> int:
+    table = await interaction.client.service.table(_channel_id(interaction))
+    return table.game.id
+
+
+def _channel_id(interaction: Interaction) -> int:
+    if interaction.channel_id is None:
+        raise errors.NoGame()
+    return interaction.channel_id
+
+
+class _LobbyButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"$^"):
+    """A lobby button: the subclass says which action and how it looks."""
+
+    action: str
+    label: str
+    style: discord.ButtonStyle
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=self.label, style=self.style, custom_id=f"cascadia:{self.action}:{game_id}"
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the button from a click: the game id is all it needs."""
+        return cls(int(match["game_id"]))
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
+        """Admit the click like any command (refused while the bot shuts down)."""
+        return await interaction.client.admit(interaction)
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        """Run the button's action; any error is answered privately like a command's."""
+        try:
+            await self.act(interaction)
+        except Exception as error:
+            await errors.report(interaction, error)
+
+    async def act(self, interaction: Interaction) -> None:
+        """What pressing the button does."""
+        raise NotImplementedError
+
+
+class JoinButton(_LobbyButton, template=r"cascadia:join:(?P<game_id>[0-9]+)"):
+    """Take a seat."""
+
+    action, label, style = "join", "Join", discord.ButtonStyle.success
+
+    async def act(self, interaction: Interaction) -> None:
+        """Seat the presser."""
+        await join(interaction, self.game_id, button=True)
+
+
+class LeaveButton(_LobbyButton, template=r"cascadia:leave:(?P<game_id>[0-9]+)"):
+    """Give up a seat."""
+
+    action, label, style = "leave", "Leave", discord.ButtonStyle.secondary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Unseat the presser."""
+        await leave(interaction, self.game_id, button=True)
+
+
+class StartButton(_LobbyButton, template=r"cascadia:start:(?P<game_id>[0-9]+)"):
+    """Start the game (host only)."""
+
+    action, label, style = "start", "Start", discord.ButtonStyle.primary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Start the game if the presser is the host."""
+        await start(interaction, self.game_id, button=True)
+
+
+LOBBY_BUTTONS: tuple[type[_LobbyButton], ...] = (JoinButton, LeaveButton, StartButton)
+"""The dynamic items the client registers."""

@@ -1,0 +1,399 @@
+"""Every text the bot says, built by pure functions from engine values and plain data.
+
+Nothing here talks to Discord or the database, so each message is unit-tested as a string.
+Mentions are written as ``<@id>``; whether they ping is decided where the message is sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from discord.utils import escape_markdown
+
+from bot.reminders import ReminderLevel
+from engine import (
+    Action,
+    CardSet,
+    GameState,
+    NatureWipe,
+    PlaceTile,
+    PlaceToken,
+    ScoreSheet,
+    Take,
+    Tile,
+    Wildlife,
+    WipeThree,
+)
+from engine.components import TURNS_PER_PLAYER
+
+MAX_PLAYERS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A seated player as messages show them: a Discord user and a name unique in the game."""
+
+    user_id: int
+    name: str
+
+    @property
+    def mention(self) -> str:
+        """The ``<@id>`` text that mentions this player."""
+        return f"<@{self.user_id}>"
+
+    @property
+    def shown(self) -> str:
+        """The name in bold, with Discord markdown in it made harmless."""
+        return f"**{escape_markdown(self.name)}**"
+
+
+def unique_names(names: Sequence[str]) -> list[str]:
+    """The names with repeats told apart (``"Sam"``, ``"Sam (2)"``), in the same order.
+
+    Score sheets rank players by name, so two members with one display name must differ.
+    """
+    seen: set[str] = set()
+    result = []
+    for name in names:
+        candidate, n = name, 1
+        while candidate in seen:
+            n += 1
+            candidate = f"{name} ({n})"
+        seen.add(candidate)
+        result.append(candidate)
+    return result
+
+
+def timestamp(moment: datetime, style: str = "R") -> str:
+    """A Discord timestamp that each reader sees in their own time zone (``R``: relative)."""
+    return f"<t:{int(moment.timestamp())}:{style}>"
+
+
+# --- pieces -----------------------------------------------------------------------------------
+
+
+def cards_text(cards: CardSet) -> str:
+    """The scoring cards in play, e.g. ``"Bear A · Elk B · Salmon C · Hawk D · Fox A"``."""
+    if cards.variant is not None:
+        return f"{cards.variant.value.capitalize()} card for all wildlife"
+    return " · ".join(f"{w.value.capitalize()} {cards.card(w)}" for w in Wildlife)
+
+
+_PLURALS = {Wildlife.ELK: "elk", Wildlife.SALMON: "salmon", Wildlife.FOX: "foxes"}
+
+
+def plural(wildlife: Wildlife) -> str:
+    """The species in the plural: bears, elk, salmon, hawks, foxes."""
+    return _PLURALS.get(wildlife, f"{wildlife.value}s")
+
+
+def tile_text(tile: Tile) -> str:
+    """A tile in words, e.g. ``"forest-river tile (elk, salmon)"``."""
+    kind = "keystone" if tile.keystone else "tile"
+    habitats = "-".join(h.value for h in tile.habitats)
+    return f"{habitats} {kind} ({', '.join(w.value for w in tile.wildlife)})"
+
+
+def display_text(state: GameState) -> str:
+    """The four display pairs, one per line, as players number them."""
+    lines = []
+    for slot, (tile, token) in enumerate(
+        zip(state.display_tiles, state.display_tokens, strict=True), start=1
+    ):
+        tile_part = tile_text(tile) if tile is not None else "no tile"
+        token_part = token.value if token is not None else "no token"
+        lines.append(f"`{slot}` {tile_part} + {token_part}")
+    return "\n".join(lines)
+
+
+def progress_text(state: GameState) -> str:
+    """Round, turn and tiles left, e.g. ``"round 3 of 20 · turn 9 of 40 · 35 tiles left"``."""
+    total = TURNS_PER_PLAYER * state.players
+    turn = min(state.turn + 1, total)
+    return (
+        f"round {state.round} of {TURNS_PER_PLAYER} · turn {turn} of {total}"
+        f" · {state.tiles_left} tiles left"
+    )
+
+
+def _slots_text(slots: Sequence[int]) -> str:
+    words = [str(s) for s in slots]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# --- what happened ----------------------------------------------------------------------------
+
+
+def describe_turn(before: GameState, actions: Sequence[Action], player: Player) -> str:
+    """What ``player`` did with the turn ``actions`` (take, place tile, place token), played
+    on ``before``, e.g. "**Ada** took pair 2 (forest-river tile (elk, salmon) + elk), placed
+    the tile at 1,-1 and put the elk on 1,-1, earning a nature token."."""
+    take = next((a for a in actions if isinstance(a, Take)), None)
+    place = next((a for a in actions if isinstance(a, PlaceTile)), None)
+    token_action = next((a for a in actions if isinstance(a, PlaceToken)), None)
+    if take is None or place is None or token_action is None:
+        raise ValueError(f"not a whole turn: {' / '.join(map(str, actions))}")
+    tile = before.display_tiles[take.tile - 1]
+    token = before.display_tokens[take.token - 1]
+    if tile is None or token is None:
+        raise ValueError(f"pair {take.tile} was empty")
+    if take.free_choice:
+        took = (
+            f"spent a nature token to take tile {take.tile} ({tile_text(tile)})"
+            f" with token {take.token} ({token.value})"
+        )
+    else:
+        took = f"took pair {take.tile} ({tile_text(tile)} + {token.value})"
+    text = f"{player.shown} {took}, placed the tile at `{place.at}`"
+    if token_action.at is None:
+        return f"{text} and returned the {token.value} to the bag."
+    text += f" and put the {token.value} on `{token_action.at}`"
+    earned = (
+        tile.keystone
+        if token_action.at == place.at
+        else before.current_player.environment[token_action.at].tile.keystone
+    )
+    return f"{text}, earning a nature token." if earned else f"{text}."
+
+
+def describe_wipe(before: GameState, action: WipeThree | NatureWipe, player: Player) -> str:
+    """What a wipe did, e.g. "**Ada** wiped the three hawks from the display."."""
+    if isinstance(action, WipeThree):
+        species = before.three_of_a_kind()
+        what = f"the three {plural(species)}" if species is not None else "three tokens"
+        return f"{player.shown} wiped {what} from the display."
+    tokens = [before.display_tokens[s - 1] for s in action.slots]
+    names = ", ".join(t.value for t in tokens if t is not None)
+    many = "s" if len(action.slots) > 1 else ""
+    return (
+        f"{player.shown} spent a nature token to wipe token{many} "
+        f"{_slots_text(action.slots)} ({names})."
+    )
+
+
+def your_turn_line(state: GameState, player: Player) -> str:
+    """The line that tells the player to move that it is their turn."""
+    return f"{player.mention}, it's your turn: {progress_text(state)}."
+
+
+def turn_message(
+    before: GameState, after: GameState, actions: Sequence[Action], players: Sequence[Player]
+) -> str:
+    """The channel message after a turn: what the mover did, then the next player's ping.
+
+    The only mention in it is the next player's (the mover is named, not mentioned).
+    """
+    line = describe_turn(before, actions, players[before.current])
+    return f"{line}\n{your_turn_line(after, players[after.current])}"
+
+
+def start_message(state: GameState, players: Sequence[Player]) -> str:
+    """The channel message that opens a game and calls the first player."""
+    names = ", ".join(p.shown for p in players)
+    solo = " (solo rules)" if state.solo else ""
+    return (
+        f"The game is on{solo}! Players: {names}. Cards: {cards_text(state.cards)}.\n"
+        f"{your_turn_line(state, players[state.current])}\n"
+        "Play a whole turn with `/cascadia play`; try it first with `/cascadia preview`."
+    )
+
+
+def wipe_message(before: GameState, action: WipeThree | NatureWipe, player: Player) -> str:
+    """The channel message after a wipe (no ping: the same player is still to move)."""
+    return f"{describe_wipe(before, action, player)} The new display is attached."
+
+
+def ranking_text(sheet: ScoreSheet, *, final: bool = True) -> str:
+    """Players best first with their totals, then who won (or, before the end, who leads)."""
+    lines = []
+    for place, name in enumerate(sheet.ranking, start=1):
+        score = sheet.player(name)
+        lines.append(
+            f"{place}. **{escape_markdown(name)}**: {score.total} points"
+            f" (wildlife {score.wildlife_total}, habitats {score.habitat_total},"
+            f" nature tokens {score.nature_tokens})"
+        )
+    if len(sheet.players) == 1:
+        lines.append(f"{'Final' if final else 'Current'} score: {sheet.players[0].total}.")
+    elif not final:
+        leaders = " and ".join(f"**{escape_markdown(w)}**" for w in sheet.winners)
+        lines.append(f"{leaders} {'leads' if len(sheet.winners) == 1 else 'share the lead'}.")
+    elif len(sheet.winners) == 1:
+        lines.append(f"**{escape_markdown(sheet.winners[0])}** wins!")
+    else:
+        lines.append(
+            "Shared victory: " + ", ".join(f"**{escape_markdown(w)}**" for w in sheet.winners) + "!"
+        )
+    return "\n".join(lines)
+
+
+def game_over_message(last_turn: str, sheet: ScoreSheet, players: Sequence[Player]) -> str:
+    """The channel message after the last turn: the move, the ranking and a call to everyone."""
+    everyone = " ".join(p.mention for p in players)
+    return f"{last_turn}\n**The game is over.** {everyone}\n{ranking_text(sheet)}"
+
+
+def ended_message(by: Player, *, started: bool) -> str:
+    """The channel message when a game (or its lobby) is stopped early."""
+    what = "game" if started else "lobby"
+    return f"The {what} was ended by {by.shown}. Start a new one with `/cascadia new`."
+
+
+_REMINDERS = {
+    ReminderLevel.GENTLE: "{mention}, a friendly nudge: it's your turn in Cascadia"
+    " (since {since}).",
+    ReminderLevel.FIRMER: "{mention}, the table is still waiting for your move (since {since}).",
+    ReminderLevel.FIRMEST: (
+        "{mention}, your turn has been waiting since {since}. Please play with "
+        "`/cascadia play`, or ask the host to end the game."
+    ),
+}
+
+
+def reminder_message(level: ReminderLevel, player: Player, since: datetime) -> str:
+    """A reminder to the player to move, firmer with each ``level``."""
+    return _REMINDERS[level].format(mention=player.mention, since=timestamp(since))
+
+
+# --- answers to commands ----------------------------------------------------------------------
+
+
+def lobby_message(
+    players: Sequence[Player], *, host_id: int, cards: str, closed: str | None = None
+) -> str:
+    """The lobby message: who is seated, the cards, and how to join; ``closed`` replaces the
+    call to join once the lobby has started or ended."""
+    seated = "\n".join(
+        f"{i}. {p.shown}{' (host)' if p.user_id == host_id else ''}"
+        for i, p in enumerate(players, start=1)
+    )
+    head = f"**Cascadia lobby** · cards: {cards} · {len(players)}/{MAX_PLAYERS} seated\n{seated}"
+    if closed is not None:
+        return f"{head}\n{closed}"
+    return (
+        f"{head}\nPress **Join** to take a seat (up to {MAX_PLAYERS}). "
+        "The host presses **Start** when everyone is in; one player plays solo."
+    )
+
+
+def status_message(
+    state: GameState,
+    players: Sequence[Player],
+    *,
+    turn_started_at: datetime | None,
+    ended: bool = False,
+) -> str:
+    """Whose turn it is and since when, the turn numbers, tiles left and cards in play;
+    ``ended`` for a game stopped early."""
+    if ended:
+        head = "This game was ended early."
+    elif state.is_over:
+        head = "The game is over."
+    else:
+        since = f" since {timestamp(turn_started_at)}" if turn_started_at is not None else ""
+        head = f"It's {players[state.current].shown}'s turn{since}."
+    seats = "\n".join(
+        f"{'▶ ' if i == state.current and not (state.is_over or ended) else ''}{p.shown}: "
+        f"{len(state.seats[i].environment)} tiles, {state.seats[i].nature_tokens} nature tokens"
+        for i, p in enumerate(players)
+    )
+    return (
+        f"{head}\n{progress_text(state).capitalize()}.\nCards: {cards_text(state.cards)}.\n"
+        f"{seats}\nDisplay:\n{display_text(state)}"
+    )
+
+
+def board_message(state: GameState, seat: int, players: Sequence[Player]) -> str:
+    """The words beside a player's environment and the display."""
+    player = state.seats[seat]
+    return (
+        f"{players[seat].shown}'s environment: {len(player.environment)} tiles, "
+        f"{player.nature_tokens} nature tokens.\nDisplay:\n{display_text(state)}"
+    )
+
+
+def score_message(sheet: ScoreSheet, *, final: bool) -> str:
+    """The score sheet in words (the image carries the detail)."""
+    head = "Final scores:" if final else "Scores if the game ended now:"
+    return f"{head}\n{ranking_text(sheet, final=final)}"
+
+
+def settings_message(reminder_hours: int, *, changed: bool) -> str:
+    """The game's settings, after a change or on request."""
+    if reminder_hours == 0:
+        reminders = "off"
+    else:
+        reminders = f"after {reminder_hours} hour{'s' if reminder_hours != 1 else ''} of waiting"
+    saved = "Saved. " if changed else ""
+    return (
+        f"{saved}Reminders: {reminders}. "
+        "The host changes this with `/cascadia settings reminder_hours:` (0 turns them off)."
+    )
+
+
+def preview_message(before: int, after: int) -> str:
+    """The score change of a previewed turn."""
+    change = after - before
+    return (
+        f"Preview only, nothing was played. Your score would go from {before} to {after} "
+        f"({change:+d})."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One line of ``/cascadia mygames``."""
+
+    guild_id: int
+    channel_id: int
+    started: bool
+    your_turn: bool
+    to_move: str | None
+    round: int | None
+
+
+def my_games_message(games: Sequence[GameSummary]) -> str:
+    """The caller's open games across channels, their turns marked."""
+    if not games:
+        return "You are not in any game. Open one with `/cascadia new`."
+    lines = []
+    for game in sorted(games, key=lambda g: not g.your_turn):
+        where = f"<#{game.channel_id}>"
+        if not game.started:
+            lines.append(f"{where}: in the lobby")
+        elif game.your_turn:
+            lines.append(f"{where}: **your turn** (round {game.round})")
+        else:
+            to_move = escape_markdown(game.to_move or "someone")
+            lines.append(f"{where}: waiting for {to_move} (round {game.round})")
+    return "Your games:\n" + "\n".join(lines)
+
+
+HELP = """\
+**Cascadia**: build a landscape of habitat tiles and fill it with wildlife. Each turn, take \
+one tile with its wildlife token from the display, place the tile next to your tiles, then \
+put the token on a tile that shows that animal (or return it). After 20 turns each, the \
+scoring cards, your largest habitat corridors and your nature tokens decide the winner.
+Positions are `q,r` hex coordinates (your starter tile is around `0,0`); the autocomplete \
+lists the legal ones.
+
+`/cascadia new [cards]`: open a lobby here (cards: random, A-D, five letters such as ABCDA, \
+family or intermediate)
+`/cascadia join` · `/cascadia leave` · `/cascadia start`: seat players, then start (1-4)
+`/cascadia play pair tile_at rotation token_at [token]`: your whole turn; `token` differing \
+from `pair` spends a nature token for a free choice
+`/cascadia preview ...`: the same options; shows the result privately, plays nothing
+`/cascadia wipe [tokens]`: wipe three matching tokens, or spend a nature token to wipe the \
+tokens you name (e.g. `1 3`)
+`/cascadia board [player]` · `/cascadia status` · `/cascadia score`: look at the game
+`/cascadia mygames`: your games and where it's your turn
+`/cascadia settings [reminder_hours]` (host): reminders, 0 for none
+`/cascadia end` (host or Manage Channels) · `/cascadia export`: stop the game, \
+download its record"""
+
+
+def help_message() -> str:
+    """A short how-to-play and the command list."""
+    return HELP

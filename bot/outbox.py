@@ -1,0 +1,262 @@
+"""Channel messages that must reach Discord: stored first, posted after, never lost or doubled.
+
+A write that announces something stores an :class:`Announcement` in the outbox in the same
+transaction (see :mod:`bot.store`). :class:`Outbox` drains the unsent rows after each commit,
+periodically, and at start-up: it renders the pictures in a worker thread from the snapshot
+kept with the row, posts, and marks the row sent. A Discord error leaves the row for a later
+attempt with exponential backoff; the rows of one channel go out strictly in order.
+
+Nothing here imports discord: posting is the ``send`` callable the client supplies, so the
+drain is tested against a real database with a fake ``send``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from bot.store import OutboxMessage, OutboxRow, Store
+from engine import GameState, Hex, score_state, state_from_json, state_to_json
+from render import render_display, render_environment, render_scores
+
+log = logging.getLogger(__name__)
+
+MAX_TEXT = 2000
+"""Discord's limit on a message's text."""
+
+
+class Picture(StrEnum):
+    """The pictures an announcement can carry, rendered when it is posted."""
+
+    DISPLAY = "display"
+    ENVIRONMENTS = "environments"
+    """One picture per player."""
+    SCORES = "scores"
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A message for a game's channel, as kept in the outbox.
+
+    ``mentions`` are the only users the message may ping. The pictures are drawn from
+    ``state`` (and ``names``, the players' names in seat order) when the message is posted;
+    ``highlight`` marks hexes of one seat's environment (the tile and token just placed).
+    ``files`` are text attachments (name, content), such as the game record.
+    """
+
+    kind: str
+    text: str
+    mentions: tuple[int, ...] = ()
+    pictures: tuple[Picture, ...] = ()
+    state: GameState | None = None
+    names: tuple[str, ...] = ()
+    highlight: tuple[int, tuple[Hex, ...]] | None = None
+    files: tuple[tuple[str, str], ...] = ()
+
+    def to_outbox(self) -> OutboxMessage:
+        """The row to store: what is said in ``payload``, what is drawn in ``snapshot``."""
+        payload = {"text": self.text, "mentions": list(self.mentions)}
+        snapshot: dict[str, Any] = {
+            "pictures": [p.value for p in self.pictures],
+            "state": None if self.state is None else state_to_json(self.state),
+            "names": list(self.names),
+            "highlight": None
+            if self.highlight is None
+            else [self.highlight[0], [str(h) for h in self.highlight[1]]],
+            "files": [list(f) for f in self.files],
+        }
+        return OutboxMessage(
+            kind=self.kind, payload=json.dumps(payload), snapshot=json.dumps(snapshot)
+        )
+
+    @classmethod
+    def from_row(cls, row: OutboxRow) -> Announcement:
+        """Read a stored row back (a sent row has lost its snapshot: text only)."""
+        payload = json.loads(row.payload)
+        snapshot = json.loads(row.snapshot) if row.snapshot else {}
+        state = snapshot.get("state")
+        highlight = snapshot.get("highlight")
+        return cls(
+            kind=row.kind,
+            text=str(payload["text"]),
+            mentions=tuple(int(u) for u in payload.get("mentions", ())),
+            pictures=tuple(Picture(p) for p in snapshot.get("pictures", ())),
+            state=None if state is None else state_from_json(state),
+            names=tuple(str(n) for n in snapshot.get("names", ())),
+            highlight=None
+            if highlight is None
+            else (int(highlight[0]), tuple(Hex.parse(h) for h in highlight[1])),
+            files=tuple((str(name), str(text)) for name, text in snapshot.get("files", ())),
+        )
+
+
+@dataclass(frozen=True)
+class Post:
+    """One message as handed to ``send``: text, who may be pinged, attachments, a nonce."""
+
+    text: str
+    mentions: tuple[int, ...]
+    attachments: tuple[tuple[str, bytes], ...]
+    nonce: str
+    """Derived from the outbox id: Discord drops a repeat of a recent nonce."""
+
+
+Send = Callable[[int, Post], Awaitable[int]]
+"""Posts a message in a channel and returns the new message's id."""
+
+Renderer = Callable[[Announcement], list[tuple[str, bytes]]]
+"""Draws an announcement's pictures as (file name, PNG bytes); CPU-heavy, run in a thread."""
+
+
+def render_pictures(announcement: Announcement) -> list[tuple[str, bytes]]:
+    """The pictures of an announcement, drawn with :mod:`render`; each environment is headed
+    by its player's score so far."""
+    state = announcement.state
+    if state is None or not announcement.pictures:
+        return []
+    sheet = score_state(state, announcement.names)
+    files: list[tuple[str, bytes]] = []
+    for picture in announcement.pictures:
+        if picture is Picture.DISPLAY:
+            files.append(("display.png", render_display(state)))
+        elif picture is Picture.SCORES:
+            files.append(("scores.png", render_scores(sheet, title="Final scores")))
+        elif picture is Picture.ENVIRONMENTS:
+            for seat, score in enumerate(sheet.players):
+                highlight: tuple[Hex, ...] = ()
+                if announcement.highlight is not None and announcement.highlight[0] == seat:
+                    highlight = announcement.highlight[1]
+                image = render_environment(
+                    state, seat, name=score.name, score=score.total, highlight=highlight
+                )
+                files.append((f"player{seat + 1}.png", image))
+    return files
+
+
+@dataclass
+class Outbox:
+    """Drains the outbox: posts unsent rows in order per channel, retries failures later.
+
+    One drain runs at a time, so a row is never posted twice by this process; a row posted
+    whose ``mark_sent`` then failed is remembered and only marked on the next drain.
+    """
+
+    store: Store
+    send: Send
+    render: Renderer = render_pictures
+    clock: Callable[[], float] = time.monotonic
+    base_delay: float = 5.0
+    """Seconds before the first retry; doubled on each failure."""
+    max_delay: float = 3600.0
+    batch: int = 200
+    close_wait: float = 10.0
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False)
+    _retry_at: dict[int, float] = field(default_factory=dict, init=False)
+    _posted: dict[int, int] = field(default_factory=dict, init=False)
+    _closed: bool = field(default=False, init=False)
+
+    async def drain(self) -> int:
+        """Post every unsent row that is due; returns how many were posted.
+
+        Never raises for a failed post: the row stays unsent and is retried later.
+        """
+        async with self._lock:
+            if self._closed:
+                return 0
+            rows = await self.store.pending(self.batch)
+            channels: dict[int, list[OutboxRow]] = {}
+            for row in rows:
+                channels.setdefault(row.channel_id, []).append(row)
+            counts = await asyncio.gather(*(self._drain_channel(c) for c in channels.values()))
+            return sum(counts)
+
+    async def close(self) -> None:
+        """Let a drain in progress finish (for up to :attr:`close_wait` seconds) and start no
+        more: cutting a post short between Discord's answer and ``mark_sent`` would post it
+        twice."""
+        self._closed = True
+        try:
+            async with asyncio.timeout(self.close_wait):
+                await self._lock.acquire()
+        except TimeoutError:
+            log.warning("the outbox drain did not finish within %.0fs of shutdown", self.close_wait)
+        else:
+            self._lock.release()
+
+    async def _drain_channel(self, rows: Sequence[OutboxRow]) -> int:
+        posted = 0
+        for row in rows:
+            if not await self._post_once(row):
+                # Later messages of this channel wait, so that turns are read in order.
+                break
+            posted += 1
+        return posted
+
+    async def _post_once(self, row: OutboxRow) -> bool:
+        message_id = self._posted.get(row.id)
+        if message_id is None:
+            if self._retry_at.get(row.id, 0.0) > self.clock():
+                return False
+            try:
+                post = await self._prepare(row)
+                message_id = await self.send(row.channel_id, post)
+            except Exception as error:
+                await self._failed(row, error)
+                return False
+            self._posted[row.id] = message_id
+            self._retry_at.pop(row.id, None)
+        try:
+            await self.store.mark_sent(row.id, message_id)
+        except Exception:
+            log.exception(
+                "outbox %d was posted as %d but could not be marked sent", row.id, message_id
+            )
+            return False
+        del self._posted[row.id]
+        log.info("outbox %d (%s) posted in channel %d", row.id, row.kind, row.channel_id)
+        return True
+
+    async def _prepare(self, row: OutboxRow) -> Post:
+        announcement = Announcement.from_row(row)
+        text = announcement.text
+        try:
+            attachments = await asyncio.to_thread(self.render, announcement)
+        except Exception:
+            # A drawing bug must not hold up the game: the words still go out.
+            log.exception("could not draw the pictures of outbox %d", row.id)
+            attachments = []
+            text += "\n(The pictures could not be drawn this time.)"
+        files = [(name, content.encode()) for name, content in announcement.files]
+        return Post(
+            text=_clip(text),
+            mentions=announcement.mentions,
+            attachments=(*attachments, *files),
+            nonce=f"cascadia-{row.id}",
+        )
+
+    async def _failed(self, row: OutboxRow, error: Exception) -> None:
+        attempts = row.attempts + 1
+        delay = min(self.base_delay * 2 ** (attempts - 1), self.max_delay)
+        self._retry_at[row.id] = self.clock() + delay
+        log.warning(
+            "could not post outbox %d in channel %d (attempt %d, next in %.0fs): %r",
+            row.id,
+            row.channel_id,
+            attempts,
+            delay,
+            error,
+        )
+        try:
+            await self.store.mark_failed(row.id, repr(error))
+        except Exception:
+            log.exception("could not record the failure of outbox %d", row.id)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"

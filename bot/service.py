@@ -1,0 +1,552 @@
+"""The game service: what every command does, between the parsed options and the reply.
+
+Each operation reads the game, asks the engine, and writes the result with the revision it
+read, so that two submissions at once never both apply; announcements go into the outbox in
+the same transaction. No Discord objects: users are ids and names, so the whole layer is
+tested against a real SQLite file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot import messages
+from bot.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
+from bot.messages import GameSummary, Player
+from bot.outbox import Announcement, Picture
+from bot.reminders import ReminderDue, catch_up, next_reminder_time
+from bot.store import (
+    Clock,
+    CommitResult,
+    GameRow,
+    GameStatus,
+    MoveRow,
+    NotInLobby,
+    RevisionConflict,
+    Store,
+    utc_now,
+)
+from engine import (
+    Action,
+    CardSet,
+    GameRecord,
+    GameState,
+    Hex,
+    NatureWipe,
+    ScoreSheet,
+    WipeThree,
+    apply,
+    new_game,
+    parse_action,
+    play_turn,
+    record_for,
+    score_state,
+    state_from_json,
+    state_table,
+    state_to_json,
+    turn_actions,
+)
+from engine.errors import InvalidInput
+
+HOUR = timedelta(hours=1)
+EXPORT_VERSION = 1
+ACTION_SEPARATOR = "; "
+"""Joins the actions of one move in the log (no action's text form contains it)."""
+
+
+def new_seed() -> int:
+    """A fresh random game seed."""
+    return secrets.randbits(63)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The options of ``/cascadia play`` and ``/cascadia preview``: one whole turn."""
+
+    pair: int
+    tile_at: Hex
+    rotation: int
+    token_at: Hex | None
+    token: int | None = None
+
+    def actions(self) -> tuple[Action, ...]:
+        """The engine actions of this turn, as logged."""
+        return turn_actions(self.pair, self.tile_at, self.rotation, self.token_at, self.token)
+
+    def play(self, state: GameState, seat: int) -> GameState:
+        """The state after this turn by ``seat``."""
+        return play_turn(
+            state,
+            pair=self.pair,
+            tile_at=self.tile_at,
+            rotation=self.rotation,
+            token_at=self.token_at,
+            token=self.token,
+            seat=seat,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A game as loaded: its row, its players in seat order and, once started, its state."""
+
+    game: GameRow
+    players: tuple[Player, ...]
+    state: GameState | None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of a user, or ``None`` if they are not playing."""
+        for seat, player in enumerate(self.players):
+            if player.user_id == user_id:
+                return seat
+        return None
+
+    def require_seat(self, user_id: int) -> int:
+        """The seat of a user; :class:`NotInGame` if they have none."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise NotInGame()
+        return seat
+
+    def require_state(self) -> GameState:
+        """The engine state; :class:`NotStarted` while in the lobby."""
+        if self.state is None:
+            raise NotStarted()
+        return self.state
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names in seat order."""
+        return tuple(p.name for p in self.players)
+
+    def score_sheet(self, state: GameState | None = None) -> ScoreSheet:
+        """The score sheet of ``state`` (default: the current one)."""
+        return score_state(state or self.require_state(), self.names)
+
+    def record(self, actions: Sequence[Action]) -> GameRecord:
+        """The game record, with the players' names, and ``actions`` played."""
+        return record_for(self.require_state(), actions, self.names)
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """A turn worked out but not played: the state it would lead to and the score change."""
+
+    table: Table
+    seat: int
+    after: GameState
+    score_before: int
+    score_after: int
+
+
+def parse_cards(text: str | None) -> str:
+    """The stored form of the ``cards`` option: ``"random"`` or a card set's text form."""
+    if text is None or text.strip().lower() in ("", "random"):
+        return "random"
+    return str(CardSet.parse(text))
+
+
+def parse_wipe(text: str | None) -> WipeThree | NatureWipe:
+    """The wipe the ``tokens`` option asks for: none named is the three-of-a-kind wipe."""
+    words = (text or "").replace(",", " ").split()
+    if not words:
+        return WipeThree()
+    slots = []
+    for word in words:
+        if not word.isdigit():
+            raise InvalidInput(f"tokens are numbers 1-4 such as `1 3`, not {word[:20]!r}")
+        slots.append(int(word))
+    return NatureWipe(tuple(slots))
+
+
+class GameService:
+    """The operations behind the commands, on a :class:`~bot.store.Store`."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        now: Clock = utc_now,
+        seeds: Callable[[], int] = new_seed,
+        reminder_hour: timedelta = HOUR,
+    ) -> None:
+        """``reminder_hour`` is how long one hour of ``reminder_hours`` lasts: shorter only
+        in tests, so that a reminder schedule plays out in seconds."""
+        self.store = store
+        self._now = now
+        self._seeds = seeds
+        self._scale = reminder_hour / HOUR
+
+    def _next_reminder(self, turn_started_at: datetime, hours: int, sent: int) -> datetime | None:
+        due = next_reminder_time(turn_started_at, hours, sent)
+        return None if due is None else turn_started_at + (due - turn_started_at) * self._scale
+
+    def _catch_up(self, now: datetime, game: GameRow) -> ReminderDue | None:
+        due = catch_up(now, game.next_reminder_at, game.reminder_hours, game.reminders_sent)
+        if due is None:
+            return None
+        return ReminderDue(due.level, now + (due.next_reminder_at - now) * self._scale)
+
+    # --- loading ------------------------------------------------------------------------------
+
+    async def table(self, channel_id: int) -> Table:
+        """The channel's open game; :class:`NoGame` if there is none."""
+        game = await self.store.get_active_game(channel_id)
+        if game is None:
+            raise NoGame()
+        return await self._load(game)
+
+    async def last_table(self, channel_id: int, *, user_id: int) -> Table:
+        """The channel's open game or else the caller's latest game here, finished or ended:
+        what the read-only commands (status, board, score, export) show."""
+        game = await self.store.get_active_game(channel_id)
+        if game is None:
+            played = await self.store.games_for_user(user_id, statuses=tuple(GameStatus))
+            game = next((g.game for g in played if g.game.channel_id == channel_id), None)
+        if game is None:
+            raise NoGame()
+        return await self._load(game)
+
+    async def table_by_id(self, game_id: int) -> Table:
+        """A game by id (lobby buttons carry it); :class:`NoGame` if it is gone."""
+        game = await self.store.get_game(game_id)
+        if game is None:
+            raise NoGame()
+        return await self._load(game)
+
+    async def _load(self, game: GameRow) -> Table:
+        seats = await self.store.seats(game.id)
+        names = messages.unique_names([s.name for s in seats])
+        players = tuple(Player(s.user_id, n) for s, n in zip(seats, names, strict=True))
+        state = None if game.state is None else state_from_json(json.loads(game.state))
+        return Table(game, players, state)
+
+    # --- the lobby ----------------------------------------------------------------------------
+
+    async def open_lobby(
+        self, *, guild_id: int, channel_id: int, user_id: int, name: str, cards: str | None
+    ) -> Table:
+        """Open a lobby in the channel with the caller seated as host."""
+        game = await self.store.create_lobby(
+            guild_id, channel_id, user_id, name, parse_cards(cards)
+        )
+        return await self._load(game)
+
+    async def join(self, game_id: int, *, user_id: int, name: str) -> Table:
+        """Seat the caller in the lobby."""
+        await self.store.join(game_id, user_id, name, max_seats=messages.MAX_PLAYERS)
+        return await self.table_by_id(game_id)
+
+    async def leave(self, game_id: int, *, user_id: int) -> Table:
+        """Take the caller's seat away; the host leaving closes the lobby."""
+        await self.store.leave(game_id, user_id)
+        return await self.table_by_id(game_id)
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember which message shows the lobby, to update it later."""
+        await self.store.set_lobby_message(game_id, message_id)
+
+    async def start(self, game_id: int, *, user_id: int) -> CommitResult:
+        """The host starts the game with the seated players, and the first player is called."""
+        table = await self.table_by_id(game_id)
+        game = table.game
+        if user_id != game.host_id:
+            raise NotHost("start the game")
+        if game.status is not GameStatus.LOBBY:
+            raise NotInLobby(game.id, game.status)
+        state = new_game(players=len(table.players), seed=self._seeds(), cards=game.cards)
+        now = self._now()
+        first = table.players[state.current]
+        announcement = Announcement(
+            kind="start",
+            text=messages.start_message(state, table.players),
+            mentions=(first.user_id,),
+            pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+            state=state,
+            names=table.names,
+        )
+        return await self.store.start_game(
+            game.id,
+            game.revision,
+            state_json=_dump(state),
+            seat_order=[p.user_id for p in table.players],
+            outbox_messages=[announcement.to_outbox()],
+            turn_started_at=now,
+            next_reminder_at=self._next_reminder(now, game.reminder_hours, 0),
+        )
+
+    # --- playing ------------------------------------------------------------------------------
+
+    async def _mover(self, channel_id: int, user_id: int) -> tuple[Table, GameState, int]:
+        table = await self.table(channel_id)
+        state = table.require_state()
+        seat = table.require_seat(user_id)
+        if seat != state.current and not state.is_over:
+            raise NotYourTurn(table.players[state.current].name)
+        return table, state, seat
+
+    async def play(self, channel_id: int, *, user_id: int, turn: Turn) -> CommitResult:
+        """Play the caller's whole turn; the next player is called (or the game ends)."""
+        table, before, seat = await self._mover(channel_id, user_id)
+        after = turn.play(before, seat)
+        actions = turn.actions()
+        game = table.game
+        line = messages.describe_turn(before, actions, table.players[seat])
+        now = self._now()
+        if after.is_over:
+            sheet = table.score_sheet(after)
+            record = table.record([*await self._logged_actions(game.id), *actions])
+            announcement = Announcement(
+                kind="finish",
+                text=messages.game_over_message(line, sheet, table.players),
+                mentions=tuple(p.user_id for p in table.players),
+                pictures=(Picture.SCORES, Picture.ENVIRONMENTS),
+                state=after,
+                names=table.names,
+                highlight=(seat, _placed(turn)),
+                files=((f"cascadia-game-{game.id}.json", _json_text(record.to_json())),),
+            )
+            status, next_at = GameStatus.FINISHED, None
+        else:
+            upcoming = table.players[after.current]
+            announcement = Announcement(
+                kind="turn",
+                text=f"{line}\n{messages.your_turn_line(after, upcoming)}",
+                mentions=(upcoming.user_id,),
+                pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+                state=after,
+                names=table.names,
+                highlight=(seat, _placed(turn)),
+            )
+            status = GameStatus.ACTIVE
+            next_at = self._next_reminder(now, game.reminder_hours, 0)
+        return await self.store.commit_move(
+            game.id,
+            game.revision,
+            user_id=user_id,
+            action_text=ACTION_SEPARATOR.join(map(str, actions)),
+            new_state_json=_dump(after),
+            new_status=status,
+            outbox_messages=[announcement.to_outbox()],
+            turn_started_at=now,
+            next_reminder_at=next_at,
+        )
+
+    async def preview(self, channel_id: int, *, user_id: int, turn: Turn) -> Preview:
+        """Work out the caller's turn without playing it.
+
+        Any seated player may preview, on their turn or while waiting for it (to plan).
+        """
+        table = await self.table(channel_id)
+        state = table.require_state()
+        seat = table.require_seat(user_id)
+        before = as_seat(state, seat)
+        after = turn.play(before, seat)
+        name = table.players[seat].name
+        return Preview(
+            table=table,
+            seat=seat,
+            after=after,
+            score_before=table.score_sheet(before).player(name).total,
+            score_after=table.score_sheet(after).player(name).total,
+        )
+
+    async def wipe(self, channel_id: int, *, user_id: int, tokens: str | None) -> CommitResult:
+        """The three-of-a-kind wipe, or a nature-token wipe of the named tokens."""
+        action = parse_wipe(tokens)
+        table, before, seat = await self._mover(channel_id, user_id)
+        after = apply(before, action, seat=seat)
+        game = table.game
+        announcement = Announcement(
+            kind="wipe",
+            text=messages.wipe_message(before, action, table.players[seat]),
+            pictures=(Picture.DISPLAY,),
+            state=after,
+            names=table.names,
+        )
+        return await self.store.commit_move(
+            game.id,
+            game.revision,
+            user_id=user_id,
+            action_text=str(action),
+            new_state_json=_dump(after),
+            new_status=GameStatus.ACTIVE,
+            outbox_messages=[announcement.to_outbox()],
+            # The same turn goes on: its start time and reminder schedule stay.
+            turn_started_at=game.turn_started_at or self._now(),
+            next_reminder_at=game.next_reminder_at,
+        )
+
+    # --- running the game ---------------------------------------------------------------------
+
+    async def check_can_end(self, channel_id: int, *, user_id: int, can_manage: bool) -> Table:
+        """The channel's game, if the caller may end it (asked before the confirmation)."""
+        table = await self.table(channel_id)
+        _check_can_end(table, user_id, can_manage)
+        return table
+
+    async def end(self, game_id: int, *, user_id: int, name: str, can_manage: bool) -> CommitResult:
+        """Stop a game (or lobby) early; the record so far goes with the announcement."""
+        table = await self.table_by_id(game_id)
+        _check_can_end(table, user_id, can_manage)
+        started = table.state is not None
+        files: tuple[tuple[str, str], ...] = ()
+        if started:
+            record = table.record(await self._logged_actions(game_id))
+            files = ((f"cascadia-game-{game_id}.json", _json_text(record.to_json())),)
+        announcement = Announcement(
+            kind="end",
+            text=messages.ended_message(Player(user_id, name), started=started),
+            files=files,
+        )
+        return await self.store.end_game(game_id, outbox_messages=[announcement.to_outbox()])
+
+    async def set_reminder_hours(self, channel_id: int, *, user_id: int, hours: int) -> GameRow:
+        """The host changes how long a turn waits before its player is reminded."""
+        table = await self.table(channel_id)
+        game = table.game
+        if user_id != game.host_id:
+            raise NotHost("change the settings")
+        next_at = None
+        if game.status is GameStatus.ACTIVE and game.turn_started_at is not None:
+            next_at = self._next_reminder(game.turn_started_at, hours, game.reminders_sent)
+        return await self.store.set_reminder_hours(game.id, hours, next_reminder_at=next_at)
+
+    async def queue_reminders(self) -> list[int]:
+        """Queue a reminder for every game whose turn has waited long enough; returns the
+        outbox ids. After downtime a game gets one catch-up reminder, not a burst."""
+        now = self._now()
+        queued: list[int] = []
+        for game in await self.store.due_reminders(now):
+            due = self._catch_up(now, game)
+            if due is None or game.state is None:
+                continue
+            table = await self._load(game)
+            state = table.require_state()
+            player = table.players[state.current]
+            since = game.turn_started_at or now
+            announcement = Announcement(
+                kind="reminder",
+                text=messages.reminder_message(due.level, player, since),
+                mentions=(player.user_id,),
+            )
+            try:
+                result = await self.store.record_reminder(
+                    game.id,
+                    game.revision,
+                    next_reminder_at=due.next_reminder_at,
+                    outbox_messages=[announcement.to_outbox()],
+                )
+            except RevisionConflict:
+                continue  # a move landed meanwhile: its turn has a fresh schedule
+            queued.extend(result.outbox_ids)
+        return queued
+
+    # --- looking ------------------------------------------------------------------------------
+
+    async def my_games(self, user_id: int) -> list[GameSummary]:
+        """The caller's open games across channels."""
+        summaries = []
+        for entry in await self.store.games_for_user(user_id):
+            table = await self._load(entry.game)
+            state = table.state
+            to_move = None if state is None else table.players[state.current]
+            summaries.append(
+                GameSummary(
+                    guild_id=entry.game.guild_id,
+                    channel_id=entry.game.channel_id,
+                    started=state is not None,
+                    your_turn=to_move is not None and to_move.user_id == user_id,
+                    to_move=None if to_move is None else to_move.name,
+                    round=None if state is None else state.round,
+                )
+            )
+        return summaries
+
+    async def export(self, channel_id: int, *, user_id: int) -> dict[str, Any]:
+        """The channel's game (or the caller's last one here) as a JSON document: the game,
+        its settings, players, moves, ``table`` (every environment, in the table-json shape)
+        with ``scores`` (its score sheet), and, once the game is over, ``seed`` and the
+        replayable ``record``. Snowflake ids are strings, as in Discord's JSON."""
+        table = await self.last_table(channel_id, user_id=user_id)
+        state = table.require_state()
+        game = table.game
+        moves = await self.store.moves(game.id)
+        document: dict[str, Any] = {
+            "version": EXPORT_VERSION,
+            "game": {
+                "id": game.id,
+                "guild_id": str(game.guild_id),
+                "channel_id": str(game.channel_id),
+                "status": game.status.value,
+                "host_id": str(game.host_id),
+                "created_at": game.created_at.isoformat(),
+                "round": state.round,
+                "turn": state.turn,
+                "current": None if state.is_over else state.current,
+            },
+            "settings": {
+                "cards": str(state.cards),
+                "cards_chosen": game.cards,
+                "players": state.players,
+                "reminder_hours": game.reminder_hours,
+            },
+            "players": [
+                {"seat": seat, "user_id": str(p.user_id), "name": p.name}
+                for seat, p in enumerate(table.players)
+            ],
+            "moves": [
+                {
+                    "seq": move.seq,
+                    "user_id": str(move.user_id),
+                    "at": move.created_at.isoformat(),
+                    "actions": move.action.split(ACTION_SEPARATOR),
+                }
+                for move in moves
+            ],
+            "table": state_table(state, table.names),
+            "scores": table.score_sheet().to_json(),
+        }
+        if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
+            document["seed"] = state.seed
+            document["record"] = table.record(_actions(moves)).to_json()
+        return document
+
+    async def _logged_actions(self, game_id: int) -> list[Action]:
+        return _actions(await self.store.moves(game_id))
+
+
+def _actions(moves: Sequence[MoveRow]) -> list[Action]:
+    return [parse_action(a) for move in moves for a in move.action.split(ACTION_SEPARATOR)]
+
+
+def as_seat(state: GameState, seat: int) -> GameState:
+    """``state`` as if it were ``seat``'s turn, for previews and choices while waiting."""
+    if seat == state.current or state.is_over:
+        return state
+    return dataclasses.replace(state, current=seat)
+
+
+def _check_can_end(table: Table, user_id: int, can_manage: bool) -> None:
+    if user_id != table.game.host_id and not can_manage:
+        raise NotHost("end the game (or someone with Manage Channels)")
+
+
+def _placed(turn: Turn) -> tuple[Hex, ...]:
+    if turn.token_at is None or turn.token_at == turn.tile_at:
+        return (turn.tile_at,)
+    return (turn.tile_at, turn.token_at)
+
+
+def _dump(state: GameState) -> str:
+    return json.dumps(state_to_json(state), separators=(",", ":"))
+
+
+def _json_text(data: Any) -> str:
+    return json.dumps(data, indent=2) + "\n"

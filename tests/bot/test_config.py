@@ -1,0 +1,77 @@
+"""Settings from the environment: defaults, validation, and the token kept out of sight."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import ConfigError, Settings
+
+TOKEN = "MTIz.secret-token-value"
+
+
+def test_defaults() -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN})
+    assert settings.token == TOKEN
+    assert settings.db_path == Path("./cascadia.sqlite3")
+    assert settings.guild_id is None
+    assert settings.log_level == "INFO"
+    assert settings.api_base is settings.gateway_url is settings.cdn_base is None
+    assert settings.reminder_unit_seconds == 3600.0
+    assert settings.reminder_check_seconds == 60.0
+
+
+def test_everything_set() -> None:
+    settings = Settings.from_env(
+        {
+            "DISCORD_TOKEN": f"  {TOKEN}\n",
+            "CASCADIA_DB": "/data/cascadia.sqlite3",
+            "CASCADIA_GUILD_ID": "123456789012345678",
+            "LOG_LEVEL": "debug",
+            "DISCORD_API_BASE": "http://127.0.0.1:8080/api/v10/",
+            "DISCORD_GATEWAY_URL": "ws://127.0.0.1:8080/gateway",
+            "DISCORD_CDN_BASE": "http://127.0.0.1:8080/cdn",
+            "CASCADIA_REMINDER_UNIT_SECONDS": "0.5",
+            "CASCADIA_REMINDER_CHECK_SECONDS": "0.05",
+        }
+    )
+    assert settings.reminder_unit_seconds == 0.5
+    assert settings.reminder_check_seconds == 0.05
+    assert settings.token == TOKEN
+    assert settings.db_path == Path("/data/cascadia.sqlite3")
+    assert settings.guild_id == 123456789012345678
+    assert settings.log_level == "DEBUG"
+    assert settings.api_base == "http://127.0.0.1:8080/api/v10"
+    assert settings.gateway_url == "ws://127.0.0.1:8080/gateway"
+    assert settings.cdn_base == "http://127.0.0.1:8080/cdn"
+
+
+@pytest.mark.parametrize("env", [{}, {"DISCORD_TOKEN": "   "}])
+def test_missing_token_is_explained(env: dict[str, str]) -> None:
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN is not set"):
+        Settings.from_env(env)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("CASCADIA_GUILD_ID", "my-server", "CASCADIA_GUILD_ID must be a server id"),
+        ("LOG_LEVEL", "LOUD", "LOG_LEVEL must be one of"),
+        ("DISCORD_API_BASE", "127.0.0.1:8080", "DISCORD_API_BASE must be a http or https URL"),
+        ("DISCORD_GATEWAY_URL", "http://x/gateway", "DISCORD_GATEWAY_URL must be a ws or wss"),
+        ("DISCORD_CDN_BASE", "ftp://x/cdn", "DISCORD_CDN_BASE must be a http"),
+        ("CASCADIA_REMINDER_UNIT_SECONDS", "0", "must be a positive number of seconds"),
+        ("CASCADIA_REMINDER_CHECK_SECONDS", "soon", "must be a positive number of seconds"),
+        ("CASCADIA_REMINDER_CHECK_SECONDS", "nan", "must be a positive number of seconds"),
+    ],
+)
+def test_bad_values_are_named(name: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env({"DISCORD_TOKEN": TOKEN, name: value})
+
+
+def test_the_token_never_shows() -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN})
+    assert TOKEN not in repr(settings)
+    assert TOKEN not in str(settings)

@@ -1,0 +1,59 @@
+"""Every expected failure has a short message for the user; anything else is a bug."""
+
+from __future__ import annotations
+
+import pytest
+from discord import AppCommandOptionType, app_commands
+
+from bot import errors, store
+from bot.cog import TilePosition
+from bot.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn, user_message
+from engine import IllegalAction, InvalidInput, Reason
+
+
+@pytest.mark.parametrize(
+    ("error", "text"),
+    [
+        (NoGame(), "There is no game in this channel"),
+        (NotInGame(), "You are not in this game."),
+        (NotInGame("Bob is"), "Bob is not in this game."),
+        (NotYourTurn("Ada"), "It's not your turn: it's Ada's."),
+        (NotStarted(), "The game has not started yet"),
+        (NotHost("start the game"), "Only the host can start the game."),
+        (
+            IllegalAction(Reason.NOT_ADJACENT, "5,5 does not touch your environment"),
+            "Not allowed: 5,5 does not touch your environment.",
+        ),
+        (InvalidInput("not a position: 'x'"), "I could not read that: not a position: 'x'."),
+        (store.ChannelBusy(1, 2), "A game is already running in this channel"),
+        (store.LobbyFull(1, 4), "The lobby is full: 4 players."),
+        (store.AlreadySeated(1, 2), "You are already seated"),
+        (store.NotSeated(1, 2), "You are not in this game."),
+        (store.NotInLobby(1, store.GameStatus.ACTIVE), "The game has already started."),
+        (store.NotInLobby(1, store.GameStatus.ENDED), "This lobby is closed."),
+        (store.GameClosed(1, store.GameStatus.FINISHED), "This game is over."),
+        (store.RevisionConflict(1, 3, 4), "someone was faster"),
+        (app_commands.NoPrivateMessage(), "server channel"),
+    ],
+)
+def test_expected_errors_have_messages(error: Exception, text: str) -> None:
+    message = user_message(error)
+    assert message is not None
+    assert text in message
+    assert len(message) < 300
+
+
+def test_wrapped_errors_are_unwrapped() -> None:
+    cause = IllegalAction(Reason.OCCUPIED, "0,0 already has a tile")
+    wrapped = app_commands.TransformerError("zz", AppCommandOptionType.string, TilePosition())
+    wrapped.__cause__ = InvalidInput("not a position: 'zz'")
+    assert user_message(wrapped) == "I could not read that: not a position: 'zz'."
+    invoke = app_commands.CommandInvokeError.__new__(app_commands.CommandInvokeError)
+    invoke.original = cause
+    assert user_message(invoke) == "Not allowed: 0,0 already has a tile."
+
+
+def test_unexpected_errors_get_the_apology() -> None:
+    assert user_message(ZeroDivisionError("bug")) is None
+    assert user_message(KeyError("state")) is None
+    assert "went wrong" in errors.APOLOGY

@@ -1,0 +1,246 @@
+"""The bot's texts, built from engine states by pure functions."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+import pytest
+
+from bot import messages
+from bot.messages import GameSummary, Player
+from bot.reminders import ReminderLevel
+from engine import (
+    CardSet,
+    Hex,
+    NatureWipe,
+    PlaceToken,
+    Wildlife,
+    WipeThree,
+    apply,
+    legal_actions,
+    new_game,
+)
+from engine.game import GameState, play_turn, turn_actions
+from engine.scoring.sheet import final_scores
+
+ADA = Player(101, "Ada")
+BOB = Player(202, "Bob")
+PLAYERS = (ADA, BOB)
+
+
+def _mentions(text: str) -> list[int]:
+    return [int(m) for m in re.findall(r"<@!?(\d+)>", text)]
+
+
+def _first_turn(state: GameState) -> tuple[GameState, tuple[object, ...]]:
+    """Pair 1, tile on the first free place, token returned."""
+    tile_at = state.current_player.environment.frontier()[0]
+    after = play_turn(state, pair=1, tile_at=tile_at, rotation=0, token_at=None)
+    return after, turn_actions(1, tile_at, 0, None)
+
+
+def test_unique_names_tells_repeats_apart() -> None:
+    assert messages.unique_names(["Sam", "Ada", "Sam", "Sam"]) == [
+        "Sam",
+        "Ada",
+        "Sam (2)",
+        "Sam (3)",
+    ]
+
+
+def test_unique_names_does_not_collide_with_a_real_suffix() -> None:
+    assert messages.unique_names(["Sam (2)", "Sam", "Sam"]) == ["Sam (2)", "Sam", "Sam (3)"]
+
+
+@pytest.mark.parametrize(
+    ("wildlife", "text"),
+    [(Wildlife.BEAR, "bears"), (Wildlife.ELK, "elk"), (Wildlife.SALMON, "salmon"),
+     (Wildlife.HAWK, "hawks"), (Wildlife.FOX, "foxes")],
+)  # fmt: skip
+def test_plural(wildlife: Wildlife, text: str) -> None:
+    assert messages.plural(wildlife) == text
+
+
+def test_shown_name_escapes_markdown() -> None:
+    assert Player(1, "*star*").shown == "**\\*star\\***"
+
+
+@pytest.mark.parametrize(
+    ("cards", "text"),
+    [
+        ("ABCDA", "Bear A · Elk B · Salmon C · Hawk D · Fox A"),
+        ("family", "Family card for all wildlife"),
+    ],
+)
+def test_cards_text(cards: str, text: str) -> None:
+    assert messages.cards_text(CardSet.parse(cards)) == text
+
+
+def test_turn_message_mentions_only_the_next_player() -> None:
+    before = new_game(players=2, seed=5, cards="A")
+    after, actions = _first_turn(before)
+    mover, upcoming = PLAYERS[before.current], PLAYERS[after.current]
+    text = messages.turn_message(before, after, actions, PLAYERS)  # type: ignore[arg-type]
+    assert _mentions(text) == [upcoming.user_id]
+    assert mover.shown in text
+    assert "returned the" in text
+    assert "round 1 of 20 · turn 2 of 40" in text
+
+
+def test_describe_turn_names_pair_tile_and_token() -> None:
+    before = new_game(players=2, seed=5, cards="A")
+    tile, token = before.display_tiles[1], before.display_tokens[1]
+    assert tile is not None
+    assert token is not None
+    taken = apply(before, turn_actions(2, Hex(9, 9), 0, None)[0])
+    tile_at = taken.current_player.environment.frontier()[0]
+    placed = apply(taken, turn_actions(2, tile_at, 0, None)[1])
+    targets = [a.at for a in legal_actions(placed) if isinstance(a, PlaceToken) and a.at]
+    token_at = targets[0] if targets else None
+    text = messages.describe_turn(before, turn_actions(2, tile_at, 0, token_at), ADA)
+    assert text.startswith(f"{ADA.shown} took pair 2 ({messages.tile_text(tile)} + {token}")
+    assert f"placed the tile at `{tile_at}`" in text
+    if token_at is not None:
+        assert f"put the {token} on `{token_at}`" in text
+
+
+def test_describe_turn_free_choice_says_a_nature_token_was_spent() -> None:
+    state = new_game(players=2, seed=5, cards="A")
+    text = messages.describe_turn(state, turn_actions(1, Hex(1, 0), 0, None, token=3), ADA)
+    assert "spent a nature token to take tile 1" in text
+    assert "with token 3" in text
+
+
+def test_describe_turn_needs_a_whole_turn() -> None:
+    state = new_game(players=2, seed=5, cards="A")
+    with pytest.raises(ValueError, match="not a whole turn"):
+        messages.describe_turn(state, [WipeThree()], ADA)
+
+
+def test_wipe_message_pings_nobody() -> None:
+    state = new_game(players=2, seed=24, cards="A")
+    text = messages.wipe_message(state, WipeThree(), ADA)
+    assert text.startswith(f"{ADA.shown} wiped the three elk from the display.")
+    assert _mentions(text) == []
+    nature = messages.wipe_message(state, NatureWipe((1, 3)), ADA)
+    assert "spent a nature token to wipe tokens 1 and 3 (elk, elk)" in nature
+
+
+def test_start_message_calls_the_first_player() -> None:
+    state = new_game(players=2, seed=5, cards="ABCDA")
+    text = messages.start_message(state, PLAYERS)
+    assert _mentions(text) == [PLAYERS[state.current].user_id]
+    assert "Bear A · Elk B" in text
+
+
+def test_solo_start_says_solo() -> None:
+    state = new_game(players=1, seed=5, cards="A")
+    assert "(solo rules)" in messages.start_message(state, (ADA,))
+
+
+def test_game_over_message_ranks_and_calls_everyone() -> None:
+    state = new_game(players=2, seed=5, cards="A")
+    sheet = final_scores(
+        state.cards,
+        [
+            (p.name, s.environment, s.nature_tokens)
+            for p, s in zip(PLAYERS, state.seats, strict=True)
+        ],
+    )
+    text = messages.game_over_message("Last move.", sheet, PLAYERS)
+    assert sorted(_mentions(text)) == [ADA.user_id, BOB.user_id]
+    assert text.startswith("Last move.\n**The game is over.**")
+    assert "1. **" in text
+    assert "2. **" in text
+    assert ("wins!" in text) or ("Shared victory" in text)
+
+
+def test_reminders_get_firmer() -> None:
+    since = datetime(2024, 5, 1, tzinfo=UTC)
+    texts = [messages.reminder_message(level, BOB, since) for level in ReminderLevel]
+    assert all(_mentions(t) == [BOB.user_id] for t in texts)
+    assert all(f"<t:{int(since.timestamp())}:R>" in t for t in texts)
+    assert len(set(texts)) == 3
+    assert "friendly" in texts[0]
+    assert "end the game" in texts[2]
+
+
+def test_lobby_message_lists_seats_and_host() -> None:
+    text = messages.lobby_message(PLAYERS, host_id=ADA.user_id, cards="random")
+    assert "2/4 seated" in text
+    assert "1. **Ada** (host)" in text
+    assert "2. **Bob**" in text
+    assert "Press **Join**" in text
+    closed = messages.lobby_message(PLAYERS, host_id=1, cards="A", closed="The game has started.")
+    assert closed.endswith("The game has started.")
+    assert _mentions(text) == []
+
+
+def test_status_message() -> None:
+    state = new_game(players=2, seed=5, cards="A")
+    since = datetime(2024, 5, 1, tzinfo=UTC)
+    text = messages.status_message(state, PLAYERS, turn_started_at=since)
+    current = PLAYERS[state.current]
+    assert text.startswith(f"It's {current.shown}'s turn since <t:")
+    assert "Round 1 of 20 · turn 1 of 40 · 39 tiles left." in text
+    assert "Cards: Bear A" in text
+    assert "`1`" in text
+    assert "`4`" in text
+    assert _mentions(text) == []
+
+
+def test_status_of_an_ended_game() -> None:
+    state = new_game(players=2, seed=5, cards="A")
+    text = messages.status_message(state, PLAYERS, turn_started_at=None, ended=True)
+    assert text.startswith("This game was ended early.")
+    assert "▶" not in text
+
+
+def test_score_message_before_the_end_names_the_leader() -> None:
+    state = new_game(players=2, seed=5, cards="A")
+    sheet = final_scores(
+        state.cards,
+        [
+            (p.name, s.environment, s.nature_tokens)
+            for p, s in zip(PLAYERS, state.seats, strict=True)
+        ],
+    )
+    running = messages.score_message(sheet, final=False)
+    assert running.startswith("Scores if the game ended now:")
+    assert "wins" not in running
+    assert ("leads." in running) or ("share the lead." in running)
+    assert messages.score_message(sheet, final=True).startswith("Final scores:")
+
+
+def test_preview_message_shows_the_change() -> None:
+    assert "from 10 to 14 (+4)" in messages.preview_message(10, 14)
+    assert "(+0)" in messages.preview_message(3, 3)
+
+
+def test_settings_message() -> None:
+    assert "Reminders: off" in messages.settings_message(0, changed=False)
+    assert messages.settings_message(1, changed=True).startswith("Saved. Reminders: after 1 hour ")
+
+
+def test_my_games_marks_your_turn_first() -> None:
+    games = [
+        GameSummary(1, 10, True, False, "Bob", 3),
+        GameSummary(1, 11, True, True, "Ada", 5),
+        GameSummary(1, 12, False, False, None, None),
+    ]
+    lines = messages.my_games_message(games).splitlines()
+    assert lines[1] == "<#11>: **your turn** (round 5)"
+    assert "<#10>: waiting for Bob (round 3)" in lines
+    assert "<#12>: in the lobby" in lines
+    assert "not in any game" in messages.my_games_message([])
+
+
+def test_help_fits_in_one_message_and_names_every_command() -> None:
+    text = messages.help_message()
+    assert len(text) <= 2000
+    for command in (
+        "new", "join", "leave", "start", "play", "preview", "wipe", "board", "status", "score",
+        "settings", "end", "mygames", "export",
+    ):  # fmt: skip
+        assert f"/cascadia {command}" in text

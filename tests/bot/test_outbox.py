@@ -1,0 +1,238 @@
+"""The outbox drain: stored messages are posted once, in order per channel, and a failure
+only delays them. Run against a real SQLite file with a fake ``send``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.outbox import Announcement, Outbox, Picture, Post, render_pictures
+from bot.store import GameRow, SqliteStore
+from engine import Hex, new_game
+
+CHANNEL_A, CHANNEL_B = 10, 20
+
+
+class Boom(Exception):
+    """A failure injected by the tests."""
+
+
+@dataclass
+class FakeDiscord:
+    """Records posts; fails the next ``failures`` of them."""
+
+    failures: int = 0
+    posts: list[tuple[int, Post]] = field(default_factory=list)
+
+    async def send(self, channel_id: int, post: Post) -> int:
+        await asyncio.sleep(0)
+        if self.failures:
+            self.failures -= 1
+            raise Boom("503 Service Unavailable")
+        self.posts.append((channel_id, post))
+        return 9000 + len(self.posts)
+
+    def texts(self, channel_id: int | None = None) -> list[str]:
+        return [p.text for c, p in self.posts if channel_id in (None, c)]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def no_pictures(announcement: Announcement) -> list[tuple[str, bytes]]:
+    return [(f"{p.value}.png", b"png") for p in announcement.pictures]
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    async with SqliteStore.open(tmp_path / "cascadia.sqlite3") as opened:
+        yield opened
+
+
+async def _game(store: SqliteStore, channel_id: int) -> GameRow:
+    return await store.create_lobby(1, channel_id, 100, "Ada", "A")
+
+
+async def _queue(
+    store: SqliteStore, game: GameRow, *texts: str, mentions: tuple[int, ...] = ()
+) -> None:
+    messages = [Announcement(kind="test", text=t, mentions=mentions).to_outbox() for t in texts]
+    await store.end_game(game.id, outbox_messages=messages)
+
+
+def _outbox(store: SqliteStore, fake: FakeDiscord, clock: Clock) -> Outbox:
+    return Outbox(store, fake.send, render=no_pictures, clock=clock)
+
+
+def test_announcement_round_trips_through_a_row() -> None:
+    state = new_game(players=2, seed=3, cards="ABCDA")
+    announcement = Announcement(
+        kind="turn",
+        text="hi <@7>",
+        mentions=(7,),
+        pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+        state=state,
+        names=("Ada", "Bob"),
+        highlight=(1, (Hex(1, -1), Hex(0, 1))),
+        files=(("record.json", "{}\n"),),
+    )
+    message = announcement.to_outbox()
+    from bot.store import OutboxRow
+
+    row = OutboxRow(
+        id=1, game_id=1, channel_id=1, kind=message.kind, payload=message.payload,
+        snapshot=message.snapshot, created_at=None,  # type: ignore[arg-type]
+        attempts=0, last_error=None, sent_at=None, message_id=None,
+    )  # fmt: skip
+    assert Announcement.from_row(row) == announcement
+
+
+async def test_drain_posts_each_message_once_in_order(store: SqliteStore) -> None:
+    fake, clock = FakeDiscord(), Clock()
+    outbox = _outbox(store, fake, clock)
+    await _queue(store, await _game(store, CHANNEL_A), "one", "two", mentions=(7,))
+    assert await outbox.drain() == 2
+    assert await outbox.drain() == 0
+    assert fake.texts() == ["one", "two"]
+    assert all(post.mentions == (7,) for _, post in fake.posts)
+    assert len({post.nonce for _, post in fake.posts}) == 2
+    assert await store.pending() == []
+
+
+async def test_a_failure_delays_but_never_loses_or_reorders(store: SqliteStore) -> None:
+    fake, clock = FakeDiscord(failures=1), Clock()
+    outbox = _outbox(store, fake, clock)
+    await _queue(store, await _game(store, CHANNEL_A), "a1", "a2")
+    await _queue(store, await _game(store, CHANNEL_B), "b1")
+
+    await outbox.drain()
+    # a1 failed, so a2 waits behind it; the other channel goes on.
+    assert fake.texts() == ["b1"]
+    (failed, waiting) = await store.pending()
+    assert failed.attempts == 1
+    assert "503" in (failed.last_error or "")
+    assert waiting.attempts == 0
+
+    await outbox.drain()  # too early: the backoff has not passed
+    assert fake.texts() == ["b1"]
+    clock.now += outbox.base_delay
+    await outbox.drain()
+    assert fake.texts(CHANNEL_A) == ["a1", "a2"]
+    assert await store.pending() == []
+
+
+async def test_backoff_doubles(store: SqliteStore) -> None:
+    fake, clock = FakeDiscord(failures=3), Clock()
+    outbox = _outbox(store, fake, clock)
+    await _queue(store, await _game(store, CHANNEL_A), "x")
+    await outbox.drain()
+    for delay in (outbox.base_delay, 2 * outbox.base_delay):
+        clock.now += delay - 0.1
+        await outbox.drain()
+        assert fake.failures == 3 - int(delay / outbox.base_delay)
+        clock.now += 0.1
+        await outbox.drain()
+    clock.now += 4 * outbox.base_delay
+    await outbox.drain()
+    assert fake.texts() == ["x"]
+
+
+async def test_a_post_whose_mark_failed_is_not_posted_again(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake, clock = FakeDiscord(), Clock()
+    outbox = _outbox(store, fake, clock)
+    await _queue(store, await _game(store, CHANNEL_A), "once")
+    real_mark = store.mark_sent
+
+    async def broken(outbox_id: int, message_id: int) -> None:
+        raise Boom("disk I/O error")
+
+    monkeypatch.setattr(store, "mark_sent", broken)
+    await outbox.drain()
+    assert len(await store.pending()) == 1
+    monkeypatch.setattr(store, "mark_sent", real_mark)
+    await outbox.drain()
+    assert fake.texts() == ["once"]
+    assert await store.pending() == []
+
+
+async def test_a_restart_posts_what_was_left(tmp_path: Path) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    fake, clock = FakeDiscord(failures=5), Clock()
+    async with SqliteStore.open(path) as store:
+        await _queue(store, await _game(store, CHANNEL_A), "left behind")
+        await _outbox(store, fake, clock).drain()
+    async with SqliteStore.open(path) as store:
+        fake.failures = 0
+        assert await _outbox(store, fake, Clock()).drain() == 1
+    assert fake.texts() == ["left behind"]
+
+
+async def test_concurrent_drains_post_once(store: SqliteStore) -> None:
+    fake, clock = FakeDiscord(), Clock()
+    outbox = _outbox(store, fake, clock)
+    await _queue(store, await _game(store, CHANNEL_A), "1", "2", "3")
+    await asyncio.gather(*(outbox.drain() for _ in range(5)))
+    assert fake.texts() == ["1", "2", "3"]
+
+
+async def test_a_drawing_failure_still_sends_the_words(store: SqliteStore) -> None:
+    fake = FakeDiscord()
+
+    def broken(announcement: Announcement) -> list[tuple[str, bytes]]:
+        raise Boom("font missing")
+
+    outbox = Outbox(store, fake.send, render=broken, clock=Clock())
+    await _queue(store, await _game(store, CHANNEL_A), "turn")
+    await outbox.drain()
+    ((_, post),) = fake.posts
+    assert post.text.startswith("turn\n")
+    assert "could not be drawn" in post.text
+    assert post.attachments == ()
+
+
+async def test_closed_outbox_posts_nothing(store: SqliteStore) -> None:
+    fake = FakeDiscord()
+    outbox = _outbox(store, fake, Clock())
+    await outbox.close()
+    await _queue(store, await _game(store, CHANNEL_A), "late")
+    assert await outbox.drain() == 0
+    assert fake.posts == []
+
+
+async def test_long_text_is_clipped(store: SqliteStore) -> None:
+    fake = FakeDiscord()
+    await _queue(store, await _game(store, CHANNEL_A), "x" * 2500)
+    await _outbox(store, fake, Clock()).drain()
+    assert len(fake.posts[0][1].text) == 2000
+
+
+def test_render_pictures_draws_display_environments_and_scores() -> None:
+    state = new_game(players=2, seed=3, cards="A")
+    announcement = Announcement(
+        kind="turn",
+        text="",
+        pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS, Picture.SCORES),
+        state=state,
+        names=("Ada", "Bob"),
+        highlight=(0, (Hex(0, 0),)),
+    )
+    files = render_pictures(announcement)
+    assert [name for name, _ in files] == [
+        "display.png",
+        "player1.png",
+        "player2.png",
+        "scores.png",
+    ]
+    assert all(data.startswith(b"\x89PNG") for _, data in files)
+    assert render_pictures(Announcement(kind="reminder", text="")) == []

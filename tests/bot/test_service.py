@@ -1,0 +1,513 @@
+"""The game service against a real SQLite file: lobby, turns, wipes, ending, reminders,
+exports, and every refusal leaving the game unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
+from bot.outbox import Announcement
+from bot.service import GameService, Table, Turn, parse_cards, parse_wipe
+from bot.store import (
+    AlreadySeated,
+    ChannelBusy,
+    GameStatus,
+    LobbyFull,
+    RevisionConflict,
+    SqliteStore,
+)
+from engine import (
+    GameRecord,
+    Hex,
+    IllegalAction,
+    InvalidInput,
+    NatureWipe,
+    PlaceTile,
+    PlaceToken,
+    Reason,
+    Take,
+    WipeThree,
+    apply,
+    legal_actions,
+)
+from engine.scoring.sheet import final_scores
+from engine.table import table_from_json
+
+GUILD, CHANNEL = 1, 10
+ADA, BOB, CY = 100, 200, 300
+THREE_ELK_SEED = 24
+"""A two-player seed whose first display shows three elk."""
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2024, 5, 1, 12, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[SqliteStore]:
+    async with SqliteStore.open(tmp_path / "cascadia.sqlite3", now=clock) as opened:
+        yield opened
+
+
+@pytest.fixture
+def service(store: SqliteStore, clock: Clock) -> GameService:
+    return GameService(store, now=clock, seeds=lambda: 5)
+
+
+async def _lobby(service: GameService, *users: int, cards: str | None = "A") -> Table:
+    table = await service.open_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, user_id=users[0], name=f"u{users[0]}", cards=cards
+    )
+    for user in users[1:]:
+        table = await service.join(table.game.id, user_id=user, name=f"u{user}")
+    return table
+
+
+async def _started(service: GameService, *users: int) -> Table:
+    table = await _lobby(service, *users)
+    await service.start(table.game.id, user_id=users[0])
+    return await service.table(CHANNEL)
+
+
+def _any_turn(table: Table, rng: random.Random) -> Turn:
+    """A random legal whole turn for the current player."""
+    state = table.require_state()
+    pair = rng.randint(1, 4)
+    taken = apply(state, Take(pair, pair))
+    place = rng.choice([a for a in legal_actions(taken) if isinstance(a, PlaceTile)])
+    placed = apply(taken, place)
+    token = rng.choice([a for a in legal_actions(placed) if isinstance(a, PlaceToken)])
+    return Turn(pair, place.at, place.rotation, token.at)
+
+
+def _current_user(table: Table) -> int:
+    return table.players[table.require_state().current].user_id
+
+
+async def _outbox(store: SqliteStore) -> list[Announcement]:
+    return [Announcement.from_row(row) for row in await store.pending()]
+
+
+def _mentions(text: str) -> set[int]:
+    return {int(m) for m in re.findall(r"<@!?(\d+)>", text)}
+
+
+# --- parsing ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "stored"),
+    [(None, "random"), ("random", "random"), (" Random ", "random"), ("b", "BBBBB"),
+     ("abcda", "ABCDA"), ("Family", "family"), ("intermediate", "intermediate")],
+)  # fmt: skip
+def test_parse_cards(text: str | None, stored: str) -> None:
+    assert parse_cards(text) == stored
+
+
+@pytest.mark.parametrize("text", ["E", "ABCD", "ABCDEF", "kids"])
+def test_parse_cards_refuses(text: str) -> None:
+    with pytest.raises(InvalidInput):
+        parse_cards(text)
+
+
+def test_parse_wipe() -> None:
+    assert parse_wipe(None) == WipeThree()
+    assert parse_wipe("  ") == WipeThree()
+    assert parse_wipe("3 1") == NatureWipe((1, 3))
+    assert parse_wipe("1,2") == NatureWipe((1, 2))
+    for bad in ("0", "5", "1 1", "one"):
+        with pytest.raises(InvalidInput):
+            parse_wipe(bad)
+
+
+# --- the lobby --------------------------------------------------------------------------------
+
+
+async def test_lobby_seats_at_most_four(service: GameService) -> None:
+    table = await _lobby(service, ADA, BOB, CY, 400)
+    assert [p.user_id for p in table.players] == [ADA, BOB, CY, 400]
+    with pytest.raises(LobbyFull):
+        await service.join(table.game.id, user_id=500, name="e")
+    with pytest.raises(AlreadySeated):
+        await service.join(table.game.id, user_id=BOB, name="b")
+
+
+async def test_one_open_game_per_channel(service: GameService) -> None:
+    await _lobby(service, ADA)
+    with pytest.raises(ChannelBusy):
+        await _lobby(service, BOB)
+
+
+async def test_same_names_are_told_apart(service: GameService) -> None:
+    table = await service.open_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, user_id=ADA, name="Sam", cards=None
+    )
+    table = await service.join(table.game.id, user_id=BOB, name="Sam")
+    assert [p.name for p in table.players] == ["Sam", "Sam (2)"]
+
+
+async def test_host_leaving_closes_the_lobby(service: GameService) -> None:
+    table = await _lobby(service, ADA, BOB)
+    table = await service.leave(table.game.id, user_id=BOB)
+    assert table.game.status is GameStatus.LOBBY
+    table = await service.leave(table.game.id, user_id=ADA)
+    assert table.game.status is GameStatus.ENDED
+    with pytest.raises(NoGame):
+        await service.table(CHANNEL)
+
+
+async def test_only_the_host_starts(service: GameService, store: SqliteStore) -> None:
+    table = await _lobby(service, ADA, BOB)
+    with pytest.raises(NotHost):
+        await service.start(table.game.id, user_id=BOB)
+    assert (await service.table(CHANNEL)).game.status is GameStatus.LOBBY
+    assert await store.pending() == []
+
+
+async def test_start_calls_the_first_player(service: GameService, store: SqliteStore) -> None:
+    table = await _lobby(service, ADA, BOB, cards="random")
+    await service.start(table.game.id, user_id=ADA)
+    table = await service.table(CHANNEL)
+    state = table.require_state()
+    assert table.game.status is GameStatus.ACTIVE
+    assert len(str(state.cards)) == 5  # "random" was resolved from the seed
+    (start,) = await _outbox(store)
+    first = _current_user(table)
+    assert start.kind == "start"
+    assert start.mentions == (first,)
+    assert _mentions(start.text) == {first}
+    assert start.state == state
+    assert start.names == ("u100", "u200")
+
+
+async def test_solo_game(service: GameService) -> None:
+    table = await _started(service, ADA)
+    assert table.require_state().solo
+
+
+async def test_lobby_refuses_moves(service: GameService) -> None:
+    await _lobby(service, ADA, BOB)
+    with pytest.raises(NotStarted):
+        await service.play(CHANNEL, user_id=ADA, turn=Turn(1, Hex(1, 0), 0, None))
+
+
+# --- turns ------------------------------------------------------------------------------------
+
+
+async def test_play_commits_the_move_and_calls_the_next_player(
+    service: GameService, store: SqliteStore, clock: Clock
+) -> None:
+    table = await _started(service, ADA, BOB)
+    mover = _current_user(table)
+    turn = _any_turn(table, random.Random(1))
+    for row in await store.pending():
+        await store.mark_sent(row.id, 1)
+    clock.now += timedelta(hours=2)
+    result = await service.play(CHANNEL, user_id=mover, turn=turn)
+
+    after = await service.table(CHANNEL)
+    assert after.game.revision == result.revision
+    upcoming = _current_user(after)
+    assert upcoming != mover
+    assert after.game.turn_started_at == clock.now
+    assert after.game.next_reminder_at == clock.now + timedelta(hours=24)
+    (move,) = await store.moves(after.game.id)
+    assert move.user_id == mover
+    assert move.action.split("; ") == [str(a) for a in turn.actions()]
+    (announcement,) = await _outbox(store)
+    assert announcement.kind == "turn"
+    assert announcement.mentions == (upcoming,)
+    assert _mentions(announcement.text) == {upcoming}
+    assert announcement.state == after.state
+    assert announcement.highlight is not None
+    assert announcement.highlight[0] == table.seat_of(mover)
+
+
+async def test_refusals_leave_the_game_unchanged(service: GameService, store: SqliteStore) -> None:
+    table = await _started(service, ADA, BOB)
+    mover = _current_user(table)
+    waiting = BOB if mover == ADA else ADA
+    turn = _any_turn(table, random.Random(2))
+    with pytest.raises(NotYourTurn, match=f"it's u{mover}'s"):
+        await service.play(CHANNEL, user_id=waiting, turn=turn)
+    with pytest.raises(NotInGame):
+        await service.play(CHANNEL, user_id=CY, turn=turn)
+    with pytest.raises(NoGame):
+        await service.play(CHANNEL + 1, user_id=mover, turn=turn)
+    with pytest.raises(IllegalAction) as refused:
+        await service.play(CHANNEL, user_id=mover, turn=Turn(1, Hex(0, 0), 0, None))
+    assert refused.value.reason is Reason.OCCUPIED
+    with pytest.raises(IllegalAction) as refused:
+        await service.play(CHANNEL, user_id=mover, turn=Turn(1, Hex(7, 7), 0, None))
+    assert refused.value.reason is Reason.NOT_ADJACENT
+    with pytest.raises(IllegalAction) as refused:
+        await service.play(CHANNEL, user_id=mover, turn=Turn(1, turn.tile_at, 0, None, token=2))
+    assert refused.value.reason is Reason.NO_NATURE_TOKEN
+    after = await service.table(CHANNEL)
+    assert after.game.revision == table.game.revision
+    assert after.state == table.state
+    assert await store.moves(table.game.id) == []
+    assert len(await store.pending()) == 1  # only the start message
+
+
+async def test_two_submissions_at_once_apply_once(service: GameService, store: SqliteStore) -> None:
+    table = await _started(service, ADA, BOB)
+    mover = _current_user(table)
+    turn = _any_turn(table, random.Random(3))
+    results = await asyncio.gather(
+        service.play(CHANNEL, user_id=mover, turn=turn),
+        service.play(CHANNEL, user_id=mover, turn=turn),
+        return_exceptions=True,
+    )
+    failures = [r for r in results if isinstance(r, BaseException)]
+    assert len(failures) == 1
+    assert isinstance(failures[0], RevisionConflict | NotYourTurn)
+    assert len(await store.moves(table.game.id)) == 1
+    assert [a.kind for a in await _outbox(store)] == ["start", "turn"]
+
+
+async def test_a_stale_state_is_refused(service: GameService, store: SqliteStore) -> None:
+    table = await _started(service, ADA, BOB)
+    mover = _current_user(table)
+    await service.play(CHANNEL, user_id=mover, turn=_any_turn(table, random.Random(4)))
+    with pytest.raises(RevisionConflict):
+        await store.commit_move(
+            table.game.id,
+            table.game.revision,
+            user_id=mover,
+            action_text="take 1",
+            new_state_json="{}",
+            new_status=GameStatus.ACTIVE,
+            outbox_messages=[],
+            turn_started_at=datetime.now(UTC),
+            next_reminder_at=None,
+        )
+
+
+async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
+    service: GameService, store: SqliteStore
+) -> None:
+    table = await _started(service, ADA, BOB)
+    rng = random.Random(5)
+    turns = 0
+    while table.game.status is GameStatus.ACTIVE:
+        await service.play(CHANNEL, user_id=_current_user(table), turn=_any_turn(table, rng))
+        turns += 1
+        table = await service.table_by_id(table.game.id)
+    assert turns == 40
+    assert table.game.status is GameStatus.FINISHED
+    assert table.game.next_reminder_at is None
+    with pytest.raises(NoGame):
+        await service.table(CHANNEL)
+
+    final = (await _outbox(store))[-1]
+    assert final.kind == "finish"
+    assert set(final.mentions) == {ADA, BOB}
+    assert "**The game is over.**" in final.text
+    ((name, record_text),) = final.files
+    assert name == f"cascadia-game-{table.game.id}.json"
+    record = GameRecord.from_json(json.loads(record_text))
+    assert record.replay() == table.state
+
+    document = await service.export(CHANNEL, user_id=ADA)
+    assert document["game"]["status"] == "finished"
+    assert document["seed"] == 5
+    assert GameRecord.from_json(document["record"]).replay() == table.state
+    assert len(document["moves"]) == 40
+    assert document["scores"] == table.score_sheet().to_json()
+
+
+# --- wipes ------------------------------------------------------------------------------------
+
+
+async def test_three_of_a_kind_wipe(store: SqliteStore, clock: Clock) -> None:
+    service = GameService(store, now=clock, seeds=lambda: THREE_ELK_SEED)
+    table = await _started(service, ADA, BOB)
+    mover = _current_user(table)
+    started_at = table.game.turn_started_at
+    clock.now += timedelta(hours=1)
+    await service.wipe(CHANNEL, user_id=mover, tokens=None)
+
+    after = await service.table(CHANNEL)
+    assert _current_user(after) == mover
+    assert after.game.turn_started_at == started_at
+    assert after.require_state().three_wipe_used
+    wipe = (await _outbox(store))[-1]
+    assert wipe.kind == "wipe"
+    assert wipe.mentions == ()
+    assert "wiped the three elk" in wipe.text
+    (move,) = await store.moves(after.game.id)
+    assert move.action == "wipe"
+
+    with pytest.raises(IllegalAction) as refused:
+        await service.wipe(CHANNEL, user_id=mover, tokens=None)
+    assert refused.value.reason in (Reason.WIPE_ALREADY_USED, Reason.WIPE_NOT_ALLOWED)
+    with pytest.raises(IllegalAction) as refused:
+        await service.wipe(CHANNEL, user_id=mover, tokens="1 2")
+    assert refused.value.reason is Reason.NO_NATURE_TOKEN
+
+
+# --- previews ---------------------------------------------------------------------------------
+
+
+async def test_preview_commits_nothing(service: GameService, store: SqliteStore) -> None:
+    table = await _started(service, ADA, BOB)
+    mover = _current_user(table)
+    turn = _any_turn(table, random.Random(6))
+    preview = await service.preview(CHANNEL, user_id=mover, turn=turn)
+    assert preview.after == turn.play(table.require_state(), preview.seat)
+    name = table.players[preview.seat].name
+    assert preview.score_before == table.score_sheet().player(name).total
+    assert preview.score_after == table.score_sheet(preview.after).player(name).total
+    waiting = BOB if mover == ADA else ADA
+    other = await service.preview(CHANNEL, user_id=waiting, turn=turn)
+    assert other.seat == table.seat_of(waiting)
+    after = await service.table(CHANNEL)
+    assert after.game.revision == table.game.revision
+    assert await store.moves(table.game.id) == []
+
+
+# --- running the game -------------------------------------------------------------------------
+
+
+async def test_end_is_for_the_host_or_a_manager(service: GameService, store: SqliteStore) -> None:
+    table = await _started(service, ADA, BOB)
+    with pytest.raises(NotHost):
+        await service.check_can_end(CHANNEL, user_id=BOB, can_manage=False)
+    with pytest.raises(NotHost):
+        await service.end(table.game.id, user_id=BOB, name="Bob", can_manage=False)
+    await service.check_can_end(CHANNEL, user_id=CY, can_manage=True)
+    await service.end(table.game.id, user_id=CY, name="Cy", can_manage=True)
+    ended = await service.table_by_id(table.game.id)
+    assert ended.game.status is GameStatus.ENDED
+    announcement = (await _outbox(store))[-1]
+    assert announcement.kind == "end"
+    assert "ended by **Cy**" in announcement.text
+    ((_, record_text),) = announcement.files
+    assert GameRecord.from_json(json.loads(record_text)).replay() == ended.state
+    document = await service.export(CHANNEL, user_id=ADA)
+    assert document["seed"] == 5
+
+
+async def test_settings_are_for_the_host(service: GameService) -> None:
+    table = await _started(service, ADA, BOB)
+    with pytest.raises(NotHost):
+        await service.set_reminder_hours(CHANNEL, user_id=BOB, hours=1)
+    game = await service.set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
+    assert game.reminder_hours == 0
+    assert game.next_reminder_at is None
+    game = await service.set_reminder_hours(CHANNEL, user_id=ADA, hours=6)
+    assert table.game.turn_started_at is not None
+    assert game.next_reminder_at == table.game.turn_started_at + timedelta(hours=6)
+
+
+async def test_reminders_follow_the_schedule_and_catch_up_once(
+    service: GameService, store: SqliteStore, clock: Clock
+) -> None:
+    table = await _started(service, ADA, BOB)
+    current = _current_user(table)
+    clock.now += timedelta(hours=23)
+    assert await service.queue_reminders() == []
+    clock.now += timedelta(hours=2)
+    (first,) = await service.queue_reminders()
+    assert await service.queue_reminders() == []
+    # The bot was down for three days: one reminder, not three.
+    clock.now += timedelta(days=3)
+    (second,) = await service.queue_reminders()
+    assert await service.queue_reminders() == []
+    rows = [await store.get_outbox(i) for i in (first, second)]
+    texts = [Announcement.from_row(r).text for r in rows if r is not None]
+    assert all(_mentions(t) == {current} for t in texts)
+    assert "friendly" in texts[0]
+    assert texts[0] != texts[1]
+    # A move starts a new turn with a fresh schedule.
+    await service.play(CHANNEL, user_id=current, turn=_any_turn(table, random.Random(7)))
+    assert await service.queue_reminders() == []
+
+
+async def test_a_shorter_reminder_hour_for_tests(store: SqliteStore, clock: Clock) -> None:
+    service = GameService(store, now=clock, seeds=lambda: 5, reminder_hour=timedelta(seconds=2))
+    table = await _started(service, ADA, BOB)
+    started = table.game.turn_started_at
+    assert started is not None
+    assert table.game.next_reminder_at == started + timedelta(seconds=48)
+    clock.now += timedelta(seconds=49)
+    (_,) = await service.queue_reminders()
+    game = (await service.table(CHANNEL)).game
+    assert game.next_reminder_at == clock.now + timedelta(seconds=48)
+
+
+async def test_reminders_off(service: GameService, clock: Clock) -> None:
+    await _started(service, ADA, BOB)
+    await service.set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
+    clock.now += timedelta(days=30)
+    assert await service.queue_reminders() == []
+
+
+# --- looking ----------------------------------------------------------------------------------
+
+
+async def test_my_games(service: GameService, store: SqliteStore) -> None:
+    table = await _started(service, ADA, BOB)
+    await service.open_lobby(
+        guild_id=GUILD, channel_id=CHANNEL + 1, user_id=BOB, name="b", cards=None
+    )
+    current = _current_user(table)
+    mine = {g.channel_id: g for g in await service.my_games(current)}
+    assert mine[CHANNEL].your_turn
+    other = BOB if current == ADA else ADA
+    theirs = {g.channel_id: g for g in await service.my_games(other)}
+    assert not theirs[CHANNEL].your_turn
+    assert theirs[CHANNEL].to_move == f"u{current}"
+    assert await service.my_games(CY) == []
+    bob = {g.channel_id: g for g in await service.my_games(BOB)}
+    assert not bob[CHANNEL + 1].started
+
+
+async def test_export_has_the_table_and_its_scores(service: GameService) -> None:
+    table = await _started(service, ADA, BOB)
+    await service.play(
+        CHANNEL, user_id=_current_user(table), turn=_any_turn(table, random.Random(8))
+    )
+    document = await service.export(CHANNEL, user_id=BOB)
+    assert "seed" not in document
+    assert "record" not in document
+    assert [p["user_id"] for p in document["players"]] == [str(ADA), str(BOB)]
+    assert document["settings"] == {
+        "cards": "AAAAA",
+        "cards_chosen": "AAAAA",
+        "players": 2,
+        "reminder_hours": 24,
+    }
+    assert len(document["moves"]) == 1
+    assert len(document["moves"][0]["actions"]) == 3
+    cards, players = table_from_json(document["table"])
+    assert final_scores(cards, players).to_json() == document["scores"]
+    assert json.loads(json.dumps(document)) == document
+
+
+async def test_export_needs_a_started_game(service: GameService) -> None:
+    await _lobby(service, ADA)
+    with pytest.raises(NotStarted):
+        await service.export(CHANNEL, user_id=ADA)
+    with pytest.raises(NoGame):
+        await service.export(CHANNEL + 5, user_id=ADA)

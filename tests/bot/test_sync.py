@@ -1,0 +1,125 @@
+"""Command sync only when the commands changed, and the command names and options that are
+part of the product."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.client import CascadiaBot
+from bot.config import Settings
+from bot.store import SqliteStore
+from bot.sync import SyncRecord, fingerprint, record_path, sync_if_changed
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
+    path = tmp_path / "cascadia.sqlite3"
+    async with SqliteStore.open(path) as store:
+        client = CascadiaBot(Settings(token="t", db_path=path), store)
+        await client.load_extension("bot.cog")
+        yield client
+        await client.close()
+
+
+def _payload(bot: CascadiaBot) -> dict[str, Any]:
+    (group,) = [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
+    return group
+
+
+def test_fingerprint_ignores_key_order_only() -> None:
+    a: list[dict[str, Any]] = [{"name": "x", "options": [1, 2]}, {"name": "y"}]
+    assert fingerprint(a) == fingerprint([{"options": [1, 2], "name": "x"}, {"name": "y"}])
+    assert fingerprint(a) != fingerprint(list(reversed(a)))
+    assert fingerprint(a) != fingerprint([{"name": "x", "options": [2, 1]}, {"name": "y"}])
+
+
+def test_sync_record(tmp_path: Path) -> None:
+    path = record_path(tmp_path / "cascadia.sqlite3")
+    assert path == tmp_path / "cascadia.sqlite3.commands.json"
+    record = SyncRecord(path)
+    assert record.get("k") is None
+    record.put("k", "1")
+    record.put("j", "2")
+    assert SyncRecord(path).load() == {"j": "2", "k": "1"}
+    path.write_text("not json")
+    assert record.load() == {}
+
+
+async def test_sync_only_when_changed(
+    bot: CascadiaBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    uploads: list[object] = []
+
+    async def fake_sync(*, guild: object = None) -> list[object]:
+        uploads.append(guild)
+        return []
+
+    monkeypatch.setattr(bot.tree, "sync", fake_sync)
+    record = SyncRecord(tmp_path / "commands.json")
+    assert await sync_if_changed(bot.tree, record, guild_id=None, scope="app1")
+    assert not await sync_if_changed(bot.tree, record, guild_id=None, scope="app1")
+    assert await sync_if_changed(bot.tree, record, guild_id=None, scope="app2")
+    bot.tree.copy_global_to(guild=_Guild(42))
+    assert await sync_if_changed(bot.tree, record, guild_id=42, scope="app1")
+    assert not await sync_if_changed(bot.tree, record, guild_id=42, scope="app1")
+    bot.tree.get_commands()[0].description = "changed"  # type: ignore[union-attr]
+    assert await sync_if_changed(bot.tree, record, guild_id=None, scope="app1")
+    assert len(uploads) == 4
+
+
+class _Guild:
+    def __init__(self, id: int) -> None:
+        self.id = id
+
+
+def test_commands_are_one_guild_only_group(bot: CascadiaBot) -> None:
+    group = _payload(bot)
+    assert group["name"] == "cascadia"
+    assert group["dm_permission"] is False
+    assert group["contexts"] == [0]
+    assert sorted(o["name"] for o in group["options"]) == sorted(
+        ["new", "join", "leave", "start", "play", "preview", "wipe", "board", "status", "score",
+         "settings", "end", "mygames", "export", "help"]
+    )  # fmt: skip
+
+
+def _options(bot: CascadiaBot, command: str) -> dict[str, dict[str, Any]]:
+    (sub,) = [o for o in _payload(bot)["options"] if o["name"] == command]
+    return {o["name"]: o for o in sub["options"]}
+
+
+@pytest.mark.parametrize("command", ["play", "preview"])
+def test_turn_options(bot: CascadiaBot, command: str) -> None:
+    options = _options(bot, command)
+    assert list(options) == ["pair", "tile_at", "rotation", "token_at", "token"]
+    assert (options["pair"]["min_value"], options["pair"]["max_value"]) == (1, 4)
+    assert (options["rotation"]["min_value"], options["rotation"]["max_value"]) == (0, 5)
+    assert (options["token"]["min_value"], options["token"]["max_value"]) == (1, 4)
+    assert options["tile_at"]["autocomplete"]
+    assert options["token_at"]["autocomplete"]
+    assert [o["required"] for o in options.values()] == [True, True, True, True, False]
+
+
+@pytest.mark.parametrize(
+    ("command", "names", "required"),
+    [
+        ("new", ["cards"], [False]),
+        ("wipe", ["tokens"], [False]),
+        ("board", ["player"], [False]),
+        ("settings", ["reminder_hours"], [False]),
+        ("status", [], []),
+        ("end", [], []),
+    ],
+)
+def test_other_options(
+    bot: CascadiaBot, command: str, names: list[str], required: list[bool]
+) -> None:
+    options = _options(bot, command)
+    assert list(options) == names
+    assert [o["required"] for o in options.values()] == required
+    for option in options.values():
+        assert len(option["description"]) <= 100
