@@ -8,7 +8,9 @@ from dataclasses import replace
 
 from engine import Action, GameState, apply, legal_actions, new_game
 from engine.components import Wildlife, tiles_in_play
+from engine.environment import Environment
 from engine.game import Bag
+from engine.hexes import Hex
 
 
 def play_random(
@@ -71,3 +73,16 @@ def with_nature_tokens(state: GameState, count: int) -> GameState:
     seats = list(state.seats)
     seats[state.current] = replace(seats[state.current], nature_tokens=count)
     return replace(state, seats=tuple(seats))
+
+
+_KEYSTONE = {"b": "M/b", "e": "P/e", "s": "R/s", "h": "M/h", "f": "F/f"}
+
+
+def tokens(spec: str) -> dict[Hex, Wildlife]:
+    """Tokens from ``"b 0,0 1,0; e 2,0"``: each hex a keystone tile holding that species,
+    read through the environment text form."""
+    entries = []
+    for part in spec.split(";"):
+        letter, *hexes = part.split()
+        entries += [f"{hex_} {_KEYSTONE[letter]}={letter}" for hex_ in hexes]
+    return Environment.parse("; ".join(entries)).tokens()

@@ -4,23 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.components import Wildlife
-from engine.environment import Environment
-from engine.hexes import Hex
 from engine.scoring.bear import bear_a, bear_b, bear_c, bear_d
-
-_KEYSTONE = {"b": "M/b", "e": "P/e", "s": "R/s", "h": "M/h", "f": "F/f"}
-
-
-def tokens(spec: str) -> dict[Hex, Wildlife]:
-    """Tokens from ``"b 0,0 1,0; e 2,0"``: each hex a keystone tile holding that species,
-    read through the environment text form."""
-    entries = []
-    for part in spec.split(";"):
-        letter, *hexes = part.split()
-        entries += [f"{hex_} {_KEYSTONE[letter]}={letter}" for hex_ in hexes]
-    return Environment.parse("; ".join(entries)).tokens()
-
+from tests.engine.helpers import tokens
 
 # Pairs two rows apart never touch: (0,r),(1,r) and (0,r+2),(1,r+2).
 ONE_PAIR = "b 0,0 1,0"

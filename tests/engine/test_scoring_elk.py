@@ -12,22 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.components import Wildlife
-from engine.environment import Environment
 from engine.hexes import Hex
 from engine.scoring.elk import elk_a, elk_b, elk_c, elk_d
-
-_KEYSTONE = {"b": "M/b", "e": "P/e", "s": "R/s", "h": "M/h", "f": "F/f"}
-
-
-def tokens(spec: str) -> dict[Hex, Wildlife]:
-    """Tokens from ``"e 0,0 1,0; b 2,0"``: each hex a keystone tile holding that species,
-    read through the environment text form."""
-    entries = []
-    for part in spec.split(";"):
-        letter, *hexes = part.split()
-        entries += [f"{hex_} {_KEYSTONE[letter]}={letter}" for hex_ in hexes]
-    return Environment.parse("; ".join(entries)).tokens()
-
+from tests.engine.helpers import tokens
 
 # Seven elk shaped like an H on its side: a line of three (row 0) whose ends each start a
 # line of three up the q axis. Taking the row first (9 + 5 + 5) loses to the two columns

@@ -4,23 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.components import Wildlife
-from engine.environment import Environment
-from engine.hexes import Hex
 from engine.scoring.fox import fox_a, fox_b, fox_c, fox_d
-
-_KEYSTONE = {"b": "M/b", "e": "P/e", "s": "R/s", "h": "M/h", "f": "F/f"}
-
-
-def tokens(spec: str) -> dict[Hex, Wildlife]:
-    """Tokens from ``"f 0,0; b 1,0"``: each hex a keystone tile holding that species, read
-    through the environment text form."""
-    entries = []
-    for part in spec.split(";"):
-        letter, *hexes = part.split()
-        entries += [f"{hex_} {_KEYSTONE[letter]}={letter}" for hex_ in hexes]
-    return Environment.parse("; ".join(entries)).tokens()
-
+from tests.engine.helpers import tokens
 
 # Two foxes at 0,0 and 1,0 have eight hexes around them:
 # 1,-1 and 0,1 (touching both), 0,-1 -1,0 -1,1 (the first only), 2,0 2,-1 1,1 (the second).

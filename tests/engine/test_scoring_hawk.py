@@ -10,23 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.components import Wildlife
-from engine.environment import Environment
 from engine.hexes import AXES, Hex
 from engine.scoring.hawk import hawk_a, hawk_b, hawk_c, hawk_d, sight_lines
 from engine.scoring.tokens import TokenGrid
-
-_KEYSTONE = {"b": "M/b", "e": "P/e", "s": "R/s", "h": "M/h", "f": "F/f"}
-
-
-def tokens(spec: str) -> dict[Hex, Wildlife]:
-    """Tokens from ``"h 0,0 2,0; b 1,0"``: each hex a keystone tile holding that species,
-    read through the environment text form."""
-    entries = []
-    for part in spec.split(";"):
-        letter, *hexes = part.split()
-        entries += [f"{hex_} {_KEYSTONE[letter]}={letter}" for hex_ in hexes]
-    return Environment.parse("; ".join(entries)).tokens()
-
+from tests.engine.helpers import tokens
 
 STAR = "h 0,0 2,0 0,2 -2,2"  # five lines of sight: three from the centre, two between tips
 

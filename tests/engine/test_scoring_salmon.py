@@ -4,22 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.components import Wildlife
-from engine.environment import Environment
-from engine.hexes import Hex
 from engine.scoring.salmon import salmon_a, salmon_b, salmon_c, salmon_d
-
-_KEYSTONE = {"b": "M/b", "e": "P/e", "s": "R/s", "h": "M/h", "f": "F/f"}
-
-
-def tokens(spec: str) -> dict[Hex, Wildlife]:
-    """Tokens from ``"s 0,0 1,0; b 2,0"``: each hex a keystone tile holding that species,
-    read through the environment text form."""
-    entries = []
-    for part in spec.split(";"):
-        letter, *hexes = part.split()
-        entries += [f"{hex_} {_KEYSTONE[letter]}={letter}" for hex_ in hexes]
-    return Environment.parse("; ".join(entries)).tokens()
+from tests.engine.helpers import tokens
 
 
 def line(length: int, r: int = 0) -> str:
