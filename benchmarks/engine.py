@@ -12,7 +12,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __package__ in (None, ""):
+    # Run as a file, this folder comes first on sys.path and this very file would shadow the
+    # engine package: look in the repository root instead.
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from engine import Phase, Take, apply, legal_actions, new_game, score_state
 from engine.game import GameState

@@ -1,6 +1,6 @@
 """How long scoring one finished environment takes, for each card set.
 
-Run from the repository root: ``PYTHONPATH=. python benchmarks/scoring.py``. Each
+Run: ``python benchmarks/scoring.py``. Each
 environment is a random starter plus 20 random habitat tiles at random free places, in
 random rotations, with a token on each tile that shows one (mostly), so 23 tiles in all.
 The target is a median of at most 300 microseconds for the five wildlife cards.
@@ -11,7 +11,14 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
+
+if __package__ in (None, ""):
+    # Run as a file, this folder comes first on sys.path and its engine.py would shadow the
+    # engine package: look in the repository root instead.
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from engine.components import HABITAT_TILES_ALL, STARTERS, CardSet, Wildlife
 from engine.environment import Environment, PlacedTile
