@@ -1,0 +1,288 @@
+"""Load: many games in many channels played at once to the end, against the bot as its own
+process and the local Discord-compatible server of the end-to-end tests.
+
+Run: ``python benchmarks/load.py`` or ``python -m benchmarks.load``, with the options
+``[--games 50] [--players 2] [--think 0] [--seed 1] [--keep]``.
+
+Each game is played the way people play it: ``/cascadia new``, ``/cascadia join``, the Start
+button, then every turn through autocomplete for ``tile_at`` and ``token_at`` and
+``/cascadia play``; a player moves as soon as the message calling them appears (after
+``--think`` seconds on average, if given). Prints interactions per second, the time from
+``/cascadia play`` to its first response and to the turn message in the channel (median and
+99th percentile), the bot's peak memory and the database size per finished game, each
+against its target, and any error; also the time to the private "Turn played." answer and
+the bot's CPU time, which explain the rest. Exits with status 1 if a target was missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+if __name__ == "__main__" and not __package__:
+    # Run as a file, this file's folder comes first on the path: the tests package (the local
+    # Discord server) and the bot are found from the repository root.
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from tests.e2e.discord_server import DiscordServer, InteractionHandle, MessageRecord
+from tests.e2e.harness import ACK_LIMIT, BotProcess, Move
+
+FIRST_RESPONSE_P99 = 0.5
+TURN_MESSAGE_P50 = 0.4
+TURN_MESSAGE_P99 = 2.0
+PEAK_MEMORY_MB = 300
+GAME_TIMEOUT = 1800.0
+MESSAGE_TIMEOUT = 60.0
+DB_NAME = "load.sqlite3"
+
+
+@dataclass
+class Run:
+    """What one run measured."""
+
+    games: int
+    players: int
+    think: float
+    first_response: list[float] = field(default_factory=list)
+    """Seconds from each ``/cascadia play`` to its first response."""
+    turn_message: list[float] = field(default_factory=list)
+    """Seconds from each ``/cascadia play`` to the channel message that follows it."""
+    plays: list[tuple[float, InteractionHandle]] = field(default_factory=list)
+    """Each ``/cascadia play`` with the time it was sent, for its private answer."""
+    finished: int = 0
+    interactions: int = 0
+    elapsed: float = 0.0
+    ended: float = 0.0
+    bot_cpu: float = 0.0
+    peak_rss_kib: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class Channels:
+    """Routes the bot's public channel messages to one queue per channel, as they are posted
+    (one pass over new messages per server change, however many games wait)."""
+
+    def __init__(self, server: DiscordServer) -> None:
+        self.server = server
+        self.queues: dict[int, asyncio.Queue[MessageRecord]] = {}
+        self._cursor = 0
+
+    def queue(self, channel: int) -> asyncio.Queue[MessageRecord]:
+        """The queue of a channel's new bot messages."""
+        return self.queues.setdefault(channel, asyncio.Queue())
+
+    def _route(self) -> None:
+        messages = self.server.messages
+        while self._cursor < len(messages):
+            message = messages[self._cursor]
+            self._cursor += 1
+            if message.author_id == self.server.bot_user_id and not message.ephemeral:
+                self.queue(message.channel_id).put_nowait(message)
+
+    async def run(self) -> None:
+        """Route until cancelled."""
+        await self.server.wait_for(self._route, timeout=GAME_TIMEOUT, what="the end of the run")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a live process has used so far (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def answered(handle: InteractionHandle) -> float:
+    """When the private answer filled the deferred reply (infinity if it never did)."""
+    message = handle.message
+    if message is None or message.loading or message.edited_at is None:
+        return float("inf")
+    return datetime.fromisoformat(message.edited_at).timestamp()
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The ``fraction`` quantile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+def created(message: MessageRecord) -> float:
+    """When the server created a message (wall clock seconds)."""
+    return datetime.fromisoformat(message.created_at).timestamp()
+
+
+async def next_message(queue: asyncio.Queue[MessageRecord], what: str) -> MessageRecord:
+    """The next bot message of a channel."""
+    try:
+        async with asyncio.timeout(MESSAGE_TIMEOUT):
+            return await queue.get()
+    except TimeoutError:
+        raise AssertionError(f"no {what} within {MESSAGE_TIMEOUT}s") from None
+
+
+async def play_game(
+    server: DiscordServer,
+    channels: Channels,
+    channel: int,
+    players: list[int],
+    rng: random.Random,
+    think: float,
+    run: Run,
+) -> None:
+    """One game from ``/cascadia new`` to the final scores."""
+    inbox = channels.queue(channel)
+    host = players[0]
+    await (await server.slash(host, channel, "cascadia", "new")).followups(1, timeout=30)
+    lobby = await next_message(inbox, "lobby message")
+    for player in players[1:]:
+        await (await server.slash(player, channel, "cascadia", "join")).followups(1, timeout=30)
+    start = next(c for c in lobby.custom_ids() if c.startswith("cascadia:start:"))
+    await (await server.click(host, lobby, start, timeout=30)).response(timeout=30)
+    message = await next_message(inbox, "start message")
+    while "The game is over" not in message.content:
+        [player] = message.notified
+        if think:
+            await asyncio.sleep(rng.uniform(0, 2 * think))  # a person looking at the pictures
+        move = await choose(server, channel, player, rng)
+        started = time.time()
+        handle = await server.slash(player, channel, "cascadia", "play", options=move.options())
+        run.plays.append((started, handle))
+        record = await handle.response(timeout=30)
+        assert record.ack_latency is not None
+        run.first_response.append(record.ack_latency)
+        message = await next_message(inbox, "turn message")
+        run.turn_message.append(created(message) - started)
+    run.finished += 1
+
+
+async def choose(server: DiscordServer, channel: int, player: int, rng: random.Random) -> Move:
+    """A turn picked through autocomplete, as a player would."""
+    pair, rotation = rng.randint(1, 4), rng.randint(0, 5)
+    options: dict[str, object] = {"pair": pair, "rotation": rotation}
+
+    async def suggest(focused: str) -> str:
+        choices = await server.autocomplete(
+            player, channel, "cascadia", "play", options={**options, focused: ""},
+            focused=focused, timeout=30,
+        )  # fmt: skip
+        return str(rng.choice(choices)["value"])
+
+    tile_at = options["tile_at"] = await suggest("tile_at")
+    return Move(pair, tile_at, rotation, await suggest("token_at"))
+
+
+async def measure(games: int, players: int, think: float, seed: int, workdir: Path) -> Run:
+    """Start the server and the bot, play every game at once, stop; returns the figures."""
+    server = await DiscordServer().start()
+    guild = server.add_guild("Load")
+    channel_ids = [server.add_channel(guild, f"table-{i}") for i in range(games)]
+    seats = [[server.add_user(f"p{g}-{s}") for s in range(players)] for g in range(games)]
+    for user in (u for game in seats for u in game):
+        server.add_member(guild, user)
+    bot = BotProcess(
+        server, db_path=workdir / DB_NAME, guild_id=guild, log_path=workdir / "bot.log"
+    )
+    channels = Channels(server)
+    router = asyncio.create_task(channels.run())
+    run = Run(games, players, think)
+    try:
+        await bot.start()
+        before = len(server.interactions)
+        began = time.perf_counter()
+        rng = random.Random(seed)
+        results = await asyncio.gather(
+            *(
+                play_game(server, channels, ch, users, random.Random(rng.random()), think, run)
+                for ch, users in zip(channel_ids, seats, strict=True)
+            ),
+            return_exceptions=True,
+        )
+        run.elapsed, run.ended = time.perf_counter() - began, time.time()
+        run.bot_cpu = cpu_seconds(bot.pid)
+        interactions = server.interactions[before:]
+        run.interactions = len(interactions)
+    finally:
+        code = await bot.stop()
+        router.cancel()
+        await server.close()
+    run.peak_rss_kib = bot.peak_rss_kib
+    run.errors += [f"game {i}: {r!r}" for i, r in enumerate(results) if isinstance(r, Exception)]
+    run.errors += [f"bot: {line}" for line in bot.log_problems()]
+    run.errors += [f"server: {c}" for c in server.crashes]
+    run.errors += [f"unmodelled route {r.method} {r.path}" for r in server.unhandled]
+    late = [ix for ix in interactions if ix.ack_latency is None or ix.ack_latency >= ACK_LIMIT]
+    run.errors += [f"interaction {ix.name!r} not answered within {ACK_LIMIT}s" for ix in late]
+    if code != 0:
+        run.errors.append(f"the bot exited with status {code}")
+    return run
+
+
+def report(run: Run, db_bytes: int) -> bool:
+    """Print the figures against their targets; returns whether every target was met."""
+    print(f"{run.games} games of {run.players} players in {run.games} channels on "
+          f"{os.cpu_count()} CPUs, think time {run.think}s")  # fmt: skip
+    print(f"finished games: {run.finished}/{run.games} in {run.elapsed:.1f}s")
+    print(f"interactions: {run.interactions} ({run.interactions / run.elapsed:.1f} per second)")
+    ok = not run.errors and run.finished == run.games
+
+    def check(name: str, value: float, target: float | None, unit: str = "ms") -> None:
+        nonlocal ok
+        scale = 1000 if unit == "ms" else 1
+        line = f"{name}: {value * scale:.0f} {unit}"
+        if target is not None:
+            met = value < target
+            ok &= met
+            line += f" (target < {target * scale:.0f} {unit}: {'ok' if met else 'MISSED'})"
+        print(line)
+
+    first, turn = run.first_response, run.turn_message
+    check("first response to /cascadia play, p50", statistics.median(first), None)
+    check("first response to /cascadia play, p99", percentile(first, 0.99), FIRST_RESPONSE_P99)
+    check("/cascadia play to turn message, p50", statistics.median(turn), TURN_MESSAGE_P50)
+    check("/cascadia play to turn message, p99", percentile(turn, 0.99), TURN_MESSAGE_P99)
+    answers = [answered(handle) - started for started, handle in run.plays]
+    unanswered = sum(1 for (started, handle) in run.plays if answered(handle) > run.ended)
+    check("/cascadia play to its private answer, p50", statistics.median(answers), None)
+    check("/cascadia play to its private answer, p99", percentile(answers, 0.99), None)
+    print(f"  ({unanswered} plays not answered privately before the last game ended)")
+    print(f"bot CPU time: {run.bot_cpu:.1f}s, {run.bot_cpu / run.elapsed:.0%} of one core")
+    check("bot peak memory", run.peak_rss_kib / 1024, PEAK_MEMORY_MB, "MB")
+    per_game = db_bytes / max(1, run.finished) / 1024
+    print(f"database: {db_bytes / 1024:.0f} KiB, {per_game:.1f} KiB per finished game")
+    print(f"errors: {len(run.errors)}")
+    for error in run.errors[:20]:
+        print(f"  {error}")
+    return ok
+
+
+def main() -> None:
+    """Parse the options, run, and exit 1 if a target was missed."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--players", type=int, default=2, choices=(1, 2, 3, 4))
+    parser.add_argument("--think", type=float, default=0.0, help="mean seconds before a move")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help="keep the database and bot log")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="cascadia-load-") as tmp:
+        workdir = Path(tmp)
+        run = asyncio.run(measure(args.games, args.players, args.think, args.seed, workdir))
+        db_bytes = sum(p.stat().st_size for p in workdir.glob(f"{DB_NAME}*"))
+        ok = report(run, db_bytes)
+        if args.keep:
+            kept = Path(tempfile.mkdtemp(prefix="cascadia-load-kept-"))
+            for path in workdir.iterdir():
+                path.rename(kept / path.name)
+            print(f"kept the database and bot log in {kept}")
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

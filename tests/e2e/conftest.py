@@ -1,0 +1,100 @@
+"""Fixtures for the end-to-end tests: the local Discord server with a guild, five users and
+the bot running as its own process on a database in the test's temporary directory."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import AsyncIterator, Generator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.discord_server import DiscordServer
+from tests.e2e.harness import ACK_LIMIT, BotProcess, Database, World
+
+_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Remember whether the test body failed, for the bot log dump in the fixture."""
+    report = yield
+    if report.when == "call" and report.failed:
+        item.stash[_FAILED] = True
+    return report
+
+
+async def open_world(tmp_path: Path, seed: int, env: dict[str, str] | None = None) -> World:
+    """A started server, guild, channel and users, and a started bot process."""
+    server = await DiscordServer().start()
+    guild = server.add_guild("Cascadia Club")
+    channel = server.add_channel(guild, "cascadia")
+    alice, bob, carol, dave, eve = users = [
+        server.add_user(n) for n in ("alice", "bob", "carol", "dave", "eve")
+    ]
+    for user in users:
+        server.add_member(guild, user)
+    db_path = tmp_path / "cascadia.sqlite3"
+    bot = BotProcess(
+        server, db_path=db_path, guild_id=guild, log_path=tmp_path / "bot.log", env=env
+    )
+    world = World(
+        server, bot, Database(db_path), guild, channel, alice, bob, carol, dave, eve, seed
+    )
+    try:
+        await bot.start()
+    except BaseException:
+        await close_world(world, failed=True)
+        raise
+    return world
+
+
+async def close_world(world: World, *, failed: bool) -> None:
+    """Stop the bot and the server, then fail on anything that went wrong on the way: bot
+    errors in its log, late or missing interaction answers, server-side problems."""
+    bot, server = world.bot, world.server
+    try:
+        if not failed and bot.running:
+            # Whatever the bot still owes the channels goes out, and only that.
+            for table in world.tables:
+                await table.settled()
+                table.check_channel()
+        code = await bot.stop()
+        if failed:
+            print(f"----- the bot's log ({bot.log_path}) -----\n{bot.log_text()}")
+    finally:
+        await server.close()
+    if failed:
+        return
+    problems = bot.log_problems()
+    assert not problems, "the bot logged errors:\n" + "\n".join(problems) + "\n" + bot.log_tail()
+    assert code in (0, None), f"the bot exited with status {code} on SIGTERM\n{bot.log_tail()}"
+    late = [
+        f"{ix.name!r}: {ix.ack_latency}"
+        for ix in server.interactions
+        if ix.id not in bot.unanswered_at_kill
+        and (ix.callback_type is None or ix.expired or (ix.ack_latency or 0) >= ACK_LIMIT)
+    ]
+    assert not late, f"interactions not answered within {ACK_LIMIT}s: {late}"
+    server.assert_clean()
+
+
+@pytest.fixture
+def bot_env() -> dict[str, str]:
+    """Extra environment for the bot process (a test module may override this fixture)."""
+    return {}
+
+
+@pytest.fixture
+async def world(
+    request: pytest.FixtureRequest, tmp_path: Path, bot_env: dict[str, str]
+) -> AsyncIterator[World]:
+    """A world whose bot is stopped and checked when the test ends."""
+    seed = zlib.crc32(request.node.nodeid.encode())
+    world = await open_world(tmp_path, seed, bot_env)
+    try:
+        yield world
+    finally:
+        await close_world(world, failed=request.node.stash.get(_FAILED, False))

@@ -1,0 +1,748 @@
+"""The bot as its users meet it: the real ``python -m bot`` process against the local Discord
+server, driven through ``/cascadia`` commands, autocomplete and buttons.
+
+:class:`BotProcess` runs (and SIGKILLs, and restarts) the bot on one SQLite file;
+:class:`Database` reads that file read-only, as an outside observer; :class:`GameChannel`
+plays a game in one channel the way people would, checking every message the bot posts there.
+"""
+
+# Waiting helpers take explicit timeouts so failures can say what was awaited for how long.
+# ruff: noqa: ASYNC109
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from PIL import Image
+
+from engine import GameRecord, GameState, state_from_json
+from engine.scoring.sheet import ScoreSheet, final_scores
+from tests.e2e.discord_server import (
+    JSON,
+    DiscordServer,
+    InteractionHandle,
+    InteractionRecord,
+    MessageRecord,
+)
+
+__all__ = [
+    "ACK_LIMIT",
+    "MESSAGE_TIMEOUT",
+    "REPO_ROOT",
+    "BotProcess",
+    "Database",
+    "GameChannel",
+    "Move",
+    "World",
+    "button",
+    "check_pngs",
+    "labels",
+    "poll_until",
+    "ranking",
+    "replayed_scores",
+]
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ACK_LIMIT = 3.0
+"""Discord's limit for the first response to an interaction, in seconds."""
+MESSAGE_TIMEOUT = 20.0
+"""How long a channel message the bot owes may take (pictures are drawn first)."""
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # discord.py colours its log lines inside Docker
+_LOG_PROBLEM = re.compile(r"\b(ERROR|CRITICAL)\b|Traceback \(most recent call last\)")
+_RANKING_LINE = re.compile(r"^(\d+)\. \*\*(.+?)\*\*: (-?\d+) points", re.MULTILINE)
+_T = TypeVar("_T")
+
+
+async def poll_until(
+    check: Callable[[], _T | None],
+    *,
+    timeout: float,
+    what: str,
+    server: DiscordServer | None = None,
+    interval: float = 0.02,
+) -> _T:
+    """Wait for ``check()`` to return something truthy, for state the server does not see
+    change (the bot's database file); fails naming ``what`` after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not (result := check()):
+        if server is not None and server.crashes:
+            raise AssertionError(f"crashed while waiting for {what}\n{server.describe()}")
+        if loop.time() > deadline:
+            detail = f"\n{server.describe()}" if server is not None else ""
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}{detail}")
+        await asyncio.sleep(interval)
+    return result
+
+
+# --- the bot process ---------------------------------------------------------------------------
+
+
+class BotProcess:
+    """``python -m bot`` on one database file, pointed at ``server``; killable and restartable.
+
+    Its output goes to ``log_path``. An exit the test did not ask for is recorded as a crash
+    on the server, so every wait fails at once with the end of the log.
+    """
+
+    def __init__(
+        self,
+        server: DiscordServer,
+        *,
+        db_path: Path,
+        guild_id: int,
+        log_path: Path,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.server = server
+        self.db_path = db_path
+        self.guild_id = guild_id
+        self.log_path = log_path
+        self.extra_env = dict(env or {})
+        self.starts = 0
+        #: Interactions dispatched to a process that was killed before it answered them.
+        self.unanswered_at_kill: set[int] = set()
+        #: The largest resident set of any run so far, in KiB (Linux ``VmHWM``).
+        self.peak_rss_kib = 0
+        self._process: asyncio.subprocess.Process | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    @property
+    def pid(self) -> int:
+        """The running process's id."""
+        if self._process is None:
+            raise RuntimeError("the bot is not running")
+        return self._process.pid
+
+    @property
+    def running(self) -> bool:
+        """Whether a bot process is alive."""
+        return self._process is not None and self._process.returncode is None
+
+    def environment(self) -> dict[str, str]:
+        """What the bot process gets: this environment, the server's, token, database, guild."""
+        return {
+            **os.environ,
+            **self.server.env(),
+            "DISCORD_TOKEN": self.server.token,
+            "CASCADIA_DB": str(self.db_path),
+            "CASCADIA_GUILD_ID": str(self.guild_id),
+            "LOG_LEVEL": "INFO",
+            "PYTHONUNBUFFERED": "1",
+            **self.extra_env,
+        }
+
+    async def start(self, *, timeout: float = 30.0) -> None:
+        """Start the process and wait until it has logged in with ``/cascadia`` synced."""
+        if self.running:
+            raise RuntimeError("the bot is already running")
+        identifies = self.server.identify_count
+        self.starts += 1
+        self._stopping = False
+        with self.log_path.open("ab") as log:
+            log.write(f"----- bot start #{self.starts} -----\n".encode())
+            log.flush()
+            self._process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                cwd=REPO_ROOT,
+                env=self.environment(),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=asyncio.subprocess.STDOUT,
+            )
+        self._watcher = asyncio.create_task(self._watch(self._process))
+        await self.server.wait_for(
+            lambda: (
+                self.server.identify_count > identifies
+                and self.server.connected
+                and any(
+                    c["name"] == "cascadia" for c in self.server.commands.get(self.guild_id, [])
+                )
+            ),
+            timeout=timeout,
+            what=f"bot start #{self.starts} to sync /cascadia and connect (log: {self.log_path})",
+        )
+
+    async def _watch(self, process: asyncio.subprocess.Process) -> None:
+        code = await process.wait()
+        if not self._stopping:
+            self.server.record_problem(
+                f"the bot process exited by itself with status {code}; its log ends:\n"
+                f"{self.log_tail()}"
+            )
+
+    def _note_peak_memory(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            status = Path(f"/proc/{self.pid}/status").read_text()
+            found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
+            if found:
+                self.peak_rss_kib = max(self.peak_rss_kib, int(found[1]))
+
+    async def kill(self) -> None:
+        """SIGKILL the process (no clean-up runs) and wait until the server saw it go."""
+        process = self._process
+        if process is None or process.returncode is not None:
+            raise RuntimeError("the bot is not running")
+        self._stopping = True
+        self._note_peak_memory()
+        self.unanswered_at_kill |= {
+            ix.id for ix in self.server.interactions if ix.callback_type is None
+        }
+        process.send_signal(signal.SIGKILL)
+        await self._finish(process)
+        await self.server.wait_for(
+            lambda: not self.server.connected,
+            timeout=10,
+            what="the server to see the killed bot's gateway connection close",
+        )
+
+    async def restart(self) -> None:
+        """SIGKILL the process and start it again on the same database."""
+        await self.kill()
+        await self.start()
+
+    async def stop(self, *, timeout: float = 15.0) -> int | None:
+        """SIGTERM, wait for a clean exit (SIGKILL after ``timeout``); returns the status."""
+        process = self._process
+        if process is None:
+            return None
+        if process.returncode is None:
+            self._stopping = True
+            self._note_peak_memory()
+            process.send_signal(signal.SIGTERM)
+            try:
+                async with asyncio.timeout(timeout):
+                    await process.wait()
+            except TimeoutError:
+                self.server.record_problem(f"the bot did not stop within {timeout}s of SIGTERM")
+                process.kill()
+        await self._finish(process)
+        return process.returncode
+
+    async def _finish(self, process: asyncio.subprocess.Process) -> None:
+        await process.wait()
+        if self._watcher is not None:
+            await self._watcher
+        self._process = self._watcher = None
+
+    def log_text(self) -> str:
+        """Everything the bot wrote so far, all runs."""
+        try:
+            return _ANSI.sub("", self.log_path.read_text(errors="replace"))
+        except FileNotFoundError:
+            return ""
+
+    def log_tail(self, lines: int = 60) -> str:
+        """The end of the log."""
+        return "\n".join(self.log_text().splitlines()[-lines:])
+
+    def log_problems(self) -> list[str]:
+        """The ERROR and CRITICAL lines and tracebacks in the log."""
+        return [line for line in self.log_text().splitlines() if _LOG_PROBLEM.search(line)]
+
+
+# --- the database, read from outside ---------------------------------------------------------
+
+
+class Database:
+    """Read-only views of the bot's SQLite file (WAL: readable while the bot writes)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def rows(self, sql: str, *parameters: object) -> list[sqlite3.Row]:
+        """Run one read query on a fresh read-only connection."""
+        uri = f"file:{self.path}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=10)) as db:
+            db.row_factory = sqlite3.Row
+            return db.execute(sql, parameters).fetchall()
+
+    def game_id(self, channel_id: int) -> int | None:
+        """The newest game of a channel."""
+        found = self.rows("SELECT max(id) FROM games WHERE channel_id = ?", channel_id)
+        return None if found[0][0] is None else int(found[0][0])
+
+    def moves(self, game_id: int) -> list[tuple[int, int, str]]:
+        """The move log: (seq, user id, actions)."""
+        rows = self.rows(
+            "SELECT seq, user_id, action FROM moves WHERE game_id = ? ORDER BY seq", game_id
+        )
+        return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+    def state(self, game_id: int) -> GameState:
+        """The engine state the bot stored (a test oracle: users see pictures instead)."""
+        [row] = self.rows("SELECT state FROM games WHERE id = ?", game_id)
+        return state_from_json(json.loads(row[0]))
+
+    def unsent(self) -> list[tuple[int, str]]:
+        """Outbox rows not yet posted: (id, kind)."""
+        rows = self.rows("SELECT id, kind FROM outbox WHERE sent_at IS NULL ORDER BY id")
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
+        """Every row of every table: equal snapshots mean nothing was changed."""
+        tables = ("games", "seats", "moves", "outbox")
+        return {
+            t: [tuple(r) for r in self.rows(f"SELECT * FROM {t} ORDER BY rowid")] for t in tables
+        }
+
+
+# --- the world -------------------------------------------------------------------------------
+
+
+@dataclass
+class World:
+    """A guild with the bot in it, its first channel, four players and a bystander."""
+
+    server: DiscordServer
+    bot: BotProcess
+    db: Database
+    guild: int
+    channel: int
+    alice: int
+    bob: int
+    carol: int
+    dave: int
+    eve: int
+    seed: int = 0
+    tables: list[GameChannel] = field(default_factory=list)
+    _channels: int = 0
+
+    def name(self, user: int) -> str:
+        """A user's display name."""
+        return self.server.users[user].name
+
+    def user(self, name: str) -> int:
+        """A user's id by name."""
+        return next(u.id for u in self.server.users.values() if u.name == name)
+
+    def new_channel(self) -> int:
+        """A fresh text channel in the guild."""
+        self._channels += 1
+        return self.server.add_channel(self.guild, f"table-{self._channels}")
+
+    def table(self, channel: int | None = None) -> GameChannel:
+        """A driver for the game in ``channel`` (default: the first channel); each table's
+        channel is checked once more when the test ends."""
+        channel = self.channel if channel is None else channel
+        table = GameChannel(self, channel, random.Random(self.seed + len(self.tables)))
+        self.tables.append(table)
+        return table
+
+
+# --- checks on what the bot posts ----------------------------------------------------------
+
+
+def check_pngs(message: MessageRecord, *, expect: Iterable[str]) -> None:
+    """The message carries valid, non-trivial PNG pictures with exactly the ``expect`` names."""
+    pngs = [a for a in message.attachments if a.filename.endswith(".png")]
+    assert sorted(a.filename for a in pngs) == sorted(expect), (
+        f"pictures of message {message.id}: {[a.filename for a in message.attachments]}"
+    )
+    for attachment in pngs:
+        assert attachment.data.startswith(_PNG_SIGNATURE), f"{attachment.filename} is not a PNG"
+        with Image.open(io.BytesIO(attachment.data)) as image:
+            image.load()  # decodes every pixel: a truncated or corrupt file raises here
+            assert image.format == "PNG", (attachment.filename, image.format)
+            assert min(image.size) >= 100, f"{attachment.filename} is only {image.size}"
+
+
+def ranking(text: str) -> list[tuple[str, int]]:
+    """The ranking lines of a message: (name, points), best first."""
+    return [(m[2], int(m[3])) for m in _RANKING_LINE.finditer(text)]
+
+
+def replayed_scores(record: Mapping[str, Any], names: list[str]) -> ScoreSheet:
+    """The final scores of a game record, replayed by the engine from its seed."""
+    state = GameRecord.from_json(record).replay()
+    assert state.is_over, "the record does not replay to the end of the game"
+    players = [(n, s.environment, s.nature_tokens) for n, s in zip(names, state.seats, strict=True)]
+    return final_scores(state.cards, players)
+
+
+# --- playing -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    """The options of one ``/cascadia play``."""
+
+    pair: int
+    tile_at: str
+    rotation: int
+    token_at: str
+    token: int | None = None
+
+    def options(self) -> dict[str, Any]:
+        """The slash-command options."""
+        chosen: dict[str, Any] = {
+            "pair": self.pair,
+            "tile_at": self.tile_at,
+            "rotation": self.rotation,
+            "token_at": self.token_at,
+        }
+        if self.token is not None:
+            chosen["token"] = self.token
+        return chosen
+
+
+@dataclass
+class GameChannel:
+    """One channel's game, driven through ``/cascadia`` as its players would.
+
+    It keeps the list of public messages the game should have produced so far
+    (:attr:`accounted`); :meth:`check_channel` fails on any other (a duplicate, a stray
+    reply), and every turn checks that exactly one new message pings exactly the next player.
+    """
+
+    world: World
+    channel: int
+    rng: random.Random
+    accounted: list[int] = field(default_factory=list)
+    seats: list[int] = field(default_factory=list)
+    """Players in seat order, read from the start message."""
+    to_move: int | None = None
+    turns: int = 0
+    lobby: MessageRecord | None = None
+    interleaved: Callable[[MessageRecord], bool] | None = None
+    """Messages that may come between the game's own (reminders), if any."""
+
+    @property
+    def server(self) -> DiscordServer:
+        """The Discord server."""
+        return self.world.server
+
+    @property
+    def game_id(self) -> int:
+        """This channel's newest game in the database."""
+        found = self.world.db.game_id(self.channel)
+        assert found is not None, f"no game in channel {self.channel}"
+        return found
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names in seat order."""
+        return [self.world.name(u) for u in self.seats]
+
+    # --- commands and replies ------------------------------------------------------------------
+
+    async def send(
+        self, user: int, command: str, options: Mapping[str, Any] | None = None
+    ) -> InteractionHandle:
+        """Invoke ``/cascadia command`` without waiting for the answer."""
+        return await self.server.slash(user, self.channel, "cascadia", command, options=options)
+
+    async def reply(self, handle: InteractionHandle, *, timeout: float = 10.0) -> MessageRecord:
+        """The answer to an interaction: its message, once a deferred "thinking" placeholder
+        is filled, or the first followup after a deferred button update."""
+        record = await handle.response(timeout=ACK_LIMIT + 1)
+
+        def filled() -> MessageRecord | None:
+            if record.callback_type == 6:
+                return next(iter(handle.followup_messages), None)
+            message = handle.message
+            return message if message is not None and not message.loading else None
+
+        return await self.server.wait_for(
+            filled, timeout=timeout, what=f"the answer to {handle.record.name!r}"
+        )
+
+    async def run(
+        self, user: int, command: str, options: Mapping[str, Any] | None = None
+    ) -> MessageRecord:
+        """``/cascadia command`` answered privately; returns the answer."""
+        answer = await self.reply(await self.send(user, command, options))
+        assert answer.ephemeral, f"/cascadia {command} was answered in public: {answer.content!r}"
+        return answer
+
+    async def press(self, user: int, message: MessageRecord, label: str) -> InteractionRecord:
+        """Press the button labelled ``label`` on ``message``."""
+        return await (await self.server.click(user, message, button(message, label)))
+
+    async def refused(
+        self,
+        user: int,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *,
+        reason: str,
+        press: MessageRecord | None = None,
+    ) -> str:
+        """``/cascadia command`` (or, with ``press``, the button labelled ``command`` on that
+        message) is turned down privately with a message matching ``reason`` (a regular
+        expression, case-insensitive); nothing public is posted, nothing in the database
+        changes. Returns the answer."""
+        await self.settled()
+        before = self.world.db.snapshot()
+        public = len(self.public_messages())
+        if press is None:
+            handle = await self.send(user, command, options)
+        else:
+            handle = await self.server.click(user, press, button(press, command))
+        answer = await self.reply(handle)
+        what = f"{command} {dict(options or {})} by {self.world.name(user)}"
+        assert answer.ephemeral, f"{what} was answered in public: {answer.content!r}"
+        assert re.search(reason, answer.content, re.IGNORECASE), (
+            f"{what}: expected a refusal matching {reason!r}, got {answer.content!r}"
+        )
+        assert answer.notified == frozenset()
+        assert len(self.public_messages()) == public, f"{what} posted in the channel"
+        assert self.world.db.snapshot() == before, f"{what} changed the database"
+        return answer.content
+
+    async def settled(self) -> None:
+        """Wait until the bot has posted (and recorded posting) everything it queued."""
+        await poll_until(
+            lambda: not self.world.db.unsent(),
+            timeout=MESSAGE_TIMEOUT,
+            what="the bot to post every queued message",
+            server=self.server,
+        )
+
+    def public_messages(self) -> list[MessageRecord]:
+        """Everything visible in the channel."""
+        return self.server.channel_messages(self.channel, include_ephemeral=False)
+
+    def check_channel(self) -> None:
+        """The channel shows exactly the messages the game accounted for, in order (and any
+        that :attr:`interleaved` accepts)."""
+        self._account_interleaved(self.public_messages())
+        shown = [m.id for m in self.public_messages()]
+        assert shown == self.accounted, (
+            "the channel's messages are not the expected ones:\n"
+            + "\n".join(
+                f"  {'  ' if m.id in self.accounted else '!!'} {m.id}: {m.content[:100]!r}"
+                for m in self.public_messages()
+            )
+        )
+
+    async def next_post(
+        self, since: int, *, what: str, timeout: float = MESSAGE_TIMEOUT
+    ) -> MessageRecord:
+        """The next public bot message in this channel at or after message order ``since``
+        that the game has not accounted for yet; the channel is checked after it.
+
+        Messages that :attr:`interleaved` accepts are accounted for on the way, wherever
+        they fall."""
+
+        def find() -> MessageRecord | None:
+            fresh = [m for m in self.public_messages() if m.id not in self.accounted]
+            rest = self._account_interleaved(fresh)
+            return next(
+                (m for m in rest if m.author_id == self.server.bot_user_id and m.order >= since),
+                None,
+            )
+
+        message = await self.server.wait_for(find, timeout=timeout, what=what)
+        self.accounted.append(message.id)
+        self.check_channel()
+        return message
+
+    def _account_interleaved(self, messages: list[MessageRecord]) -> list[MessageRecord]:
+        """Account for the interleaved messages among ``messages``; returns the others."""
+        if self.interleaved is None:
+            return messages
+        for message in messages:
+            if message.id not in self.accounted and self.interleaved(message):
+                self.accounted.append(message.id)
+        self.accounted.sort(key=lambda i: self.server.messages_by_id[i].order)
+        return [m for m in messages if m.id not in self.accounted]
+
+    # --- the lobby -----------------------------------------------------------------------------
+
+    async def open(self, host: int, *, cards: str | None = None) -> MessageRecord:
+        """``/cascadia new``: returns the lobby message with its buttons."""
+        since = len(self.server.messages)
+        answer = await self.run(host, "new", {} if cards is None else {"cards": cards})
+        lobby = await self.next_post(since, what="the lobby message")
+        assert lobby.notified == frozenset(), "the lobby message pinged someone"
+        assert {"Join", "Leave", "Start"} <= set(labels(lobby)), lobby.components
+        assert answer.notified == frozenset()
+        self.lobby = lobby
+        return lobby
+
+    async def join(self, *users: int) -> None:
+        """Each user presses Join on the lobby message."""
+        assert self.lobby is not None
+        for user in users:
+            await self.press(user, self.lobby, "Join")
+            await self.lobby_shows(f"**{self.world.name(user)}**")
+
+    async def lobby_shows(self, text: str) -> None:
+        """Wait until the lobby message (as last edited) contains ``text``."""
+        lobby = self.lobby
+        assert lobby is not None
+        await self.server.wait_for(
+            lambda: text in lobby.content, what=f"the lobby message to show {text!r}"
+        )
+
+    async def start(self, host: int, *, button: bool = True) -> MessageRecord:
+        """The host starts the game; returns the first turn message (which pings the first
+        player) after reading the seat order from it."""
+        since = len(self.server.messages)
+        if button:
+            assert self.lobby is not None
+            await self.press(host, self.lobby, "Start")
+        else:
+            await self.run(host, "start")
+        message = await self.next_post(since, what="the message that starts the game")
+        names = re.search(r"Players: (.+?)\. ", message.content)
+        assert names, message.content
+        self.seats = [self.world.user(n) for n in re.findall(r"\*\*(.+?)\*\*", names[1])]
+        [first] = message.notified
+        assert first in self.seats
+        self.to_move = first
+        self.check_turn_message(message, mover=None)
+        if self.lobby is not None:
+            lobby = self.lobby
+            await self.server.wait_for(
+                lambda: "The game has started" in lobby.content and not labels(lobby),
+                what="the lobby message to say the game started, without its buttons",
+            )
+        return message
+
+    async def setup(self, players: list[int], *, cards: str | None = None) -> MessageRecord:
+        """Open, seat ``players`` (the first hosts) and start; returns the start message."""
+        await self.open(players[0], cards=cards)
+        await self.join(*players[1:])
+        return await self.start(players[0])
+
+    # --- turns ---------------------------------------------------------------------------------
+
+    async def autocomplete(
+        self, user: int, focused: str, options: Mapping[str, Any], typed: str = ""
+    ) -> list[JSON]:
+        """What ``/cascadia play`` suggests for the option ``focused`` given the others."""
+        found = await self.server.autocomplete(
+            user, self.channel, "cascadia", "play", options={**options, focused: typed},
+            focused=focused,
+        )  # fmt: skip
+        assert len(found) <= 25, f"{len(found)} choices for {focused}"
+        return found
+
+    async def choose(self, user: int) -> Move:
+        """A legal turn picked the way a player would: pair and rotation at random, then
+        ``tile_at`` and ``token_at`` from what autocomplete offers."""
+        pair, rotation = self.rng.randint(1, 4), self.rng.randint(0, 5)
+        options: dict[str, Any] = {"pair": pair, "rotation": rotation}
+        tiles = await self.autocomplete(user, "tile_at", options)
+        assert tiles, "no place offered for the tile"
+        options["tile_at"] = self.rng.choice(tiles)["value"]
+        tokens = await self.autocomplete(user, "token_at", options)
+        values = [c["value"] for c in tokens]
+        assert values[-1] == "return", values
+        placed = values[:-1]
+        # Mostly place the token when possible, so that games score something.
+        token_at = self.rng.choice(placed) if placed and self.rng.random() < 0.85 else "return"
+        return Move(pair, options["tile_at"], rotation, token_at)
+
+    async def play(self, user: int | None = None, move: Move | None = None) -> MessageRecord:
+        """One whole turn by ``user`` (default: whoever is to move) with ``move`` (default:
+        chosen through autocomplete); returns the channel message that follows it."""
+        user = self.to_move if user is None else user
+        assert user is not None, "the game has not started"
+        move = move or await self.choose(user)
+        moves_before = len(self.world.db.moves(self.game_id))
+        since = len(self.server.messages)
+        answer = await self.run(user, "play", move.options())
+        assert "Turn played" in answer.content, answer.content
+        message = await self.turn_posted(since, user)
+        assert len(self.world.db.moves(self.game_id)) == moves_before + 1
+        return message
+
+    async def turn_posted(self, since: int, mover: int) -> MessageRecord:
+        """The message after ``mover``'s turn, posted at or after message order ``since``."""
+        message = await self.next_post(
+            since, what=f"the message after turn {self.turns + 1} ({self.world.name(mover)})"
+        )
+        self.turns += 1
+        self.check_turn_message(message, mover=mover)
+        return message
+
+    def check_turn_message(self, message: MessageRecord, *, mover: int | None) -> None:
+        """The message after a turn (or the start): it pings exactly the next player, says what
+        the mover did and shows the display and every environment; or, at the end, pings
+        everyone with the scores, the ranking and the game record."""
+        if mover is not None:
+            name = self.world.name(mover)
+            assert f"**{name}** took pair" in message.content or "spent a nature" in (
+                message.content
+            ), f"the turn message does not say what {name} did: {message.content!r}"
+        players = len(self.seats)
+        environments = [f"player{i}.png" for i in range(1, players + 1)]
+        if "The game is over" in message.content:
+            assert message.notified == frozenset(self.seats), "the end must ping every player"
+            check_pngs(message, expect=["scores.png", *environments])
+            self.to_move = None
+            return
+        assert self.to_move is not None
+        expected = self.to_move if mover is None else self.seats[
+            (self.seats.index(mover) + 1) % players
+        ]  # fmt: skip
+        assert message.notified == {expected}, (
+            f"turn {self.turns}: expected a ping for {self.world.name(expected)} only, "
+            f"got {sorted(self.world.name(u) for u in message.notified)}: {message.content!r}"
+        )
+        assert message.mentions == [expected], message.mentions
+        written = [int(u) for u in re.findall(r"<@!?(\d+)>", message.content)]
+        assert written == [expected], f"the message names others with <@…>: {message.content!r}"
+        check_pngs(message, expect=["display.png", *environments])
+        self.to_move = expected
+
+    async def play_to_end(self, *, max_turns: int = 100) -> MessageRecord:
+        """Play turns until the game is over; returns the final message."""
+        for _ in range(max_turns):
+            message = await self.play()
+            if self.to_move is None:
+                return message
+        raise AssertionError(f"the game did not end within {max_turns} turns")
+
+    def check_final(self, message: MessageRecord) -> dict[str, Any]:
+        """The final message: ranking and scores image, and a record that replays to the same
+        scores. Returns the record."""
+        [record_file] = [a for a in message.attachments if a.filename.endswith(".json")]
+        record = json.loads(record_file.data)
+        sheet = replayed_scores(record, self.names)
+        shown = ranking(message.content)
+        assert shown == [(n, sheet.player(n).total) for n in sheet.ranking], (
+            f"ranking {shown} differs from the replayed scores "
+            f"{[(n, sheet.player(n).total) for n in sheet.ranking]}"
+        )
+        assert len(record["actions"]) == 3 * len(self.world.db.moves(self.game_id))
+        return dict(record)
+
+
+def _walk(components: Iterable[JSON]) -> Iterable[JSON]:
+    for component in components:
+        yield component
+        yield from _walk(component.get("components", []))
+
+
+def labels(message: MessageRecord) -> list[str]:
+    """The labels of a message's buttons."""
+    return [c["label"] for c in _walk(message.components) if c.get("type") == 2]
+
+
+def button(message: MessageRecord, label: str) -> str:
+    """The custom id of the button labelled ``label``."""
+    for component in _walk(message.components):
+        if component.get("type") == 2 and component.get("label") == label:
+            return str(component["custom_id"])
+    raise AssertionError(f"no {label!r} button on message {message.id}: {labels(message)}")

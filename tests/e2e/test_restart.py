@@ -1,0 +1,82 @@
+"""The bot process is SIGKILLed at several points of a game and started again on the same
+database: the game goes on, no move is lost or applied twice, every message is posted once."""
+
+from __future__ import annotations
+
+from tests.e2e.harness import GameChannel, World
+
+
+async def kill_before_the_move_is_committed(world: World, table: GameChannel) -> None:
+    """The bot is killed while acknowledging ``/cascadia play``: nothing was played, and the
+    same move played again after the restart applies once."""
+    server, db = world.server, world.db
+    mover = table.to_move
+    assert mover is not None
+    move = await table.choose(mover)
+    log = db.moves(table.game_id)
+    hold = server.hold("POST", "/interactions/*/callback")
+    await table.send(mover, "play", move.options())
+    await server.wait_for(lambda: hold.held, what="the bot to acknowledge /cascadia play")
+    await world.bot.kill()
+    await server.wait_for(lambda: hold.abandoned, what="the server to see the held request go")
+    await world.bot.start()
+    assert db.moves(table.game_id) == log
+    await table.play(mover, move)
+
+
+async def kill_between_commit_and_post(world: World, table: GameChannel, *, after: bool) -> None:
+    """The move is committed and its message is on its way to Discord when the bot is killed.
+
+    ``after`` false: Discord never saw the post. ``after`` true: Discord created the message
+    but the bot never heard back; the post after the restart carries the same nonce, so
+    Discord answers with the same message instead of a second one.
+    """
+    server, db = world.server, world.db
+    mover = table.to_move
+    assert mover is not None
+    move = await table.choose(mover)
+    log = db.moves(table.game_id)
+    hold = server.hold("POST", f"/channels/{table.channel}/messages", after=after)
+    since = len(server.messages)
+    await table.send(mover, "play", move.options())
+    await server.wait_for(lambda: hold.held, what="the bot to post the turn message")
+    assert len(db.moves(table.game_id)) == len(log) + 1, "the post went out before the commit"
+    [(_, kind)] = db.unsent()
+    assert kind == "turn"
+    await world.bot.kill()
+    await server.wait_for(lambda: hold.abandoned, what="the server to see the held request go")
+    assert len(db.moves(table.game_id)) == len(log) + 1
+    assert bool(table.public_messages()[len(table.accounted) :]) == after
+
+    replays = server.nonce_replays
+    await world.bot.start()
+    await table.turn_posted(since, mover)
+    await table.settled()
+    table.check_channel()
+    assert server.nonce_replays == replays + after
+    assert len(db.moves(table.game_id)) == len(log) + 1
+
+
+async def test_sigkill_at_several_points_of_a_game(world: World) -> None:
+    table = world.table()
+    lobby = await table.open(world.alice)
+    await world.bot.restart()  # in the lobby: its buttons work after the restart
+    await table.join(world.bob)
+    await world.bot.restart()
+    assert lobby.custom_ids(), "the lobby lost its buttons"
+    await table.start(world.alice)
+
+    await table.play()
+    await world.bot.restart()  # between turns
+    await table.play()
+    await kill_before_the_move_is_committed(world, table)
+    await kill_between_commit_and_post(world, table, after=False)
+    await table.play()
+    await kill_between_commit_and_post(world, table, after=True)
+
+    final = await table.play_to_end()
+    table.check_final(final)
+    assert world.bot.starts == 7
+    moves = world.db.moves(table.game_id)
+    assert [seq for seq, _, _ in moves] == list(range(1, 41))
+    table.check_channel()
