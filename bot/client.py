@@ -152,9 +152,10 @@ class CascadiaBot(commands.Bot):
     # --- the outbox ---------------------------------------------------------------------------
 
     async def announce(self, outbox_ids: Sequence[int]) -> bool:
-        """Post the messages a write just queued (and any older ones); returns whether those
-        went out now. When not, the loop retries them."""
-        await self.outbox.drain()
+        """Post the messages a write just queued (and any older ones of the same channels);
+        returns whether those went out now. When not, the loop retries them."""
+        rows = [await self.store.get_outbox(outbox_id) for outbox_id in outbox_ids]
+        await self.outbox.drain({row.channel_id for row in rows if row is not None})
         for outbox_id in outbox_ids:
             row = await self.store.get_outbox(outbox_id)
             if row is None or row.sent_at is None:

@@ -11,6 +11,7 @@ import logging
 import re
 from typing import TYPE_CHECKING, Any, Self
 
+import aiohttp
 import discord
 
 from bot import errors, messages
@@ -138,7 +139,8 @@ async def refresh(bot: CascadiaBot, table: Table) -> None:
         await message.edit(
             content=lobby_text(table), view=view, allowed_mentions=discord.AllowedMentions.none()
         )
-    except discord.HTTPException:
+    except (discord.HTTPException, aiohttp.ClientError, OSError):
+        # The seat change is committed already; a lost connection only leaves the text stale.
         log.warning("could not update the lobby message of game %d", table.game.id, exc_info=True)
 
 

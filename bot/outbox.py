@@ -16,7 +16,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -143,8 +143,10 @@ def render_pictures(announcement: Announcement) -> list[tuple[str, bytes]]:
 class Outbox:
     """Drains the outbox: posts unsent rows in order per channel, retries failures later.
 
-    One drain runs at a time, so a row is never posted twice by this process; a row posted
-    whose ``mark_sent`` then failed is remembered and only marked on the next drain.
+    Each channel is drained by one task at a time (a lock per channel), so a row is never
+    posted twice by this process and a channel's messages keep their order, while channels do
+    not wait for each other. A row posted whose ``mark_sent`` then failed is remembered and
+    only marked on the next drain.
     """
 
     store: Store
@@ -156,47 +158,51 @@ class Outbox:
     max_delay: float = 3600.0
     batch: int = 200
     close_wait: float = 10.0
-    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False)
+    _locks: dict[int, asyncio.Lock] = field(default_factory=dict, init=False)
     _retry_at: dict[int, float] = field(default_factory=dict, init=False)
     _posted: dict[int, int] = field(default_factory=dict, init=False)
     _closed: bool = field(default=False, init=False)
 
-    async def drain(self) -> int:
-        """Post every unsent row that is due; returns how many were posted.
+    async def drain(self, channels: Collection[int] | None = None) -> int:
+        """Post every unsent row that is due (only in ``channels``, when given); returns how
+        many were posted.
 
         Never raises for a failed post: the row stays unsent and is retried later.
         """
-        async with self._lock:
-            if self._closed:
-                return 0
-            rows = await self.store.pending(self.batch)
-            channels: dict[int, list[OutboxRow]] = {}
-            for row in rows:
-                channels.setdefault(row.channel_id, []).append(row)
-            counts = await asyncio.gather(*(self._drain_channel(c) for c in channels.values()))
-            return sum(counts)
+        if self._closed:
+            return 0
+        if channels is None:
+            channels = {row.channel_id for row in await self.store.pending(self.batch)}
+        counts = await asyncio.gather(*(self._drain_channel(c) for c in channels))
+        return sum(counts)
 
     async def close(self) -> None:
-        """Let a drain in progress finish (for up to :attr:`close_wait` seconds) and start no
+        """Let drains in progress finish (for up to :attr:`close_wait` seconds) and start no
         more: cutting a post short between Discord's answer and ``mark_sent`` would post it
         twice."""
         self._closed = True
         try:
             async with asyncio.timeout(self.close_wait):
-                await self._lock.acquire()
+                for lock in list(self._locks.values()):
+                    async with lock:
+                        pass
         except TimeoutError:
             log.warning("the outbox drain did not finish within %.0fs of shutdown", self.close_wait)
-        else:
-            self._lock.release()
 
-    async def _drain_channel(self, rows: Sequence[OutboxRow]) -> int:
-        posted = 0
-        for row in rows:
-            if not await self._post_once(row):
-                # Later messages of this channel wait, so that turns are read in order.
-                break
-            posted += 1
-        return posted
+    async def _drain_channel(self, channel_id: int) -> int:
+        lock = self._locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            if self._closed:
+                return 0
+            # Read under the lock: a drain that held it may have just posted these rows.
+            rows = await self.store.pending(self.batch, channel_id=channel_id)
+            posted = 0
+            for row in rows:
+                if not await self._post_once(row):
+                    # Later messages of this channel wait, so that turns are read in order.
+                    break
+                posted += 1
+            return posted
 
     async def _post_once(self, row: OutboxRow) -> bool:
         message_id = self._posted.get(row.id)

@@ -385,8 +385,10 @@ class Store(Protocol):
         """The games a user is seated at, most recently changed first."""
         ...
 
-    async def pending(self, limit: int = 50, *, max_attempts: int | None = None) -> list[OutboxRow]:
-        """Unsent outbox rows, oldest first."""
+    async def pending(
+        self, limit: int = 50, *, max_attempts: int | None = None, channel_id: int | None = None
+    ) -> list[OutboxRow]:
+        """Unsent outbox rows, oldest first (only ``channel_id``'s when given)."""
         ...
 
     async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
@@ -848,23 +850,27 @@ class SqliteStore:
 
     # --- outbox -------------------------------------------------------------------------------
 
-    async def pending(self, limit: int = 50, *, max_attempts: int | None = None) -> list[OutboxRow]:
-        """Unsent outbox rows, oldest first; with ``max_attempts``, only rows tried fewer times.
+    async def pending(
+        self, limit: int = 50, *, max_attempts: int | None = None, channel_id: int | None = None
+    ) -> list[OutboxRow]:
+        """Unsent outbox rows, oldest first; with ``max_attempts``, only rows tried fewer times;
+        with ``channel_id``, only that channel's.
 
         Rows of one channel must be posted in this order; a caller that skips a failing row
         should hold back the later rows of the same channel.
         """
-        if max_attempts is None:
-            rows = await self._read(
-                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?",
-                (limit,),
-            )
-        else:
-            rows = await self._read(
-                f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL AND attempts < ?"
-                " ORDER BY id LIMIT ?",
-                (max_attempts, limit),
-            )
+        where = ["sent_at IS NULL"]
+        params: list[int] = []
+        if max_attempts is not None:
+            where.append("attempts < ?")
+            params.append(max_attempts)
+        if channel_id is not None:
+            where.append("channel_id = ?")
+            params.append(channel_id)
+        rows = await self._read(
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+            (*params, limit),
+        )
         return [_outbox(row) for row in rows]
 
     async def get_outbox(self, outbox_id: int) -> OutboxRow | None:

@@ -236,3 +236,34 @@ def test_render_pictures_draws_display_environments_and_scores() -> None:
     ]
     assert all(data.startswith(b"\x89PNG") for _, data in files)
     assert render_pictures(Announcement(kind="reminder", text="")) == []
+
+
+async def test_a_stuck_channel_does_not_hold_up_another(store: SqliteStore) -> None:
+    game_a, game_b = await _game(store, CHANNEL_A), await _game(store, CHANNEL_B)
+    await _queue(store, game_a, "a1")
+    await _queue(store, game_b, "b1")
+    release, b_posted = asyncio.Event(), asyncio.Event()
+    sent: list[str] = []
+
+    async def send(channel_id: int, post: Post) -> int:
+        if channel_id == CHANNEL_A:
+            await release.wait()
+        sent.append(post.text)
+        if channel_id == CHANNEL_B:
+            b_posted.set()
+        return len(sent)
+
+    outbox = Outbox(store, send, render=no_pictures, clock=Clock())
+    stuck = asyncio.create_task(outbox.drain())
+    await outbox.drain({CHANNEL_B})
+    try:
+        async with asyncio.timeout(5):
+            await b_posted.wait()
+    except TimeoutError:
+        pytest.fail("channel B's message waited for channel A's stuck post")
+    assert sent == ["b1"]
+    release.set()
+    async with asyncio.timeout(5):
+        await stuck
+    assert sorted(sent) == ["a1", "b1"]
+    assert await store.pending() == []
