@@ -16,8 +16,9 @@ milliseconds of CPU: callers on an event loop should run it in a thread.
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
 
-from engine import GameState, Hex, play_turn
+from engine import Environment, GameState, Hex, play_turn
 from engine.scoring.sheet import ScoreSheet
 from render.display import render_display_image
 from render.environment import draw_environment, plan_environment
@@ -44,12 +45,27 @@ def render_environment(
     tokens and ``score`` (when given). Every placed tile and every empty position where a
     tile could go is labelled with its hex text form; hexes in ``highlight`` get a ring."""
     player = state.seats[seat]
-    env = player.environment
+    return _environment_png(
+        player.environment, name, player.nature_tokens, score, frozenset(highlight)
+    )
+
+
+def clear_picture_cache() -> None:
+    """Forget the environment pictures kept for reuse (benchmarks measure fresh drawing)."""
+    _environment_png.cache_clear()
+
+
+# The bot posts every environment after every turn, but only the mover's changes: keep the
+# last pictures (about 40 KB each) instead of drawing the others again.
+@lru_cache(maxsize=256)
+def _environment_png(
+    env: Environment, name: str, nature_tokens: int, score: int | None, highlight: frozenset[Hex]
+) -> bytes:
     image = draw_environment(
         plan_environment(env),
         env,
         name=name,
-        nature_tokens=player.nature_tokens,
+        nature_tokens=nature_tokens,
         score=score,
         highlight=highlight,
     )
@@ -106,4 +122,10 @@ def render_scores(sheet: ScoreSheet, *, title: str = "Final scores") -> bytes:
     return encode(render_scores_image(sheet, title=title))
 
 
-__all__ = ["render_display", "render_environment", "render_preview", "render_scores"]
+__all__ = [
+    "clear_picture_cache",
+    "render_display",
+    "render_environment",
+    "render_preview",
+    "render_scores",
+]

@@ -10,7 +10,7 @@ bytes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -116,16 +116,29 @@ def draw_text(
     The blends assume the pixels under the text are ``style.bg``.
     """
     x, y = round(xy[0]), round(xy[1])
+    glyphs = _text_bitmaps(text, font, style, anchor)
+    if glyphs is None:
+        return (x, y, x, y)
+    left, top, right, bottom, indices, mask = glyphs
+    box = (x + left, y + top, x + right, y + bottom)
+    image.paste(indices, box[:2], mask)
+    return box
+
+
+# Labels, numbers and names repeat from one picture to the next: draw each text once.
+@lru_cache(maxsize=4096)
+def _text_bitmaps(
+    text: str, font: ImageFont.FreeTypeFont, style: TextStyle, anchor: str
+) -> tuple[int, int, int, int, Image.Image, Image.Image] | None:
+    """The offsets of ``text``'s box from its anchor, its palette indices and its mask."""
     left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
     width, height = right - left, bottom - top
     if width <= 0 or height <= 0:
-        return (x, y, x, y)
+        return None
     coverage = Image.new("L", (width, height), 0)
     ImageDraw.Draw(coverage).text((-left, -top), text, font=font, fill=255, anchor=anchor)
     # bytes.translate maps every coverage value through a table at C speed.
     raw = coverage.tobytes()
     indices = Image.frombytes("P", coverage.size, raw.translate(_ramp_table(style)))
     mask = Image.frombytes("L", coverage.size, raw.translate(_NONZERO))
-    box = (x + left, y + top, x + right, y + bottom)
-    image.paste(indices, box[:2], mask)
-    return box
+    return left, top, right, bottom, indices, mask

@@ -214,3 +214,19 @@ def test_threads_draw_the_same_pictures() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         for _ in range(3):
             assert list(pool.map(picture, range(4))) == expected
+
+
+def test_environment_pictures_are_reused_only_for_identical_inputs() -> None:
+    from engine.players import random_game
+    from render import clear_picture_cache, render_environment
+
+    state, _ = random_game(players=2, seed=4)
+    clear_picture_cache()
+    first = render_environment(state, 0, name="Ada", score=10)
+    assert render_environment(state, 0, name="Ada", score=10) is first
+    assert render_environment(state, 0, name="Ada", score=11) != first
+    assert render_environment(state, 1, name="Ada", score=10) != first
+    clear_picture_cache()
+    again = render_environment(state, 0, name="Ada", score=10)
+    assert again == first
+    assert again is not first
