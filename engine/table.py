@@ -271,7 +271,7 @@ def _tile(data: object, where: str, player: str) -> tuple[Hex, PlacedTile]:
     if "id" in tile:
         printed = _printed(tile["id"], habitats, wildlife, where)
     token = tile.get("token")
-    if isinstance(token, list):
+    if isinstance(token, list) and len(token) > 1:
         raise InvalidInput(f"{where}: a tile holds one token, not {len(token)}")
     if token is not None:
         if not isinstance(token, str):
