@@ -179,9 +179,11 @@ class CascadiaBot(commands.Bot):
 
     @tasks.loop(seconds=OUTBOX_SECONDS)
     async def drain_outbox(self) -> None:
-        """Post whatever is due in the outbox; the first run catches up after a restart."""
+        """Post whatever is due in the outbox, then give back the space of the sent messages'
+        snapshots; the first run catches up after a restart."""
         try:
             await self.outbox.drain()
+            await self.store.reclaim_space()
         except Exception:
             log.exception("the outbox drain failed; trying again in %.0fs", OUTBOX_SECONDS)
 

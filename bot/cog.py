@@ -23,7 +23,7 @@ from bot.errors import NoGame, NotInGame
 from bot.service import Table, Turn, as_seat
 from bot.store import GameStatus
 from bot.views import EndConfirmation
-from engine import Hex
+from engine import Hex, InvalidInput
 from render import render_display, render_environment, render_preview, render_scores
 
 log = logging.getLogger(__name__)
@@ -127,7 +127,12 @@ class TokenPosition(app_commands.Transformer[CascadiaBot]):
         """Read the position (``None``: return the token to the bag)."""
         if value.strip().lower() == choices.RETURN:
             return None
-        return Hex.parse(value)
+        try:
+            return Hex.parse(value)
+        except InvalidInput:
+            raise InvalidInput(
+                f"not a position: {value[:40]!r} (expected q,r such as -1,2, or return)"
+            ) from None
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: Interaction, value: str, /
@@ -252,7 +257,9 @@ class Cascadia(commands.Cog):
             score=found.score_after,
         )
         await interaction.followup.send(
-            messages.preview_message(found.score_before, found.score_after),
+            messages.preview_message(
+                found.score_before, found.score_after, your_turn=found.seat == state.current
+            ),
             file=_png("preview.png", image),
             ephemeral=True,
         )

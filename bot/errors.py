@@ -12,6 +12,7 @@ from typing import Any, cast
 
 import discord
 from discord import app_commands
+from discord.utils import escape_markdown
 
 from bot import store
 from engine.errors import IllegalAction, InvalidInput
@@ -43,7 +44,10 @@ class NotYourTurn(BotError):
     """Someone other than the current player tried to move."""
 
     def __init__(self, current: str) -> None:
-        super().__init__(f"It's not your turn: it's {current}'s.")
+        super().__init__(
+            f"It's not your turn: it's {escape_markdown(current)}'s."
+            " You can plan yours with `/cascadia preview`."
+        )
 
 
 class NotStarted(BotError):

@@ -112,10 +112,8 @@ def progress_text(state: GameState) -> str:
     """Round, turn and tiles left, e.g. ``"round 3 of 20 · turn 9 of 40 · 35 tiles left"``."""
     total = TURNS_PER_PLAYER * state.players
     turn = min(state.turn + 1, total)
-    return (
-        f"round {state.round} of {TURNS_PER_PLAYER} · turn {turn} of {total}"
-        f" · {state.tiles_left} tiles left"
-    )
+    tiles = "1 tile" if state.tiles_left == 1 else f"{state.tiles_left} tiles"
+    return f"round {state.round} of {TURNS_PER_PLAYER} · turn {turn} of {total} · {tiles} left"
 
 
 def _slots_text(slots: Sequence[int]) -> str:
@@ -126,10 +124,15 @@ def _slots_text(slots: Sequence[int]) -> str:
 # --- what happened ----------------------------------------------------------------------------
 
 
+def article(word: str) -> str:
+    """``word`` with its indefinite article: "a salmon", "an elk"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
 def describe_turn(before: GameState, actions: Sequence[Action], player: Player) -> str:
     """What ``player`` did with the turn ``actions`` (take, place tile, place token), played
-    on ``before``, e.g. "**Ada** took pair 2 (forest-river tile (elk, salmon) + elk), placed
-    the tile at 1,-1 and put the elk on 1,-1, earning a nature token."."""
+    on ``before``, e.g. "**Ada** took pair 2 — a forest-river tile (elk, salmon) and an elk —
+    placed the tile at `1,-1` and put the elk on it, earning a nature token."."""
     take = next((a for a in actions if isinstance(a, Take)), None)
     place = next((a for a in actions if isinstance(a, PlaceTile)), None)
     token_action = next((a for a in actions if isinstance(a, PlaceToken)), None)
@@ -139,22 +142,20 @@ def describe_turn(before: GameState, actions: Sequence[Action], player: Player) 
     token = before.display_tokens[take.token - 1]
     if tile is None or token is None:
         raise ValueError(f"pair {take.tile} was empty")
+    pieces = f"{article(tile_text(tile))} and {article(token.value)}"
     if take.free_choice:
-        took = (
-            f"spent a nature token to take tile {take.tile} ({tile_text(tile)})"
-            f" with token {take.token} ({token.value})"
-        )
+        took = f"spent a nature token to take tile {take.tile} and token {take.token}"
     else:
-        took = f"took pair {take.tile} ({tile_text(tile)} + {token.value})"
-    text = f"{player.shown} {took}, placed the tile at `{place.at}`"
+        took = f"took pair {take.tile}"
+    text = f"{player.shown} {took} — {pieces} — placed the tile at `{place.at}`"
     if token_action.at is None:
         return f"{text} and returned the {token.value} to the bag."
-    text += f" and put the {token.value} on `{token_action.at}`"
-    earned = (
-        tile.keystone
-        if token_action.at == place.at
-        else before.current_player.environment[token_action.at].tile.keystone
-    )
+    if token_action.at == place.at:
+        text += f" and put the {token.value} on it"
+        earned = tile.keystone
+    else:
+        text += f" and put the {token.value} on `{token_action.at}`"
+        earned = before.current_player.environment[token_action.at].tile.keystone
     return f"{text}, earning a nature token." if earned else f"{text}."
 
 
@@ -196,7 +197,8 @@ def start_message(state: GameState, players: Sequence[Player]) -> str:
     return (
         f"The game is on{solo}! Players: {names}. Cards: {cards_text(state.cards)}.\n"
         f"{your_turn_line(state, players[state.current])}\n"
-        "Play a whole turn with `/cascadia play`; try it first with `/cascadia preview`."
+        "Play a whole turn with `/cascadia play` (try it first with `/cascadia preview`);"
+        " `/cascadia help` explains the rules."
     )
 
 
@@ -333,13 +335,17 @@ def settings_message(reminder_hours: int, *, changed: bool) -> str:
     )
 
 
-def preview_message(before: int, after: int) -> str:
-    """The score change of a previewed turn."""
+def preview_message(before: int, after: int, *, your_turn: bool = True) -> str:
+    """The score change of a previewed turn; a player waiting for their turn is told that
+    the display may change before it comes."""
     change = after - before
-    return (
+    text = (
         f"Preview only, nothing was played. Your score would go from {before} to {after} "
         f"({change:+d})."
     )
+    if not your_turn:
+        return f"{text} The display may change before your turn."
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -372,26 +378,25 @@ def my_games_message(games: Sequence[GameSummary]) -> str:
 
 
 HELP = """\
-**Cascadia**: build a landscape of habitat tiles and fill it with wildlife. Each turn, take \
-one tile with its wildlife token from the display, place the tile next to your tiles, then \
-put the token on a tile that shows that animal (or return it). After 20 turns each, the \
-scoring cards, your largest habitat corridors and your nature tokens decide the winner.
-Positions are `q,r` hex coordinates (your starter tile is around `0,0`); the autocomplete \
-lists the legal ones.
+**How to play Cascadia.** Build a landscape of habitat tiles and fill it with wildlife. \
+On your turn (`/cascadia play`):
+1. Take a pair from the display (`pair`): a tile and the wildlife token that goes with it.
+2. Place the tile touching your tiles (`tile_at`), turned by `rotation` 0-5.
+3. Put the token on one of your tiles that shows that animal and has no token yet \
+(`token_at`), or return it. A token on a keystone tile (one habitat) earns a nature token.
+A nature token lets you take any tile with any token (`token`), or wipe the tokens you name \
+(`/cascadia wipe 1 3`). Three matching tokens may be wiped once a turn for free \
+(`/cascadia wipe`); four matching are replaced automatically.
+After 20 turns each, points come from the wildlife scoring cards, your largest area of each \
+habitat (plus bonuses) and your nature tokens.
+Positions are `q,r` (your first tiles sit around `0,0`); the lists offer only legal ones. \
+`/cascadia preview` shows a turn privately before you play it.
 
-`/cascadia new [cards]`: open a lobby here (cards: random, A-D, five letters such as ABCDA, \
-family or intermediate)
-`/cascadia join` · `/cascadia leave` · `/cascadia start`: seat players, then start (1-4)
-`/cascadia play pair tile_at rotation token_at [token]`: your whole turn; `token` differing \
-from `pair` spends a nature token for a free choice
-`/cascadia preview ...`: the same options; shows the result privately, plays nothing
-`/cascadia wipe [tokens]`: wipe three matching tokens, or spend a nature token to wipe the \
-tokens you name (e.g. `1 3`)
-`/cascadia board [player]` · `/cascadia status` · `/cascadia score`: look at the game
-`/cascadia mygames`: your games and where it's your turn
+`/cascadia new [cards]`: open a lobby (cards: random, A-D, five letters like ABCDA, family, \
+intermediate) · `/cascadia join` · `/cascadia leave` · `/cascadia start` (host)
+`/cascadia board [player]` · `/cascadia status` · `/cascadia score` · `/cascadia mygames`: look
 `/cascadia settings [reminder_hours]` (host): reminders, 0 for none
-`/cascadia end` (host or Manage Channels) · `/cascadia export`: stop the game, \
-download its record"""
+`/cascadia end` (host) · `/cascadia export`: stop the game, download its record"""
 
 
 def help_message() -> str:

@@ -46,7 +46,9 @@ class Announcement:
 
     ``mentions`` are the only users the message may ping. The pictures are drawn from
     ``state`` (and ``names``, the players' names in seat order) when the message is posted;
-    ``highlight`` marks hexes of one seat's environment (the tile and token just placed).
+    ``highlights`` gives, per seat, the hexes to ring in that seat's environment (its own
+    latest tile and token), so an environment that did not change looks the same as in the
+    previous message.
     ``files`` are text attachments (name, content), such as the game record.
     """
 
@@ -56,7 +58,7 @@ class Announcement:
     pictures: tuple[Picture, ...] = ()
     state: GameState | None = None
     names: tuple[str, ...] = ()
-    highlight: tuple[int, tuple[Hex, ...]] | None = None
+    highlights: tuple[tuple[Hex, ...], ...] = ()
     files: tuple[tuple[str, str], ...] = ()
 
     def to_outbox(self) -> OutboxMessage:
@@ -66,13 +68,13 @@ class Announcement:
             "pictures": [p.value for p in self.pictures],
             "state": None if self.state is None else state_to_json(self.state),
             "names": list(self.names),
-            "highlight": None
-            if self.highlight is None
-            else [self.highlight[0], [str(h) for h in self.highlight[1]]],
+            "highlights": [[str(h) for h in hexes] for hexes in self.highlights],
             "files": [list(f) for f in self.files],
         }
         return OutboxMessage(
-            kind=self.kind, payload=json.dumps(payload), snapshot=json.dumps(snapshot)
+            kind=self.kind,
+            payload=json.dumps(payload, ensure_ascii=False),
+            snapshot=json.dumps(snapshot, ensure_ascii=False, separators=(",", ":")),
         )
 
     @classmethod
@@ -81,7 +83,6 @@ class Announcement:
         payload = json.loads(row.payload)
         snapshot = json.loads(row.snapshot) if row.snapshot else {}
         state = snapshot.get("state")
-        highlight = snapshot.get("highlight")
         return cls(
             kind=row.kind,
             text=str(payload["text"]),
@@ -89,9 +90,7 @@ class Announcement:
             pictures=tuple(Picture(p) for p in snapshot.get("pictures", ())),
             state=None if state is None else state_from_json(state),
             names=tuple(str(n) for n in snapshot.get("names", ())),
-            highlight=None
-            if highlight is None
-            else (int(highlight[0]), tuple(Hex.parse(h) for h in highlight[1])),
+            highlights=_read_highlights(snapshot),
             files=tuple((str(name), str(text)) for name, text in snapshot.get("files", ())),
         )
 
@@ -129,9 +128,8 @@ def render_pictures(announcement: Announcement) -> list[tuple[str, bytes]]:
             files.append(("scores.png", render_scores(sheet, title="Final scores")))
         elif picture is Picture.ENVIRONMENTS:
             for seat, score in enumerate(sheet.players):
-                highlight: tuple[Hex, ...] = ()
-                if announcement.highlight is not None and announcement.highlight[0] == seat:
-                    highlight = announcement.highlight[1]
+                highlights = announcement.highlights
+                highlight = highlights[seat] if seat < len(highlights) else ()
                 image = render_environment(
                     state, seat, name=score.name, score=score.total, highlight=highlight
                 )
@@ -262,6 +260,17 @@ class Outbox:
             await self.store.mark_failed(row.id, repr(error))
         except Exception:
             log.exception("could not record the failure of outbox %d", row.id)
+
+
+def _read_highlights(snapshot: dict[str, Any]) -> tuple[tuple[Hex, ...], ...]:
+    if "highlights" in snapshot:
+        return tuple(tuple(Hex.parse(h) for h in hexes) for hexes in snapshot["highlights"])
+    # A row queued by an older version: only the mover's seat, as [seat, [hexes]].
+    old = snapshot.get("highlight")
+    if old is None:
+        return ()
+    seat, hexes = int(old[0]), tuple(Hex.parse(h) for h in old[1])
+    return tuple(hexes if s == seat else () for s in range(seat + 1))
 
 
 def _clip(text: str) -> str:

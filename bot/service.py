@@ -39,6 +39,8 @@ from engine import (
     GameState,
     Hex,
     NatureWipe,
+    PlaceTile,
+    PlaceToken,
     ScoreSheet,
     WipeThree,
     apply,
@@ -159,7 +161,7 @@ def parse_wipe(text: str | None) -> WipeThree | NatureWipe:
         return WipeThree()
     slots = []
     for word in words:
-        if not word.isdigit():
+        if word not in ("1", "2", "3", "4"):
             raise InvalidInput(f"tokens are numbers 1-4 such as `1 3`, not {word[:20]!r}")
         slots.append(int(word))
     return NatureWipe(tuple(slots))
@@ -297,11 +299,14 @@ class GameService:
         after = turn.play(before, seat)
         actions = turn.actions()
         game = table.game
+        moves = await self.store.moves(game.id)
+        highlights = last_placements(moves, table.players)
+        highlights[seat] = _placed(turn)
         line = messages.describe_turn(before, actions, table.players[seat])
         now = self._now()
         if after.is_over:
             sheet = table.score_sheet(after)
-            record = table.record([*await self._logged_actions(game.id), *actions])
+            record = table.record([*_actions(moves), *actions])
             announcement = Announcement(
                 kind="finish",
                 text=messages.game_over_message(line, sheet, table.players),
@@ -309,7 +314,7 @@ class GameService:
                 pictures=(Picture.SCORES, Picture.ENVIRONMENTS),
                 state=after,
                 names=table.names,
-                highlight=(seat, _placed(turn)),
+                highlights=tuple(highlights),
                 files=((f"cascadia-game-{game.id}.json", _json_text(record.to_json())),),
             )
             status, next_at = GameStatus.FINISHED, None
@@ -322,7 +327,7 @@ class GameService:
                 pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
                 state=after,
                 names=table.names,
-                highlight=(seat, _placed(turn)),
+                highlights=tuple(highlights),
             )
             status = GameStatus.ACTIVE
             next_at = self._next_reminder(now, game.reminder_hours, 0)
@@ -538,10 +543,31 @@ def _check_can_end(table: Table, user_id: int, can_manage: bool) -> None:
         raise NotHost("end the game (or someone with Manage Channels)")
 
 
+def last_placements(moves: Sequence[MoveRow], players: Sequence[Player]) -> list[tuple[Hex, ...]]:
+    """Per seat, where that player's latest turn in the log put its tile and token (empty
+    before their first turn): what their environment's picture rings, so that players
+    catching up see each one's last move."""
+    seats = {player.user_id: seat for seat, player in enumerate(players)}
+    placed: list[tuple[Hex, ...]] = [() for _ in players]
+    for move in moves:
+        seat = seats.get(move.user_id)
+        actions = [parse_action(a) for a in move.action.split(ACTION_SEPARATOR)]
+        tile = next((a.at for a in actions if isinstance(a, PlaceTile)), None)
+        if seat is None or tile is None:
+            continue  # a wipe: the environment did not change
+        token = next((a.at for a in actions if isinstance(a, PlaceToken)), None)
+        placed[seat] = _hexes(tile, token)
+    return placed
+
+
 def _placed(turn: Turn) -> tuple[Hex, ...]:
-    if turn.token_at is None or turn.token_at == turn.tile_at:
-        return (turn.tile_at,)
-    return (turn.tile_at, turn.token_at)
+    return _hexes(turn.tile_at, turn.token_at)
+
+
+def _hexes(tile_at: Hex, token_at: Hex | None) -> tuple[Hex, ...]:
+    if token_at is None or token_at == tile_at:
+        return (tile_at,)
+    return (tile_at, token_at)
 
 
 def _dump(state: GameState) -> str:

@@ -34,6 +34,7 @@ its injectable ``now`` callable.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import sqlite3
@@ -79,6 +80,8 @@ __all__ = [
     "utc_now",
 ]
 
+log = logging.getLogger(__name__)
+
 Clock = Callable[[], datetime]
 """Returns the current time as an aware datetime."""
 
@@ -86,6 +89,8 @@ BUSY_TIMEOUT_MS = 5_000
 """How long a write waits for another connection's write lock before giving up."""
 
 _MAX_ERROR_CHARS = 2_000
+_INCREMENTAL = 2
+"""``PRAGMA auto_vacuum`` value of incremental auto-vacuum."""
 
 
 def utc_now() -> datetime:
@@ -403,6 +408,10 @@ class Store(Protocol):
         """Record a failed attempt to post a row; ignored once the row is sent."""
         ...
 
+    async def reclaim_space(self) -> int:
+        """Give free space left by deleted rows back to the file system; returns its pages."""
+        ...
+
     async def due_reminders(self, now: datetime) -> list[GameRow]:
         """Games being played whose next reminder is due at ``now``, most overdue first."""
         ...
@@ -497,9 +506,10 @@ _GAME_COLUMNS = (
 )
 _SEAT_COLUMNS = "s.game_id, s.seat, s.user_id, s.name"
 _OUTBOX_COLUMNS = (
-    "id, game_id, channel_id, kind, payload, snapshot, created_at, attempts, last_error,"
-    " sent_at, message_id"
+    "o.id, o.game_id, o.channel_id, o.kind, o.payload, s.snapshot, o.created_at, o.attempts,"
+    " o.last_error, o.sent_at, o.message_id"
 )
+_OUTBOX_TABLES = "outbox o LEFT JOIN outbox_snapshots s ON s.outbox_id = o.id"
 
 
 class _Keep:
@@ -568,11 +578,24 @@ class SqliteStore:
             await store.close()
 
     async def close(self) -> None:
-        """Wait for the operation in progress, then close the connection. Idempotent."""
+        """Wait for the operation in progress, give free pages back (see
+        :meth:`reclaim_space`), then close the connection. Idempotent."""
         async with self._lock:
             connection, self._connection = self._connection, None
             if connection is not None:
+                try:
+                    await _reclaim(connection)
+                except sqlite3.Error:
+                    log.warning("could not reclaim free pages on closing", exc_info=True)
                 await connection.close()
+
+    async def reclaim_space(self) -> int:
+        """Give the pages that deleted rows (mostly sent messages' snapshots) left free back to
+        the file system, so the file does not keep its largest size; returns how many pages
+        were free. Cheap when there are none: the bot calls it periodically."""
+        self._refuse_reentry()
+        async with self._lock:
+            return await _reclaim(self._open_connection())
 
     async def schema_version(self) -> int:
         """The database's ``PRAGMA user_version``: the number of the last migration applied."""
@@ -859,23 +882,26 @@ class SqliteStore:
         Rows of one channel must be posted in this order; a caller that skips a failing row
         should hold back the later rows of the same channel.
         """
-        where = ["sent_at IS NULL"]
+        where = ["o.sent_at IS NULL"]
         params: list[int] = []
         if max_attempts is not None:
-            where.append("attempts < ?")
+            where.append("o.attempts < ?")
             params.append(max_attempts)
         if channel_id is not None:
-            where.append("channel_id = ?")
+            where.append("o.channel_id = ?")
             params.append(channel_id)
         rows = await self._read(
-            f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+            f"SELECT {_OUTBOX_COLUMNS} FROM {_OUTBOX_TABLES} WHERE {' AND '.join(where)}"
+            " ORDER BY o.id LIMIT ?",
             (*params, limit),
         )
         return [_outbox(row) for row in rows]
 
     async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
         """One outbox row, sent or not."""
-        rows = await self._read(f"SELECT {_OUTBOX_COLUMNS} FROM outbox WHERE id = ?", (outbox_id,))
+        rows = await self._read(
+            f"SELECT {_OUTBOX_COLUMNS} FROM {_OUTBOX_TABLES} WHERE o.id = ?", (outbox_id,)
+        )
         return _outbox(rows[0]) if rows else None
 
     async def mark_sent(self, outbox_id: int, message_id: int) -> None:
@@ -887,11 +913,12 @@ class SqliteStore:
         async with self.transaction() as db:
             cursor = await db.execute(
                 "UPDATE outbox SET sent_at = COALESCE(sent_at, ?),"
-                " message_id = COALESCE(message_id, ?), snapshot = NULL WHERE id = ?",
+                " message_id = COALESCE(message_id, ?) WHERE id = ?",
                 (stamp, message_id, outbox_id),
             )
             if cursor.rowcount == 0:
                 raise NotFound("outbox message", outbox_id)
+            await db.execute("DELETE FROM outbox_snapshots WHERE outbox_id = ?", (outbox_id,))
 
     async def mark_failed(self, outbox_id: int, error: str) -> None:
         """Count a failed attempt to post a row and keep the error; ignored once it is sent."""
@@ -951,6 +978,10 @@ class SqliteStore:
         connection = self._open_connection()
         connection.row_factory = sqlite3.Row
         await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        # Pages freed by sent messages' snapshots go back to the file system with
+        # :meth:`reclaim_space`. Only a file without tables takes this setting directly; an
+        # older one is converted once after its migrations (see _migrate).
+        await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
         rows = list(await connection.execute_fetchall("PRAGMA journal_mode = WAL"))
         mode = str(rows[0][0]).lower()
         if mode != "wal":
@@ -978,6 +1009,21 @@ class SqliteStore:
                     await db.execute(statement)
                 # PRAGMA takes no parameters; the value is an int from our own list.
                 await db.execute(f"PRAGMA user_version = {migration.version:d}")
+        await self._convert_to_incremental_vacuum()
+
+    async def _convert_to_incremental_vacuum(self) -> None:
+        """Turn on incremental auto-vacuum in a file created before it was asked for: one
+        VACUUM rewrites the file compactly with the setting. A failure (another connection
+        busy) only leaves the file as it was; the next start tries again."""
+        rows = await self._read("PRAGMA auto_vacuum", ())
+        if int(rows[0][0]) == _INCREMENTAL:
+            return
+        log.info("rewriting the database once to turn on incremental auto-vacuum")
+        try:
+            async with self._lock:
+                await self._open_connection().execute("VACUUM")
+        except sqlite3.OperationalError:
+            log.warning("could not vacuum the database; trying again next start", exc_info=True)
 
     def _open_connection(self) -> aiosqlite.Connection:
         if self._connection is None:
@@ -1041,15 +1087,31 @@ class SqliteStore:
         for message in messages:
             channel_id = game.channel_id if message.channel_id is None else message.channel_id
             cursor = await db.execute(
-                "INSERT INTO outbox (game_id, channel_id, kind, payload, snapshot, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (game.id, channel_id, message.kind, message.payload, message.snapshot, stamp),
+                "INSERT INTO outbox (game_id, channel_id, kind, payload, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game.id, channel_id, message.kind, message.payload, stamp),
             )
-            ids.append(_rowid(cursor))
+            outbox_id = _rowid(cursor)
+            if message.snapshot is not None:
+                await db.execute(
+                    "INSERT INTO outbox_snapshots (outbox_id, snapshot) VALUES (?, ?)",
+                    (outbox_id, message.snapshot),
+                )
+            ids.append(outbox_id)
         return tuple(ids)
 
 
 # --- helpers on an open transaction -----------------------------------------------------------
+
+
+async def _reclaim(db: aiosqlite.Connection) -> int:
+    row = await _fetchone(db, "PRAGMA freelist_count", ())
+    free = 0 if row is None else int(row[0])
+    if free:
+        # executescript steps the pragma to its end; execute() would free a single page.
+        # Outside any transaction it is one atomic statement of its own.
+        await db.executescript("PRAGMA incremental_vacuum;")
+    return free
 
 
 async def _rollback(db: aiosqlite.Connection) -> None:

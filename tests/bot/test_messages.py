@@ -99,17 +99,48 @@ def test_describe_turn_names_pair_tile_and_token() -> None:
     targets = [a.at for a in legal_actions(placed) if isinstance(a, PlaceToken) and a.at]
     token_at = targets[0] if targets else None
     text = messages.describe_turn(before, turn_actions(2, tile_at, 0, token_at), ADA)
-    assert text.startswith(f"{ADA.shown} took pair 2 ({messages.tile_text(tile)} + {token}")
+    pieces = f"{messages.article(messages.tile_text(tile))} and {messages.article(token)}"
+    assert text.startswith(f"{ADA.shown} took pair 2 — {pieces} — ")
     assert f"placed the tile at `{tile_at}`" in text
-    if token_at is not None:
+    if token_at == tile_at:
+        assert f"put the {token} on it" in text
+    elif token_at is not None:
         assert f"put the {token} on `{token_at}`" in text
+
+
+def test_describe_turn_token_on_the_new_keystone() -> None:
+    # Seed 14 shows a keystone with its own species: placing both earns a nature token.
+    before = new_game(players=2, seed=14, cards="A")
+    pair = next(
+        slot
+        for slot, (tile, token) in enumerate(
+            zip(before.display_tiles, before.display_tokens, strict=True), start=1
+        )
+        if tile is not None and tile.keystone and token in tile.wildlife
+    )
+    tile_at = before.current_player.environment.frontier()[0]
+    text = messages.describe_turn(before, turn_actions(pair, tile_at, 0, tile_at), ADA)
+    assert text.endswith("on it, earning a nature token.")
+
+
+@pytest.mark.parametrize(
+    ("word", "text"), [("elk", "an elk"), ("salmon", "a salmon"), ("forest tile", "a forest tile")]
+)
+def test_article(word: str, text: str) -> None:
+    assert messages.article(word) == text
+
+
+def test_progress_counts_one_tile_in_the_singular() -> None:
+    state = new_game(players=2, seed=5, cards="A")
+    while state.tiles_left > 1:
+        state, _ = _first_turn(state)
+    assert messages.progress_text(state).endswith("· 1 tile left")
 
 
 def test_describe_turn_free_choice_says_a_nature_token_was_spent() -> None:
     state = new_game(players=2, seed=5, cards="A")
     text = messages.describe_turn(state, turn_actions(1, Hex(1, 0), 0, None, token=3), ADA)
-    assert "spent a nature token to take tile 1" in text
-    assert "with token 3" in text
+    assert "spent a nature token to take tile 1 and token 3 — a " in text
 
 
 def test_describe_turn_needs_a_whole_turn() -> None:
@@ -216,6 +247,8 @@ def test_score_message_before_the_end_names_the_leader() -> None:
 def test_preview_message_shows_the_change() -> None:
     assert "from 10 to 14 (+4)" in messages.preview_message(10, 14)
     assert "(+0)" in messages.preview_message(3, 3)
+    assert "may change" not in messages.preview_message(3, 3)
+    assert "may change before your turn" in messages.preview_message(3, 3, your_turn=False)
 
 
 def test_settings_message() -> None:

@@ -4,6 +4,7 @@ only delays them. Run against a real SQLite file with a fake ``send``."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,7 +83,7 @@ def test_announcement_round_trips_through_a_row() -> None:
         pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
         state=state,
         names=("Ada", "Bob"),
-        highlight=(1, (Hex(1, -1), Hex(0, 1))),
+        highlights=((), (Hex(1, -1), Hex(0, 1))),
         files=(("record.json", "{}\n"),),
     )
     message = announcement.to_outbox()
@@ -94,6 +95,20 @@ def test_announcement_round_trips_through_a_row() -> None:
         attempts=0, last_error=None, sent_at=None, message_id=None,
     )  # fmt: skip
     assert Announcement.from_row(row) == announcement
+
+
+def test_a_row_queued_by_the_previous_version_still_reads() -> None:
+    """Before every seat had its highlight, a snapshot held only the mover's."""
+    from bot.store import OutboxRow
+
+    snapshot = {"pictures": ["environments"], "state": None, "names": [], "files": [],
+                "highlight": [1, ["1,-1", "0,1"]]}  # fmt: skip
+    row = OutboxRow(
+        id=1, game_id=1, channel_id=1, kind="turn", payload='{"text": "hi", "mentions": []}',
+        snapshot=json.dumps(snapshot), created_at=None,  # type: ignore[arg-type]
+        attempts=0, last_error=None, sent_at=None, message_id=None,
+    )  # fmt: skip
+    assert Announcement.from_row(row).highlights == ((), (Hex(1, -1), Hex(0, 1)))
 
 
 async def test_drain_posts_each_message_once_in_order(store: SqliteStore) -> None:
@@ -225,7 +240,7 @@ def test_render_pictures_draws_display_environments_and_scores() -> None:
         pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS, Picture.SCORES),
         state=state,
         names=("Ada", "Bob"),
-        highlight=(0, (Hex(0, 0),)),
+        highlights=((Hex(0, 0),), ()),
     )
     files = render_pictures(announcement)
     assert [name for name, _ in files] == [

@@ -14,13 +14,22 @@ from pathlib import Path
 import pytest
 
 from bot.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
-from bot.outbox import Announcement
-from bot.service import GameService, Table, Turn, parse_cards, parse_wipe
+from bot.messages import Player
+from bot.outbox import Announcement, render_pictures
+from bot.service import (
+    GameService,
+    Table,
+    Turn,
+    last_placements,
+    parse_cards,
+    parse_wipe,
+)
 from bot.store import (
     AlreadySeated,
     ChannelBusy,
     GameStatus,
     LobbyFull,
+    MoveRow,
     RevisionConflict,
     SqliteStore,
 )
@@ -238,8 +247,57 @@ async def test_play_commits_the_move_and_calls_the_next_player(
     assert announcement.mentions == (upcoming,)
     assert _mentions(announcement.text) == {upcoming}
     assert announcement.state == after.state
-    assert announcement.highlight is not None
-    assert announcement.highlight[0] == table.seat_of(mover)
+    seat = table.require_seat(mover)
+    placed = (turn.tile_at,) if turn.token_at in (None, turn.tile_at) else (
+        turn.tile_at, turn.token_at,
+    )  # fmt: skip
+    assert announcement.highlights[seat] == placed
+    assert announcement.highlights[1 - seat] == ()  # nothing placed yet
+
+
+async def test_every_environment_rings_its_own_latest_placement(
+    service: GameService, store: SqliteStore
+) -> None:
+    """Each picture rings its player's last tile and token, so a picture that did not change
+    since the previous message is drawn the same (and comes from the render cache)."""
+    table = await _started(service, ADA, BOB)
+    rng = random.Random(5)
+    turns: dict[int, Turn] = {}
+    posted: list[Announcement] = []
+    for row in await store.pending():
+        await store.mark_sent(row.id, 1)
+    for _ in range(3):
+        mover = _current_user(table)
+        turns[table.require_seat(mover)] = turn = _any_turn(table, rng)
+        await service.play(CHANNEL, user_id=mover, turn=turn)
+        (announcement,) = await _outbox(store)
+        for row in await store.pending():
+            await store.mark_sent(row.id, 1)
+        posted.append(announcement)
+        table = await service.table(CHANNEL)
+    for seat, turn in turns.items():
+        assert posted[-1].highlights[seat][0] == turn.tile_at
+    # The player who did not move in the last turn looks the same in both last messages.
+    idle = table.require_state().current
+    before, after = (render_pictures(a)[1 + idle][1] for a in posted[-2:])
+    assert before == after
+
+
+def test_last_placements_skip_wipes_and_keep_the_latest() -> None:
+    players = (Player(ADA, "Ada"), Player(BOB, "Bob"))
+    at = datetime(2024, 5, 1, tzinfo=UTC)
+
+    def row(seq: int, user: int, action: str) -> MoveRow:
+        return MoveRow(game_id=1, seq=seq, user_id=user, action=action, created_at=at)
+
+    moves = [
+        row(1, ADA, "take 1; tile 1,0 0; token 0,0"),
+        row(2, BOB, "take 2; tile 0,1 3; token return"),
+        row(3, ADA, "wipe"),
+        row(4, ADA, "take 3; tile 2,-1 1; token 2,-1"),
+    ]
+    assert last_placements(moves, players) == [(Hex(2, -1),), (Hex(0, 1),)]
+    assert last_placements(moves[:1], players) == [(Hex(1, 0), Hex(0, 0)), ()]
 
 
 async def test_refusals_leave_the_game_unchanged(service: GameService, store: SqliteStore) -> None:

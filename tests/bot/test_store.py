@@ -707,6 +707,84 @@ async def test_reopen_is_idempotent_and_keeps_data(db_path: Path, clock: FakeClo
         assert len(await store.moves(game.id)) == 2
 
 
+async def test_upgrade_from_0001_keeps_every_row(db_path: Path, clock: FakeClock) -> None:
+    """A database of the first schema, with sent and unsent messages, upgrades to the current
+    one: rows, ids and unsent snapshots are all kept, and new ids continue after the old."""
+    first = load_migrations()[:1]
+    async with SqliteStore.open(db_path, now=clock, migrations=first) as old:
+        game = await started(old)
+        await move(old, game)
+    with raw(db_path) as db:
+        # Written as the 0001 code did: the snapshot in the outbox row, cleared when sent.
+        db.execute(
+            "INSERT INTO outbox (game_id, channel_id, kind, payload, snapshot, created_at)"
+            " VALUES (?, ?, 'turn', '{}', 'state to draw', '2024-05-01T18:00:00.000000+00:00')",
+            (game.id, CHANNEL),
+        )
+        db.execute("UPDATE outbox SET sent_at = created_at, message_id = 9, snapshot = NULL"
+                   " WHERE id = 1")  # fmt: skip
+        db.execute("UPDATE outbox SET attempts = 2, last_error = 'HTTP 500' WHERE id = 2")
+        ids = [row[0] for row in db.execute("SELECT id FROM outbox ORDER BY id")]
+        old_rows = db.execute(
+            "SELECT id, game_id, channel_id, kind, payload, created_at, attempts, last_error,"
+            " sent_at, message_id FROM outbox ORDER BY id"
+        ).fetchall()
+        snapshots = dict(db.execute("SELECT id, snapshot FROM outbox ORDER BY id").fetchall())
+        rest = {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in ("games", "seats", "moves")}
+        assert db.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # made with it already on
+        db.execute("PRAGMA auto_vacuum = NONE")
+        db.execute("VACUUM")  # as a file made before incremental auto-vacuum
+        assert db.execute("PRAGMA auto_vacuum").fetchone()[0] == 0
+
+    async with SqliteStore.open(db_path, now=clock) as store:
+        assert await store.schema_version() == len(load_migrations())
+        for outbox_id in ids:
+            row = await store.get_outbox(outbox_id)
+            assert row is not None
+            assert row.snapshot == snapshots[outbox_id]
+        assert [row.id for row in await store.pending()] == ids[1:]
+        with raw(db_path) as db:
+            assert {t: db.execute(f"SELECT * FROM {t}").fetchall() for t in rest} == rest
+        stored = await store.get_game(game.id)
+        assert stored is not None
+        added = await move(store, stored, messages=[message("next", snapshot="more")])
+        assert added.outbox_ids[0] > max(ids)
+    with raw(db_path) as db:
+        assert (
+            db.execute(
+                "SELECT id, game_id, channel_id, kind, payload, created_at, attempts, last_error,"
+                " sent_at, message_id FROM outbox WHERE id <= ? ORDER BY id",
+                (max(ids),),
+            ).fetchall()
+            == old_rows
+        )
+        assert db.execute("PRAGMA auto_vacuum").fetchone()[0] == 2
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+async def test_sent_snapshots_are_deleted_and_their_space_given_back(
+    sqlite_store: SqliteStore, db_path: Path
+) -> None:
+    game = await started(sqlite_store)
+    big = [message(f"m{i}", snapshot="x" * 20_000) for i in range(20)]
+    result = await move(sqlite_store, game, messages=big)
+    with raw(db_path) as db:
+        pages_full = db.execute("PRAGMA page_count").fetchone()[0]
+    for number, outbox_id in enumerate(result.outbox_ids):
+        await sqlite_store.mark_sent(outbox_id, 1000 + number)
+    with raw(db_path) as db:
+        assert db.execute("SELECT count(*) FROM outbox_snapshots").fetchone()[0] == 0
+    assert await sqlite_store.reclaim_space() > 80
+    assert await sqlite_store.reclaim_space() == 0
+    with raw(db_path) as db:
+        assert db.execute("PRAGMA page_count").fetchone()[0] < pages_full - 80
+    sent = await sqlite_store.get_outbox(result.outbox_ids[0])
+    assert sent is not None
+    assert sent.snapshot is None
+    assert sent.payload == big[0].payload
+
+
 async def test_refuses_a_newer_database(db_path: Path) -> None:
     async with SqliteStore.open(db_path):
         pass
