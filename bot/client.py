@@ -26,6 +26,7 @@ from bot import errors
 from bot.config import Settings
 from bot.lobby import LOBBY_BUTTONS
 from bot.outbox import Outbox, Post
+from bot.pictures import start_renderer
 from bot.service import GameService
 from bot.store import Store
 from bot.sync import SyncRecord, record_path, sync_if_changed
@@ -91,7 +92,8 @@ class CascadiaBot(commands.Bot):
         self.service = GameService(
             store, reminder_hour=timedelta(seconds=settings.reminder_unit_seconds)
         )
-        self.outbox = Outbox(store, self.post)
+        self.renderer = start_renderer()
+        self.outbox = Outbox(store, self.post, executor=self.renderer)
         self._requests: set[asyncio.Task[Any]] = set()
         self._stopping = False
 
@@ -147,6 +149,8 @@ class CascadiaBot(commands.Bot):
         await self.outbox.close()
         self.drain_outbox.cancel()
         self.send_reminders.cancel()
+        if self.renderer is not None:
+            await asyncio.to_thread(self.renderer.shutdown, wait=True, cancel_futures=True)
         await super().close()
 
     # --- the outbox ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Collection
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -156,6 +157,8 @@ class Outbox:
     max_delay: float = 3600.0
     batch: int = 200
     close_wait: float = 10.0
+    executor: Executor | None = None
+    """Where pictures are drawn (see :mod:`bot.pictures`); ``None``: the default threads."""
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict, init=False)
     _retry_at: dict[int, float] = field(default_factory=dict, init=False)
     _posted: dict[int, int] = field(default_factory=dict, init=False)
@@ -230,7 +233,8 @@ class Outbox:
         announcement = Announcement.from_row(row)
         text = announcement.text
         try:
-            attachments = await asyncio.to_thread(self.render, announcement)
+            loop = asyncio.get_running_loop()
+            attachments = await loop.run_in_executor(self.executor, self.render, announcement)
         except Exception:
             # A drawing bug must not hold up the game: the words still go out.
             log.exception("could not draw the pictures of outbox %d", row.id)

@@ -189,11 +189,9 @@ class BotProcess:
             )
 
     def _note_peak_memory(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            status = Path(f"/proc/{self.pid}/status").read_text()
-            found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
-            if found:
-                self.peak_rss_kib = max(self.peak_rss_kib, int(found[1]))
+        # The bot and its helper processes (the picture worker) together.
+        total = sum(_peak_rss_kib(pid) for pid in _process_tree(self.pid))
+        self.peak_rss_kib = max(self.peak_rss_kib, total)
 
     async def kill(self) -> None:
         """SIGKILL the process (no clean-up runs) and wait until the server saw it go."""
@@ -205,6 +203,7 @@ class BotProcess:
         self.unanswered_at_kill |= {
             ix.id for ix in self.server.interactions if ix.callback_type is None
         }
+        helpers = [_exit_watch(pid) for pid in _process_tree(process.pid)[1:]]
         process.send_signal(signal.SIGKILL)
         await self._finish(process)
         await self.server.wait_for(
@@ -212,6 +211,15 @@ class BotProcess:
             timeout=10,
             what="the server to see the killed bot's gateway connection close",
         )
+        for pid, exited in helpers:
+            try:
+                async with asyncio.timeout(10):
+                    await exited
+            except TimeoutError:
+                self.server.record_problem(
+                    f"the bot's helper process {pid} was still running 10 s after the bot was"
+                    " killed"
+                )
 
     async def restart(self) -> None:
         """SIGKILL the process and start it again on the same database."""
@@ -746,3 +754,45 @@ def button(message: MessageRecord, label: str) -> str:
         if component.get("type") == 2 and component.get("label") == label:
             return str(component["custom_id"])
     raise AssertionError(f"no {label!r} button on message {message.id}: {labels(message)}")
+
+
+def _peak_rss_kib(pid: int) -> int:
+    """A process's largest resident set so far, in KiB (Linux ``VmHWM``; 0 if unknown)."""
+    with contextlib.suppress(OSError, ValueError):
+        status = Path(f"/proc/{pid}/status").read_text()
+        found = re.search(r"^VmHWM:\s+(\d+) kB", status, re.MULTILINE)
+        if found:
+            return int(found[1])
+    return 0
+
+
+def _process_tree(pid: int) -> list[int]:
+    """``pid`` and every process below it (Linux ``/proc``)."""
+    found = [pid]
+    for parent in found:
+        with contextlib.suppress(OSError, ValueError):
+            for task in Path(f"/proc/{parent}/task").iterdir():
+                children = (task / "children").read_text().split()
+                found.extend(int(child) for child in children)
+    return found
+
+
+def _exit_watch(pid: int) -> tuple[int, asyncio.Future[None]]:
+    """``pid`` and a future that completes when that process ends (a Linux pidfd becomes
+    readable then; the process need not be our child)."""
+    loop = asyncio.get_running_loop()
+    exited: asyncio.Future[None] = loop.create_future()
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        exited.set_result(None)
+        return pid, exited
+
+    def done() -> None:
+        loop.remove_reader(fd)
+        os.close(fd)
+        if not exited.done():
+            exited.set_result(None)
+
+    loop.add_reader(fd, done)
+    return pid, exited
