@@ -34,7 +34,7 @@ if __name__ == "__main__" and not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from tests.e2e.discord_server import DiscordServer, InteractionHandle, MessageRecord
-from tests.e2e.harness import ACK_LIMIT, BotProcess, Move
+from tests.e2e.harness import ACK_LIMIT, BotProcess, Move, process_tree
 
 FIRST_RESPONSE_P99 = 0.5
 TURN_MESSAGE_P50 = 0.4
@@ -205,7 +205,8 @@ async def measure(games: int, players: int, think: float, seed: int, workdir: Pa
             return_exceptions=True,
         )
         run.elapsed, run.ended = time.perf_counter() - began, time.time()
-        run.bot_cpu = cpu_seconds(bot.pid)
+        # The bot and its picture worker together.
+        run.bot_cpu = sum(cpu_seconds(pid) for pid in process_tree(bot.pid))
         interactions = server.interactions[before:]
         run.interactions = len(interactions)
     finally:
@@ -252,7 +253,8 @@ def report(run: Run, db_bytes: int) -> bool:
     check("/cascadia play to its private answer, p50", statistics.median(answers), None)
     check("/cascadia play to its private answer, p99", percentile(answers, 0.99), None)
     print(f"  ({unanswered} plays not answered privately before the last game ended)")
-    print(f"bot CPU time: {run.bot_cpu:.1f}s, {run.bot_cpu / run.elapsed:.0%} of one core")
+    share = run.bot_cpu / run.elapsed
+    print(f"bot CPU time (with its picture worker): {run.bot_cpu:.1f}s, {share:.0%} of one core")
     check("bot peak memory", run.peak_rss_kib / 1024, PEAK_MEMORY_MB, "MB")
     per_game = db_bytes / max(1, run.finished) / 1024
     print(f"database: {db_bytes / 1024:.0f} KiB, {per_game:.1f} KiB per finished game")

@@ -190,7 +190,7 @@ class BotProcess:
 
     def _note_peak_memory(self) -> None:
         # The bot and its helper processes (the picture worker) together.
-        total = sum(_peak_rss_kib(pid) for pid in _process_tree(self.pid))
+        total = sum(_peak_rss_kib(pid) for pid in process_tree(self.pid))
         self.peak_rss_kib = max(self.peak_rss_kib, total)
 
     async def kill(self) -> None:
@@ -203,7 +203,7 @@ class BotProcess:
         self.unanswered_at_kill |= {
             ix.id for ix in self.server.interactions if ix.callback_type is None
         }
-        helpers = [_exit_watch(pid) for pid in _process_tree(process.pid)[1:]]
+        helpers = [_exit_watch(pid) for pid in process_tree(process.pid)[1:]]
         process.send_signal(signal.SIGKILL)
         await self._finish(process)
         await self.server.wait_for(
@@ -766,7 +766,7 @@ def _peak_rss_kib(pid: int) -> int:
     return 0
 
 
-def _process_tree(pid: int) -> list[int]:
+def process_tree(pid: int) -> list[int]:
     """``pid`` and every process below it (Linux ``/proc``)."""
     found = [pid]
     for parent in found:
