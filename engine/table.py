@@ -35,7 +35,7 @@ PlayerEntry = tuple[str, Environment, int]
 """One player of a table: name, environment, unspent nature tokens."""
 
 _TABLE_FIELDS = ({"cards", "players"}, set[str]())
-_PLAYER_FIELDS = ({"name", "nature_tokens", "tiles"}, set[str]())
+_PLAYER_FIELDS = ({"name", "tiles"}, {"nature_tokens"})
 _TILE_FIELDS = ({"q", "r", "habitats", "wildlife"}, {"rotation", "token", "keystone", "id"})
 _ECHO = 40  # characters of a bad value echoed in a message
 _TWO = 2  # habitats on a split tile
@@ -167,8 +167,14 @@ def _kind(value: object) -> str:
     return type(value).__name__
 
 
-def _fields(data: object, where: str, fields: tuple[set[str], set[str]]) -> dict[str, Any]:
-    """``data`` as an object with all the required fields and no unknown ones."""
+def _fields(
+    data: object, where: str, fields: tuple[set[str], set[str]], *, closed: bool = False
+) -> dict[str, Any]:
+    """``data`` as an object with all the required fields; with ``closed``, no others.
+
+    Only the cards object is closed (its keys are wildlife names, and an unknown name is bad
+    input); elsewhere the format names no error for extra fields, so they are ignored.
+    """
     required, optional = fields
     if not isinstance(data, dict):
         raise InvalidInput(f"{where} must be an object, not {_kind(data)}")
@@ -178,7 +184,7 @@ def _fields(data: object, where: str, fields: tuple[set[str], set[str]]) -> dict
             raise InvalidInput(f"{where}: a second token on the tile")
         raise InvalidInput(f"{where}: field {repeated[0]!r} given twice")
     for key in data:
-        if key not in required and key not in optional:
+        if closed and key not in required and key not in optional:
             raise InvalidInput(f"{where}: unknown field {_echo(key)}")
     for key in sorted(required):
         if key not in data:
@@ -202,7 +208,7 @@ def _cards(data: object) -> CardSet:
         )
     if not isinstance(data, dict):
         raise InvalidInput(f"cards must be an object or a variant name, not {_kind(data)}")
-    cards = _fields(data, "cards", ({w.value for w in Wildlife}, set()))
+    cards = _fields(data, "cards", ({w.value for w in Wildlife}, set()), closed=True)
     letters = []
     for wildlife in Wildlife:
         letter = cards[wildlife.value]
@@ -223,7 +229,7 @@ def _player(data: object, seat: int) -> PlayerEntry:
     name = player["name"]
     if not isinstance(name, str) or not name:
         raise InvalidInput(f"{where}: name must be a non-empty string, not {_kind(name)}")
-    nature_tokens = _int(player["nature_tokens"], where, "nature_tokens")
+    nature_tokens = _int(player.get("nature_tokens", 0), where, "nature_tokens")
     if nature_tokens < 0:
         raise InvalidInput(f"{where}: nature_tokens cannot be negative ({nature_tokens})")
     tiles_data = player["tiles"]
