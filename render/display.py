@@ -68,6 +68,10 @@ def _draw_header(image: Image.Image, state: GameState) -> None:
         image, (box[0] - 10, middle), "tiles left", font(20), theme.TITLE_DIM, anchor="rm"
     )
     _draw_stack_icon(image, box[0] - 26, round(middle))
+    if state.solo and not state.is_over:
+        # Solo rules: after the turn, the pair left furthest from the stacks is discarded.
+        hint = "solo: rightmost pair left is discarded"
+        draw_text(image, (MARGIN + 246, middle), hint, font(16), theme.TITLE_DIM, anchor="lm")
 
 
 def _draw_stack_icon(image: Image.Image, cx: int, cy: int) -> None:
