@@ -7,8 +7,8 @@ from collections import Counter
 from dataclasses import replace
 
 from engine import Action, GameState, apply, legal_actions, new_game
-from engine.components import Wildlife, tiles_in_play
-from engine.environment import Environment
+from engine.components import HABITAT_TILES_ALL, Wildlife, tiles_in_play
+from engine.environment import Environment, PlacedTile
 from engine.game import Bag
 from engine.hexes import Hex
 
@@ -86,3 +86,29 @@ def tokens(spec: str) -> dict[Hex, Wildlife]:
         letter, *hexes = part.split()
         entries += [f"{hex_} {_KEYSTONE[letter]}={letter}" for hex_ in hexes]
     return Environment.parse("; ".join(entries)).tokens()
+
+
+def random_environment(seed: int, size: int) -> Environment:
+    """``size`` random tiles grown edge to edge from the origin, in random rotations, most
+    with a random token they can hold."""
+    rng = random.Random(seed)
+    tiles: dict[Hex, PlacedTile] = {}
+    while len(tiles) < size:
+        spots = sorted({n for h in tiles for n in h.neighbors()} - tiles.keys()) or [Hex(0, 0)]
+        tile = rng.choice(HABITAT_TILES_ALL)
+        token = rng.choice((*tile.wildlife, None))
+        tiles[rng.choice(spots)] = PlacedTile(tile, rng.randrange(6), token)
+    return Environment(tiles)
+
+
+def turned(env: Environment, turns: int, dq: int, dr: int) -> Environment:
+    """``env`` turned by ``turns`` sixths (direction d becomes d + turns) and moved."""
+    tiles = {}
+    for hex_, placed in env.items():
+        q, r = hex_.q, hex_.r
+        for _ in range(turns):
+            q, r = q + r, -q
+        tiles[Hex(q + dq, r + dr)] = PlacedTile(
+            placed.tile, (placed.rotation + turns) % 6, placed.token
+        )
+    return Environment(tiles)

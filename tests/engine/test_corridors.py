@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.components import HABITAT_TILES_ALL, Habitat
-from engine.environment import Environment, PlacedTile
+from engine.components import Habitat
+from engine.environment import Environment
 from engine.errors import InvalidInput
 from engine.hexes import Hex
 from engine.scoring.corridors import habitat_bonuses, largest_corridors
+from tests.engine.helpers import random_environment, turned
 
 M, F, P, W, R = Habitat
 
@@ -80,27 +79,6 @@ def test_every_habitat_is_reported_in_order() -> None:
 
 # Whole environments: rotating or moving them changes nothing, and an independent walk over
 # facing edges agrees.
-
-
-def random_environment(seed: int, size: int) -> Environment:
-    rng = random.Random(seed)
-    tiles = {Hex(0, 0): PlacedTile(rng.choice(HABITAT_TILES_ALL), rng.randrange(6))}
-    while len(tiles) < size:
-        spot = rng.choice(sorted({n for h in tiles for n in h.neighbors()} - tiles.keys()))
-        tiles[spot] = PlacedTile(rng.choice(HABITAT_TILES_ALL), rng.randrange(6))
-    return Environment(tiles)
-
-
-def turned(env: Environment, turns: int, dq: int, dr: int) -> Environment:
-    """``env`` turned by ``turns`` sixths (direction d becomes d + turns) and moved."""
-    tiles = {}
-    for hex_, placed in env.items():
-        q, r = hex_.q, hex_.r
-        for _ in range(turns):
-            q, r = q + r, -q
-        rotation = (placed.rotation + turns) % 6
-        tiles[Hex(q + dq, r + dr)] = PlacedTile(placed.tile, rotation, placed.token)
-    return Environment(tiles)
 
 
 def walked_corridors(env: Environment) -> dict[Habitat, int]:

@@ -3,19 +3,17 @@ JSON shape; and every card's score unchanged by turning or moving a whole enviro
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.components import HABITAT_TILES_ALL, CardSet, Habitat, Wildlife
-from engine.environment import Environment, PlacedTile
+from engine.components import CardSet, Habitat, Wildlife
+from engine.environment import Environment
 from engine.errors import InvalidInput
-from engine.hexes import Hex
 from engine.scoring import wildlife_score
 from engine.scoring.corridors import largest_corridors
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
+from tests.engine.helpers import random_environment, turned
 
 ALL_A = CardSet.parse("A")
 PAIR = Environment.parse("0,0 M/b=b; 1,0 M/b=b")  # bear A: 4; mountain corridor 2
@@ -138,30 +136,6 @@ def test_final_scores_refuses_bad_players(players: list[tuple[str, Environment, 
 
 
 # Turning or moving a whole environment changes no score.
-
-
-def random_environment(seed: int, size: int) -> Environment:
-    rng = random.Random(seed)
-    tiles: dict[Hex, PlacedTile] = {}
-    while len(tiles) < size:
-        spots = sorted({n for h in tiles for n in h.neighbors()} - tiles.keys()) or [Hex(0, 0)]
-        tile = rng.choice(HABITAT_TILES_ALL)
-        token = rng.choice((*tile.wildlife, None))
-        tiles[rng.choice(spots)] = PlacedTile(tile, rng.randrange(6), token)
-    return Environment(tiles)
-
-
-def turned(env: Environment, turns: int, dq: int, dr: int) -> Environment:
-    """``env`` turned by ``turns`` sixths (direction d becomes d + turns) and moved."""
-    tiles = {}
-    for hex_, placed in env.items():
-        q, r = hex_.q, hex_.r
-        for _ in range(turns):
-            q, r = q + r, -q
-        tiles[Hex(q + dq, r + dr)] = PlacedTile(
-            placed.tile, (placed.rotation + turns) % 6, placed.token
-        )
-    return Environment(tiles)
 
 
 EVERY_CARD = [CardSet.parse(name) for name in ("A", "B", "C", "D", "family", "intermediate")]
