@@ -528,7 +528,12 @@ class GameService:
 
 
 def _actions(moves: Sequence[MoveRow]) -> list[Action]:
-    return [parse_action(a) for move in moves for a in move.action.split(ACTION_SEPARATOR)]
+    return [action for move in moves for action in _move_actions(move)]
+
+
+def _move_actions(move: MoveRow) -> list[Action]:
+    """The engine actions of one logged move (a whole turn, or a wipe)."""
+    return [parse_action(a) for a in move.action.split(ACTION_SEPARATOR)]
 
 
 def as_seat(state: GameState, seat: int) -> GameState:
@@ -551,7 +556,7 @@ def last_placements(moves: Sequence[MoveRow], players: Sequence[Player]) -> list
     placed: list[tuple[Hex, ...]] = [() for _ in players]
     for move in moves:
         seat = seats.get(move.user_id)
-        actions = [parse_action(a) for a in move.action.split(ACTION_SEPARATOR)]
+        actions = _move_actions(move)
         tile = next((a.at for a in actions if isinstance(a, PlaceTile)), None)
         if seat is None or tile is None:
             continue  # a wipe: the environment did not change
