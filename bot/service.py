@@ -44,9 +44,9 @@ from engine import (
     ScoreSheet,
     WipeThree,
     apply,
+    apply_all,
     new_game,
     parse_action,
-    play_turn,
     record_for,
     score_state,
     state_from_json,
@@ -83,15 +83,7 @@ class Turn:
 
     def play(self, state: GameState, seat: int) -> GameState:
         """The state after this turn by ``seat``."""
-        return play_turn(
-            state,
-            pair=self.pair,
-            tile_at=self.tile_at,
-            rotation=self.rotation,
-            token_at=self.token_at,
-            token=self.token,
-            seat=seat,
-        )
+        return apply_all(state, self.actions(), seat=seat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import combinations
@@ -522,6 +522,26 @@ def tile_positions(state: GameState) -> list[Hex]:
     return state.current_player.environment.frontier()
 
 
+def apply_all(state: GameState, actions: Iterable[Action], *, seat: int | None = None) -> GameState:
+    """The state after ``actions`` in order (see :func:`apply`); raises on the first the
+    rules do not allow, and the state given is untouched."""
+    for action in actions:
+        state = apply(state, action, seat=seat)
+    return state
+
+
+def turn_actions(
+    pair: int, tile_at: Hex, rotation: int, token_at: Hex | None, token: int | None = None
+) -> tuple[Take, PlaceTile, PlaceToken]:
+    """The actions of a whole turn: take a pair (or, with ``token`` differing from ``pair``,
+    a free choice paid with a nature token), place the tile, then place or return the token."""
+    return (
+        Take(pair, token if token is not None else pair),
+        PlaceTile(tile_at, rotation),
+        PlaceToken(token_at),
+    )
+
+
 def play_turn(
     state: GameState,
     *,
@@ -532,23 +552,8 @@ def play_turn(
     token: int | None = None,
     seat: int | None = None,
 ) -> GameState:
-    """Take a pair (or, with ``token`` differing from ``pair``, a free choice paid with a
-    nature token), place the tile, then place or return the token: the whole turn at once."""
-    take = Take(pair, token if token is not None else pair)
-    state = apply(state, take, seat=seat)
-    state = apply(state, PlaceTile(tile_at, rotation), seat=seat)
-    return apply(state, PlaceToken(token_at), seat=seat)
-
-
-def turn_actions(
-    pair: int, tile_at: Hex, rotation: int, token_at: Hex | None, token: int | None = None
-) -> tuple[Take, PlaceTile, PlaceToken]:
-    """The three actions :func:`play_turn` applies, for recording."""
-    return (
-        Take(pair, token if token is not None else pair),
-        PlaceTile(tile_at, rotation),
-        PlaceToken(token_at),
-    )
+    """The state after the whole turn :func:`turn_actions` describes, played by ``seat``."""
+    return apply_all(state, turn_actions(pair, tile_at, rotation, token_at, token), seat=seat)
 
 
 __all__ = [
@@ -559,6 +564,7 @@ __all__ = [
     "PlayerState",
     "Variant",
     "apply",
+    "apply_all",
     "can_wipe_three",
     "legal_actions",
     "new_game",

@@ -15,7 +15,7 @@ from engine.actions import Action, parse_action
 from engine.components import TILES_BY_ID, CardSet, Tile, Wildlife
 from engine.environment import Environment, PlacedTile
 from engine.errors import CascadiaError, InvalidInput
-from engine.game import SPECIES, Bag, GameState, Phase, PlayerState, apply, new_game
+from engine.game import SPECIES, Bag, GameState, Phase, PlayerState, apply_all, new_game
 from engine.hexes import Hex
 
 STATE_VERSION = 1
@@ -219,10 +219,8 @@ class GameRecord:
 
     def replay(self) -> GameState:
         """The state reached by playing every action from the start."""
-        state = new_game(players=self.players, seed=self.seed, cards=self.cards)
-        for action in self.actions:
-            state = apply(state, action)
-        return state
+        start = new_game(players=self.players, seed=self.seed, cards=self.cards)
+        return apply_all(start, self.actions)
 
 
 def record_for(

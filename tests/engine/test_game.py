@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from engine import (
+    Action,
     IllegalAction,
     InvalidInput,
     NatureWipe,
@@ -18,10 +19,13 @@ from engine import (
     Take,
     WipeThree,
     apply,
+    apply_all,
     legal_actions,
     new_game,
     parse_action,
     play_turn,
+    state_to_json,
+    turn_actions,
 )
 from engine.components import Tile, Wildlife
 from engine.environment import PlacedTile
@@ -223,6 +227,37 @@ def test_solo_split_pair_slides_tiles_and_tokens_separately() -> None:
     assert after.discarded_tokens == (tokens[3],)
     assert after.display_tiles[2:] == (tiles[0], tiles[1])
     assert after.display_tokens[2:] == (tokens[1], tokens[2])
+
+
+@pytest.mark.parametrize(
+    ("options", "steps"),
+    [
+        ({"pair": 2}, [Take(2, 2), PlaceTile(Hex(1, 0), 3), PlaceToken(None)]),
+        ({"pair": 4, "token": 1}, [Take(4, 1), PlaceTile(Hex(1, 0), 3), PlaceToken(None)]),
+    ],
+)
+def test_a_whole_turn_is_its_actions_applied_in_order(
+    options: dict[str, int], steps: list[Action]
+) -> None:
+    state = with_nature_tokens(new_game(players=2, seed=31), 1)
+    one_by_one = state
+    for step in steps:
+        one_by_one = apply(one_by_one, step)
+    turn = play_turn(state, tile_at=Hex(1, 0), rotation=3, token_at=None, **options)
+    assert state_to_json(turn) == state_to_json(one_by_one)
+    assert turn_actions(tile_at=Hex(1, 0), rotation=3, token_at=None, **options) == tuple(steps)
+
+
+def test_a_turn_stops_at_its_first_refused_action() -> None:
+    state = new_game(players=2, seed=31)
+    with pytest.raises(IllegalAction) as refused:
+        apply_all(state, turn_actions(1, Hex(0, 0), 0, None))
+    assert refused.value.reason is Reason.OCCUPIED
+    with pytest.raises(IllegalAction) as refused:
+        play_turn(
+            state, pair=1, tile_at=Hex(1, 0), rotation=0, token_at=None, seat=1 - state.current
+        )
+    assert refused.value.reason is Reason.NOT_YOUR_TURN
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
