@@ -1,4 +1,4 @@
-"""Engine speed: whole random games, scoring one environment, enumerating a turn's options.
+"""Engine speed: whole random games, scoring one environment, a turn's moves and their gains.
 
 Run: ``python benchmarks/engine.py [--games N]``. Prints one line per figure with its target.
 """
@@ -18,7 +18,7 @@ if __package__ in (None, ""):
     # engine package: look in the repository root instead.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from engine import Phase, Take, apply, legal_actions, new_game, score_state
+from engine import MoveScorer, Phase, Take, apply, legal_actions, new_game, score_state
 from engine.game import GameState
 from engine.players import random_action, random_game
 from engine.scoring.sheet import final_scores
@@ -76,6 +76,36 @@ def bench_enumeration(games: int) -> list[float]:
     return times
 
 
+def bench_solo_games(games: int) -> list[float]:
+    """Seconds per random solo game (without final scoring)."""
+    return [_timed(lambda seed: random_game(players=1, seed=seed), seed) for seed in range(games)]
+
+
+def _turn_states(games: int) -> list[GameState]:
+    """The start of every turn of ``games`` random 4-player games (random cards)."""
+    states = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = new_game(players=4, seed=seed)
+        while not state.is_over:
+            if state.phase is Phase.CHOOSE:
+                states.append(state)
+            state = apply(state, random_action(state, rng))
+    return states
+
+
+def bench_turn_moves(games: int) -> tuple[list[float], list[float], list[float], float]:
+    """Seconds to price every move of a turn (each pair, position, rotation and token target
+    or return) from scratch: as a list of gains, as a list of scored moves, and the best
+    move alone; with the mean number of moves."""
+    states = _turn_states(games)
+    gains = [_timed(lambda s: MoveScorer(s).gains(free_choices=False), s) for s in states]
+    moves = [_timed(lambda s: MoveScorer(s).moves(free_choices=False), s) for s in states]
+    best = [_timed(lambda s: MoveScorer(s).best(free_choices=False), s) for s in states]
+    count = statistics.fmean(len(MoveScorer(s).gains(free_choices=False)) for s in states)
+    return gains, moves, best, count
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
@@ -84,6 +114,8 @@ def main() -> None:
     games = bench_games(args.games)
     scoring = bench_scoring(max(args.games // 4, 10))
     enumeration = bench_enumeration(max(args.games // 20, 5))
+    solo = bench_solo_games(args.games)
+    gains, moves, best, count = bench_turn_moves(max(args.games // 20, 5))
     print(
         f"random 4-player game incl. final scoring: median {statistics.median(games) * 1e3:.2f} ms"
         f" (p90 {statistics.quantiles(games, n=10)[-1] * 1e3:.2f} ms; target <= 10 ms)"
@@ -97,6 +129,17 @@ def main() -> None:
         f"enumerate a turn's placements and token targets: mean "
         f"{statistics.fmean(enumeration) * 1e3:.2f} ms over {len(enumeration)} turns"
         " (target <= 5 ms)"
+    )
+    print(
+        f"random solo game: mean {statistics.fmean(solo) * 1e3:.2f} ms"
+        f" (median {statistics.median(solo) * 1e3:.2f} ms; target <= 1.0 ms)"
+    )
+    print(
+        f"every move of a turn with its score change ({count:.0f} moves on average, pairs only):"
+        f" mean {statistics.fmean(gains) * 1e3:.2f} ms as gains (p99"
+        f" {statistics.quantiles(gains, n=100)[-1] * 1e3:.2f} ms; target <= 1 ms),"
+        f" {statistics.fmean(moves) * 1e3:.2f} ms as Move values;"
+        f" best move alone {statistics.fmean(best) * 1e3:.2f} ms, over {len(gains)} turns"
     )
 
 

@@ -20,6 +20,15 @@ from engine.game import (
     turn_actions,
 )
 from engine.hexes import Direction, Hex
+from engine.moves import (
+    Move,
+    MoveScorer,
+    PositionGain,
+    ScoredMove,
+    TargetGain,
+    own_score,
+    scored_moves,
+)
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
 from engine.serialize import GameRecord, public_view, record_for, state_from_json, state_to_json
 from engine.summary import score_state, state_table
@@ -36,6 +45,8 @@ __all__ = [
     "Hex",
     "IllegalAction",
     "InvalidInput",
+    "Move",
+    "MoveScorer",
     "NatureWipe",
     "Phase",
     "PlaceTile",
@@ -43,9 +54,12 @@ __all__ = [
     "PlacedTile",
     "PlayerScore",
     "PlayerState",
+    "PositionGain",
     "Reason",
     "ScoreSheet",
+    "ScoredMove",
     "Take",
+    "TargetGain",
     "Tile",
     "Variant",
     "Wildlife",
@@ -56,11 +70,13 @@ __all__ = [
     "final_scores",
     "legal_actions",
     "new_game",
+    "own_score",
     "parse_action",
     "play_turn",
     "public_view",
     "record_for",
     "score_state",
+    "scored_moves",
     "state_from_json",
     "state_table",
     "state_to_json",

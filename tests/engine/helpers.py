@@ -6,11 +6,12 @@ import random
 from collections import Counter
 from dataclasses import replace
 
-from engine import Action, GameState, apply, legal_actions, new_game
+from engine import Action, GameState, Phase, apply, legal_actions, new_game
 from engine.components import HABITAT_TILES_ALL, Wildlife, tiles_in_play
 from engine.environment import Environment, PlacedTile
 from engine.game import Bag
 from engine.hexes import Hex
+from engine.players import random_action
 
 
 def play_random(
@@ -112,3 +113,14 @@ def turned(env: Environment, turns: int, dq: int, dr: int) -> Environment:
             placed.tile, (placed.rotation + turns) % 6, placed.token
         )
     return Environment(tiles)
+
+
+def state_at_turn(players: int, seed: int, turns: int, *, cards: str = "random") -> GameState:
+    """A game from ``seed`` played by the random player until ``turns`` turns are done (or
+    the last turn starts), at the start of a turn."""
+    state = new_game(players=players, seed=seed, cards=cards)
+    rng = random.Random(seed)
+    last = 20 * players - 1
+    while state.turn < min(turns, last) or state.phase is not Phase.CHOOSE:
+        state = apply(state, random_action(state, rng))
+    return state

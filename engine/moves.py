@@ -1,0 +1,549 @@
+"""A turn's moves with their exact score change, worked out without building a state per move.
+
+A :class:`Move` is one whole turn after any wipes: take a pair (or a free choice), place the
+tile, place or return the token. :class:`MoveScorer` prices every move of the current seat
+from the state as it stands. Its *gain* is the change of the seat's own score:
+
+- the five wildlife cards (every card the new token can change: its own species', the fox
+  card, and Salmon D or Hawk D when they are in play);
+- the largest corridor of each habitat the new tile shows (1 point per tile);
+- in a solo game, the +2 solo bonus of a habitat whose largest corridor reaches 7 tiles;
+- nature tokens: +1 for a token placed on a keystone tile, -1 for a free choice.
+
+Majority bonuses (two or more players) are not part of it: they depend on the other seats.
+The gain is exactly ``own_score(after) - own_score(before)`` (see :func:`own_score`).
+
+It stays cheap because the parts are independent: corridors depend only on tiles and wildlife
+cards only on tokens, so a move's gain is its tile's gain (per position and rotation) plus its
+token's gain (per species and target hex). Each part is worked out once per turn, and only
+from the corridors and token groups the move touches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import SLOTS, PlaceTile, PlaceToken, Take
+from engine.components import CardSet, Habitat, Tile, Wildlife
+from engine.environment import Environment
+from engine.errors import IllegalAction, Reason
+from engine.game import GameState, Phase
+from engine.hexes import Hex, sort_key
+from engine.scoring import ScoringCard, TokenGrid, card_for
+from engine.scoring.corridors import SOLO_BONUS, SOLO_BONUS_SIZE, largest_corridors
+
+_ALL_EDGES = 0b111111
+_HALVES = tuple(sum(1 << ((rotation + i) % 6) for i in range(3)) for rotation in range(6))
+"""The edges of each rotation's first half: a two-habitat tile shows its first habitat there."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One whole turn after any wipes: take the tile of pair ``tile`` and the token of pair
+    ``token`` (a free choice, paid with a nature token, when they differ), place the tile at
+    ``at`` with ``rotation``, then put the token on the tile at ``token_at`` or, when that is
+    None, return it to the bag."""
+
+    tile: int
+    token: int
+    at: Hex
+    rotation: int
+    token_at: Hex | None
+
+    @property
+    def free_choice(self) -> bool:
+        """Whether the move splits a pair (and so spends a nature token)."""
+        return self.tile != self.token
+
+    def actions(self) -> tuple[Take, PlaceTile, PlaceToken]:
+        """The engine actions of this move, in the order they are applied."""
+        return (
+            Take(self.tile, self.token),
+            PlaceTile(self.at, self.rotation),
+            PlaceToken(self.token_at),
+        )
+
+    def __str__(self) -> str:
+        return "; ".join(str(action) for action in self.actions())
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredMove:
+    """A move and its exact score change for the seat that makes it."""
+
+    gain: int
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class PositionGain:
+    """Where a pair's tile may go: the best ``rotation`` there (the lowest of equals) with its
+    corridor change ``tile_gain``, and ``gain``, the best whole-move change with the tile
+    there (best rotation and best token target, the take's cost included)."""
+
+    at: Hex
+    rotation: int
+    tile_gain: int
+    gain: int
+
+
+@dataclass(frozen=True, slots=True)
+class TargetGain:
+    """A token target for a placed tile (``at`` None: return the token) and the whole move's
+    change with it."""
+
+    at: Hex | None
+    gain: int
+
+
+def own_score(cards: CardSet, environment: Environment, nature_tokens: int, *, solo: bool) -> int:
+    """One seat's score from its own pieces only: the wildlife cards, the largest corridors,
+    unspent nature tokens and, when ``solo``, the solo corridor bonus (no majority bonuses).
+
+    This is the full scoring the gains of :class:`MoveScorer` are exact differences of.
+    """
+    tokens = TokenGrid(environment.tokens())
+    wildlife = sum(card_for(cards, w)(tokens) for w in Wildlife)
+    corridors = largest_corridors(environment)
+    bonus = sum(SOLO_BONUS for size in corridors.values() if size >= SOLO_BONUS_SIZE) if solo else 0
+    return wildlife + sum(corridors.values()) + nature_tokens + bonus
+
+
+class Corridors:
+    """The corridors of one environment, ready to say what a new tile would add.
+
+    Each (tile, habitat) belongs to one corridor; for every empty hex next to the tiles it
+    keeps, per habitat, the directions facing that habitat and their corridors. A new tile
+    joins the corridors its matching edges face, so its corridor is one plus theirs.
+    """
+
+    __slots__ = ("_facing", "_memo", "largest", "solo")
+
+    def __init__(self, environment: Environment, *, solo: bool = False) -> None:
+        self.solo = solo
+        parent: dict[tuple[Hex, Habitat], tuple[Hex, Habitat]] = {}
+
+        def root(node: tuple[Hex, Habitat]) -> tuple[Hex, Habitat]:
+            while (up := parent[node]) != node:
+                parent[node] = parent[up]
+                node = up
+            return node
+
+        for hex_, placed in environment.items():
+            for habitat in set(placed.edges):
+                parent[hex_, habitat] = (hex_, habitat)
+        for hex_, placed in environment.items():
+            edges = placed.edges
+            for direction in range(3):
+                neighbour = hex_.neighbor(direction)
+                other = environment.get(neighbour)
+                habitat = edges[direction]
+                if other is not None and other.edges[direction + 3] == habitat:
+                    a, b = root((hex_, habitat)), root((neighbour, habitat))
+                    if a != b:
+                        parent[a] = b
+        sizes: dict[tuple[Hex, Habitat], int] = {}
+        for node in parent:
+            top = root(node)
+            sizes[top] = sizes.get(top, 0) + 1
+        largest = dict.fromkeys(Habitat, 0)
+        for (_, habitat), size in sizes.items():
+            largest[habitat] = max(largest[habitat], size)
+        self.largest: dict[Habitat, int] = largest
+        """The size of the largest corridor of each habitat now."""
+        # For each empty hex next to a tile, per habitat facing it: (edge bit, corridor, size).
+        numbers = {top: i for i, top in enumerate(sizes)}
+        facing: dict[Hex, dict[Habitat, list[tuple[int, int, int]]]] = {}
+        for hex_, placed in environment.items():
+            for direction, neighbour in enumerate(hex_.neighbors()):
+                if neighbour in environment:
+                    continue
+                habitat = placed.edges[direction]
+                top = root((hex_, habitat))
+                facing.setdefault(neighbour, {}).setdefault(habitat, []).append(
+                    (1 << (direction + 3) % 6, numbers[top], sizes[top])
+                )
+        self._facing = facing
+        self._memo: dict[tuple[Hex, tuple[Habitat, ...]], tuple[int, ...]] = {}
+
+    def size(self, at: Hex, habitat: Habitat, mask: int) -> int:
+        """The size of the corridor of ``habitat`` a new tile at ``at`` would be in, when it
+        shows ``habitat`` on the edges of ``mask`` (bit d for direction d)."""
+        joined = {
+            corridor: size
+            for bit, corridor, size in self._facing.get(at, {}).get(habitat, ())
+            if mask & bit
+        }
+        return 1 + sum(joined.values())
+
+    def _half_gains(
+        self, facing: dict[Habitat, list[tuple[int, int, int]]], at: Hex, habitat: Habitat
+    ) -> list[int]:
+        """The gain of ``habitat`` shown on each half of a tile at ``at``, by rotation."""
+        if habitat not in facing:
+            return [self._habitat_gain(habitat, 1)] * 6
+        return [self._habitat_gain(habitat, self.size(at, habitat, half)) for half in _HALVES]
+
+    def _habitat_gain(self, habitat: Habitat, size: int) -> int:
+        before = self.largest[habitat]
+        if size <= before:
+            return 0
+        if self.solo and size >= SOLO_BONUS_SIZE > before:
+            return size - before + SOLO_BONUS
+        return size - before
+
+    def gains(self, tile: Tile, at: Hex) -> tuple[int, ...]:
+        """The score change of placing ``tile`` at ``at`` for each of its distinct
+        rotations (:attr:`Tile.rotations`): growth of the largest corridors (and of the solo
+        bonus in a solo game)."""
+        key = (at, tile.habitats)
+        found = self._memo.get(key)
+        if found is None:
+            facing = self._facing.get(at, {})
+            habitats = tile.habitats
+            if len(habitats) == 1:
+                habitat = habitats[0]
+                found = (self._habitat_gain(habitat, self.size(at, habitat, _ALL_EDGES)),)
+            else:
+                first, second = habitats
+                one = self._half_gains(facing, at, first)
+                two = self._half_gains(facing, at, second)
+                found = tuple(one[r] + two[(r + 3) % 6] for r in range(6))
+            self._memo[key] = found
+        return found
+
+    def gain(self, tile: Tile, at: Hex, rotation: int) -> int:
+        """The score change of placing ``tile`` at ``at`` with ``rotation``."""
+        gains = self.gains(tile, at)
+        return gains[rotation] if len(gains) > 1 else gains[0]
+
+
+# How far a card looks from a new token, for the score change to be worked out locally.
+_GROUPS = "groups"  # a sum over the groups of its own species (each group scored alone)
+_SALMON_D = "salmon-d"  # runs and the tokens next to them
+_FOX_NEAR = "fox-near"  # a sum over foxes of what their neighbours are
+_WHOLE = "whole"  # rescored over every token
+
+_BEAR, _ELK, _SALMON, _HAWK, _FOX = Wildlife
+
+
+def _reach(wildlife: Wildlife, card: str) -> str:
+    if card in ("family", "intermediate") or wildlife is _ELK:
+        return _GROUPS
+    if wildlife is _SALMON:
+        return _SALMON_D if card == "D" else _GROUPS
+    if wildlife is _FOX and card in ("A", "B", "C"):
+        return _FOX_NEAR
+    return _WHOLE
+
+
+def _lone_is_constant(wildlife: Wildlife, card: str) -> bool:
+    """Whether a token with no neighbour of its species always changes its card by the same
+    amount (the card scores its species' groups only, or Hawk A's lone hawks)."""
+    return wildlife is not _FOX and (wildlife is not _HAWK or card == "A")
+
+
+class WildlifeGains:
+    """The score change of one more token, for one environment's tokens and the cards.
+
+    Group cards (elk, salmon A-C, the variants) are rescored on the groups the new token
+    touches; fox A-C on the tokens within two steps; Salmon D on the runs it touches and the
+    tokens around them; the others (bear, hawk, fox D) on every token. A token next to none
+    of its species changes most cards by one fixed amount, worked out once. Gains are kept.
+    """
+
+    __slots__ = (
+        "_base",
+        "_cards",
+        "_groups",
+        "_hawk_d",
+        "_lone",
+        "_lone_constant",
+        "_memo",
+        "_reach",
+        "_salmon_d",
+        "_tokens",
+        "cards",
+    )
+
+    def __init__(self, cards: CardSet, environment: Environment) -> None:
+        self.cards = cards
+        self._tokens: dict[Hex, Wildlife] = environment.tokens()
+        self._cards: dict[Wildlife, ScoringCard] = {w: card_for(cards, w) for w in Wildlife}
+        self._reach = {w: _reach(w, cards.card(w)) for w in Wildlife}
+        self._lone_constant = {w: _lone_is_constant(w, cards.card(w)) for w in Wildlife}
+        self._salmon_d = cards.card(_SALMON) == "D"
+        self._hawk_d = cards.card(_HAWK) == "D" and (
+            sum(1 for w in self._tokens.values() if w is _HAWK) > 1
+        )
+        self._lone: dict[Wildlife, int] = {}
+        self._base: dict[Wildlife, int] = {}
+        self._groups: dict[Wildlife, dict[Hex, list[Hex]]] = {}
+        self._memo: dict[tuple[Wildlife, Hex], int] = {}
+
+    def _group_of(self, wildlife: Wildlife) -> dict[Hex, list[Hex]]:
+        found = self._groups.get(wildlife)
+        if found is None:
+            tokens = self._tokens
+            found = {}
+            for start, species in tokens.items():
+                if species != wildlife or start in found:
+                    continue
+                group = [start]
+                found[start] = group
+                for hex_ in group:
+                    for n in hex_.neighbors():
+                        if n not in found and tokens.get(n) == wildlife:
+                            found[n] = group
+                            group.append(n)
+            self._groups[wildlife] = found
+        return found
+
+    def _touching(self, wildlife: Wildlife, at: Hex) -> dict[Hex, Wildlife]:
+        """The tokens of the ``wildlife`` groups next to ``at``."""
+        group_of = self._group_of(wildlife)
+        near: dict[Hex, Wildlife] = {}
+        for n in at.neighbors():
+            group = group_of.get(n)
+            if group is not None and n not in near:
+                near.update(dict.fromkeys(group, wildlife))
+        return near
+
+    def _card_gain(self, card: Wildlife, wildlife: Wildlife, at: Hex) -> int:
+        """What placing ``wildlife`` at ``at`` changes on the card of ``card``."""
+        score = self._cards[card]
+        reach = self._reach[card]
+        tokens = self._tokens
+        if reach == _GROUPS:
+            local = self._touching(wildlife, at)
+        elif reach == _FOX_NEAR:
+            # The foxes whose neighbourhood changes, with their neighbours (others cancel).
+            local = {n: tokens[n] for n in at.neighbors() if n in tokens}
+            for fox in [n for n, w in local.items() if w is _FOX]:
+                local.update((n, tokens[n]) for n in fox.neighbors() if n in tokens)
+        elif reach == _SALMON_D:
+            local = self._touching(_SALMON, at)
+            local.update((n, tokens[n]) for h in (*local, at) for n in h.neighbors() if n in tokens)
+        else:
+            base = self._base.get(card)
+            if base is None:
+                base = self._base[card] = score(TokenGrid(tokens))
+            return score(TokenGrid({**tokens, at: wildlife})) - base
+        before = score(TokenGrid(local)) if local else 0
+        local[at] = wildlife
+        return score(TokenGrid(local)) - before
+
+    def _own_gain(self, wildlife: Wildlife, at: Hex) -> int:
+        if self._lone_constant[wildlife]:
+            tokens = self._tokens
+            if all(tokens.get(n) is not wildlife for n in at.neighbors()):
+                lone = self._lone.get(wildlife)
+                if lone is None:
+                    lone = self._lone[wildlife] = self._card_gain(wildlife, wildlife, at)
+                return lone
+        return self._card_gain(wildlife, wildlife, at)
+
+    def gain(self, wildlife: Wildlife, at: Hex) -> int:
+        """The change of all five cards when a ``wildlife`` token goes on the empty hex
+        ``at`` (any hex: cards look at tokens only)."""
+        key = (wildlife, at)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        gain = self._own_gain(wildlife, at)
+        if wildlife is not _FOX or self._salmon_d:
+            near = {self._tokens.get(n) for n in at.neighbors()}
+            if wildlife is not _FOX and _FOX in near:
+                gain += self._card_gain(_FOX, wildlife, at)
+            if wildlife is not _SALMON and self._salmon_d and _SALMON in near:
+                gain += self._card_gain(_SALMON, wildlife, at)
+        if wildlife is not _HAWK and self._hawk_d:
+            gain += self._card_gain(_HAWK, wildlife, at)
+        self._memo[key] = gain
+        return gain
+
+
+@dataclass(frozen=True, slots=True)
+class _Take:
+    take: Take
+    tile: Tile
+    token: Wildlife
+    cost: int
+
+
+class MoveScorer:
+    """Every move of the seat to play, priced exactly (see the module docstring).
+
+    Built once per state at the start of a turn (phase ``choose``); every question after that
+    reuses what the first ones worked out. Moves come in a fixed order: takes as
+    :meth:`takes` lists them, positions by hex, rotations upwards, then token targets by hex
+    (the new tile's among them) and returning the token last.
+    """
+
+    def __init__(self, state: GameState) -> None:
+        if state.phase is not Phase.CHOOSE:
+            raise IllegalAction(Reason.WRONG_PHASE, "moves are listed before taking a pair")
+        seat = state.current_player
+        self.state = state
+        self.environment: Environment = seat.environment
+        self.nature_tokens = seat.nature_tokens
+        self.corridors = Corridors(seat.environment, solo=state.solo)
+        self.wildlife = WildlifeGains(state.cards, seat.environment)
+        self.frontier: list[Hex] = seat.environment.frontier()
+        self._targets: dict[Wildlife, list[tuple[Hex, int]]] = {}
+        self._best_target: dict[Wildlife, tuple[int, Hex | None]] = {}
+
+    def takes(self, *, free_choices: bool = True) -> list[Take]:
+        """The takes allowed now: each pair, then (with a nature token and ``free_choices``)
+        every split of a pair, by tile slot then token slot."""
+        tiles, tokens = self.state.display_tiles, self.state.display_tokens
+        filled = [s for s in SLOTS if tiles[s - 1] is not None and tokens[s - 1] is not None]
+        takes = [Take(s, s) for s in filled]
+        if free_choices and self.nature_tokens > 0:
+            takes += [Take(a, b) for a in filled for b in filled if a != b]
+        return takes
+
+    def _take(self, take: Take) -> _Take:
+        tile = self.state.display_tiles[take.tile - 1]
+        token = self.state.display_tokens[take.token - 1]
+        if tile is None or token is None:
+            raise IllegalAction(Reason.NO_SUCH_SLOT, f"pair {take.tile} is empty")
+        if take.free_choice and self.nature_tokens < 1:
+            raise IllegalAction(Reason.NO_NATURE_TOKEN, "no nature token for a free choice")
+        return _Take(take, tile, token, 1 if take.free_choice else 0)
+
+    def targets(self, wildlife: Wildlife) -> list[tuple[Hex, int]]:
+        """The tiles already placed that take a ``wildlife`` token, each with the token's
+        gain there (its cards and a keystone's nature token), sorted by hex."""
+        found = self._targets.get(wildlife)
+        if found is None:
+            env = self.environment
+            gain = self.wildlife.gain
+            found = self._targets[wildlife] = [
+                (h, gain(wildlife, h) + env[h].tile.keystone) for h in env.token_targets(wildlife)
+            ]
+        return found
+
+    def new_tile_gain(self, tile: Tile, wildlife: Wildlife, at: Hex) -> int | None:
+        """The token's gain on the new ``tile`` at ``at``, or None if the tile cannot take
+        it."""
+        if wildlife not in tile.wildlife:
+            return None
+        return self.wildlife.gain(wildlife, at) + tile.keystone
+
+    def best_token(self, tile: Tile, wildlife: Wildlife, at: Hex) -> tuple[int, Hex | None]:
+        """The best token gain and target (None: return it) once ``tile`` is at ``at``.
+
+        Among equal gains the placed tiles come first (by hex), then the new tile; placing
+        beats returning: the token is returned only when every target loses points.
+        """
+        found = self._best_target.get(wildlife)
+        if found is None:
+            found = (-1, None)
+            for hex_, gain in self.targets(wildlife):
+                if gain > found[0]:
+                    found = (gain, hex_)
+            self._best_target[wildlife] = found
+        best, where = found
+        if wildlife in tile.wildlife:
+            on_new = self.wildlife.gain(wildlife, at) + tile.keystone
+            if on_new > best:
+                best, where = on_new, at
+        return (best, where) if best >= 0 else (0, None)
+
+    def positions(self, take: Take) -> list[PositionGain]:
+        """For ``take``: every position of its tile with the best rotation there, its
+        corridor change and the best whole-move gain (the panel's first step)."""
+        info = self._take(take)
+        tile, corridors = info.tile, self.corridors
+        found = []
+        for at in self.frontier:
+            gains = corridors.gains(tile, at)
+            tile_gain = max(gains)
+            token_gain, _ = self.best_token(tile, info.token, at)
+            rotation = tile.rotations[gains.index(tile_gain)]
+            found.append(PositionGain(at, rotation, tile_gain, tile_gain + token_gain - info.cost))
+        return found
+
+    def token_targets(self, take: Take, at: Hex, rotation: int) -> list[TargetGain]:
+        """For ``take`` with its tile at ``at`` turned ``rotation``: every token target (the
+        new tile's hex among them when it can hold the token), then returning the token, each
+        with the whole move's gain."""
+        info = self._take(take)
+        if not self.environment.is_frontier(at):
+            raise IllegalAction(Reason.NOT_ADJACENT, f"{at} does not touch the environment")
+        base = self.corridors.gain(info.tile, at, rotation) - info.cost
+        found = [TargetGain(h, base + g) for h, g in self.targets(info.token)]
+        on_new = self.new_tile_gain(info.tile, info.token, at)
+        if on_new is not None:
+            found.append(TargetGain(at, base + on_new))
+            found.sort(key=lambda t: sort_key(t.at) if t.at is not None else (0, 0))
+        found.append(TargetGain(None, base))
+        return found
+
+    def _token_options(self, info: _Take, at: Hex) -> list[tuple[Hex | None, int]]:
+        options: list[tuple[Hex | None, int]] = list(self.targets(info.token))
+        on_new = self.new_tile_gain(info.tile, info.token, at)
+        if on_new is not None:
+            options.append((at, on_new))
+            options.sort(key=lambda o: sort_key(o[0]) if o[0] is not None else (0, 0))
+        options.append((None, 0))
+        return options
+
+    def moves(self, take: Take | None = None, *, free_choices: bool = True) -> list[ScoredMove]:
+        """Every move (of ``take``, or of every take allowed) with its gain."""
+        takes = [take] if take is not None else self.takes(free_choices=free_choices)
+        found = []
+        for one in takes:
+            info = self._take(one)
+            tile = info.tile
+            rotations = tile.rotations
+            for at in self.frontier:
+                tile_gains = self.corridors.gains(tile, at)
+                options = self._token_options(info, at)
+                for rotation, tile_gain in zip(rotations, tile_gains, strict=True):
+                    base = tile_gain - info.cost
+                    found += [
+                        ScoredMove(base + gain, Move(one.tile, one.token, at, rotation, where))
+                        for where, gain in options
+                    ]
+        return found
+
+    def gains(self, *, free_choices: bool = True) -> list[int]:
+        """The gain of every move of :meth:`moves`, in the same order, without building the
+        moves: the cheap way to see a whole turn's range of changes."""
+        found: list[int] = []
+        for take in self.takes(free_choices=free_choices):
+            info = self._take(take)
+            tile, cost = info.tile, info.cost
+            for at in self.frontier:
+                options = [gain for _, gain in self._token_options(info, at)]
+                for tile_gain in self.corridors.gains(tile, at):
+                    base = tile_gain - cost
+                    found += [base + gain for gain in options]
+        return found
+
+    def best(self, *, free_choices: bool = True) -> ScoredMove:
+        """The move with the highest gain; among equals the first in :meth:`moves` order,
+        except that the token goes where :meth:`best_token` puts it."""
+        best_gain, best_move = None, None
+        corridors = self.corridors
+        for take in self.takes(free_choices=free_choices):
+            info = self._take(take)
+            tile, token, cost = info.tile, info.token, info.cost
+            for at in self.frontier:
+                token_gain, token_at = self.best_token(tile, token, at)
+                gains = corridors.gains(tile, at)
+                top = max(gains) + token_gain - cost
+                if best_gain is None or top > best_gain:
+                    rotation = tile.rotations[gains.index(max(gains))]
+                    best_gain = top
+                    best_move = Move(take.tile, take.token, at, rotation, token_at)
+        if best_gain is None or best_move is None:
+            raise IllegalAction(Reason.NO_SUCH_SLOT, "the display has no pair to take")
+        return ScoredMove(best_gain, best_move)
+
+
+def scored_moves(state: GameState, *, free_choices: bool = True) -> list[ScoredMove]:
+    """Every move of the seat to play with its exact score change (see :class:`MoveScorer`)."""
+    return MoveScorer(state).moves(free_choices=free_choices)
