@@ -29,11 +29,11 @@ from datetime import datetime
 from pathlib import Path
 
 if __name__ == "__main__" and not __package__:
-    # Run as a file, this file's folder comes first on the path: the tests package (the local
-    # Discord server) and the bot are found from the repository root.
+    # Run as a file, this file's folder comes first on the path: fakediscord, the bot and the
+    # end-to-end harness are found from the repository root.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from tests.e2e.discord_server import DiscordServer, InteractionHandle, MessageRecord
+from fakediscord import DiscordServer, InteractionHandle, MessageRecord
 from tests.e2e.harness import ACK_LIMIT, BotProcess, Move, process_tree
 
 FIRST_RESPONSE_P99 = 0.5

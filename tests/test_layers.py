@@ -1,6 +1,8 @@
 """The three layers import in one direction only: engine <- render <- bot.
 
-The engine stays pure: no Discord, Pillow, database, asyncio, clocks, files or network.
+The engine stays pure: no Discord, Pillow, database, asyncio, clocks, files or network. The
+local Discord-compatible server, ``fakediscord``, stands apart: none of the three imports it,
+and it imports none of them.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ ENGINE_FORBIDDEN = {
     "tempfile",
     "render",
     "bot",
+    "fakediscord",
 }
 # Names whose use means file or network I/O.
 IO_CALLS = {"open", "input", "print"}
@@ -72,7 +75,28 @@ def test_engine_is_pure(path: Path) -> None:
     "path", sorted((ROOT / "render").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT))
 )
 def test_render_uses_only_engine_and_pillow(path: Path) -> None:
-    assert not _imports(path) & {"discord", "aiosqlite", "sqlite3", "asyncio", "bot"}
+    assert not _imports(path) & {"discord", "aiosqlite", "sqlite3", "asyncio", "bot", "fakediscord"}
+
+
+def _package_files(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", _package_files("bot"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_bot_never_imports_the_test_server(path: Path) -> None:
+    assert "fakediscord" not in _imports(path)
+
+
+@pytest.mark.parametrize(
+    "path", _package_files("fakediscord"), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_the_test_server_imports_none_of_the_layers(path: Path) -> None:
+    assert not _imports(path) & {"engine", "render", "bot", "tests"}
+
+
+def test_the_checks_see_the_bot_and_the_server() -> None:
+    assert {"__main__.py", "client.py"} <= {p.name for p in _package_files("bot")}
+    assert {"__init__.py", "server.py"} <= {p.name for p in _package_files("fakediscord")}
 
 
 def test_the_checks_see_the_engine() -> None:

@@ -21,7 +21,7 @@ import pytest
 from bot.client import CascadiaBot
 from bot.config import Settings
 from bot.store import SqliteStore
-from tests.e2e.discord_server import MANAGE_CHANNELS, DiscordServer, MessageRecord
+from fakediscord import MANAGE_CHANNELS, DiscordServer, MessageRecord
 
 
 @dataclass

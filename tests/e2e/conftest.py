@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.discord_server import DiscordServer
+from fakediscord import DiscordServer
 from tests.e2e.harness import ACK_LIMIT, BotProcess, Database, World
 
 _FAILED = pytest.StashKey[bool]()

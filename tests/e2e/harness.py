@@ -30,7 +30,7 @@ from PIL import Image
 
 from engine import GameRecord, GameState, state_from_json
 from engine.scoring.sheet import ScoreSheet, final_scores
-from tests.e2e.discord_server import (
+from fakediscord import (
     JSON,
     DiscordServer,
     InteractionHandle,

@@ -14,7 +14,7 @@ from datetime import datetime
 
 import pytest
 
-from tests.e2e.discord_server import MessageRecord
+from fakediscord import MessageRecord
 from tests.e2e.harness import REPO_ROOT, GameChannel, World, poll_until
 
 UNIT = 0.6

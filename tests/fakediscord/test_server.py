@@ -20,7 +20,7 @@ from discord.asset import Asset
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from tests.e2e.discord_server import MANAGE_CHANNELS, DiscordServer
+from fakediscord import MANAGE_CHANNELS, DiscordServer
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
@@ -432,3 +432,25 @@ async def test_enforced_nonce_returns_the_earlier_message(world: World) -> None:
             assert (await response.json())["id"] != first_id
     assert [m.content for m in s.messages] == ["once", "once"]
     assert s.nonce_replays == 1
+
+
+async def test_starts_on_a_chosen_port_and_stops() -> None:
+    first = await DiscordServer().start()
+    port = first.port
+    await first.close()
+    async with DiscordServer() as server:
+        assert server.port != 0
+    server = await DiscordServer().start("127.0.0.1", port)
+    try:
+        assert (server.port, server.base_url) == (port, f"http://127.0.0.1:{port}")
+        assert server.gateway_url == f"ws://127.0.0.1:{port}/gateway"
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(f"{server.api_base}/gateway") as response,
+        ):
+            assert (await response.json())["url"] == server.gateway_url
+    finally:
+        await server.close()
+    with pytest.raises(aiohttp.ClientConnectionError):
+        async with aiohttp.ClientSession() as http, http.get(f"{server.api_base}/gateway"):
+            pass

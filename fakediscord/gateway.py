@@ -1,0 +1,193 @@
+"""The gateway websocket: HELLO, heartbeats, IDENTIFY, RESUME and member requests.
+
+The sequence a discord.py client goes through:
+
+* on connect the server sends op 10 HELLO with ``heartbeat_interval``, and answers every op 1
+  HEARTBEAT with op 11 HEARTBEAT_ACK;
+* op 2 IDENTIFY with a wrong token is closed with 4004 (discord.py raises ``LoginFailure``),
+  with privileged intents the application is not allowed with 4014
+  (``PrivilegedIntentsRequired``); otherwise READY lists every guild as unavailable, with the
+  ``session_id`` and a ``resume_gateway_url`` pointing back here, and a full GUILD_CREATE per
+  guild follows;
+* op 6 RESUME with a known session replays the events after the client's ``seq`` and sends
+  RESUMED; an unknown session gets op 9 INVALID_SESSION ``false`` (identify afresh);
+* op 8 REQUEST_GUILD_MEMBERS is answered with one GUILD_MEMBERS_CHUNK.
+
+Frames go out as text JSON: discord.py asks for zlib-stream compression but only inflates
+binary frames, so plain text frames need no compression at all.
+"""
+
+# Waiting helpers take explicit timeouts so failures can say what was awaited for how long.
+# ruff: noqa: ASYNC109
+
+from __future__ import annotations
+
+import json
+import secrets
+import traceback
+
+from aiohttp import WSMsgType, web
+
+from fakediscord.protocol import JSON, PRIVILEGED_INTENTS
+from fakediscord.recorder import Recorder
+from fakediscord.sessions import Connection, Session
+from fakediscord.world import World
+
+__all__ = ["Gateway"]
+
+
+class Gateway:
+    """The websocket side of the server for one bot token.
+
+    ``url`` is the address clients connect to (sent as ``resume_gateway_url``).
+    """
+
+    def __init__(
+        self,
+        world: World,
+        recorder: Recorder,
+        *,
+        token: str,
+        privileged_intents: int,
+        heartbeat_interval_ms: int,
+    ) -> None:
+        self.world = world
+        self.recorder = recorder
+        self.token = token
+        self.privileged_intents = privileged_intents
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.url = ""
+        self.identify_count = 0
+        self.resume_count = 0
+        self.connections: set[Connection] = set()
+
+    async def close(self) -> None:
+        """Close every open connection with 1001 and stop the writers."""
+        for conn in list(self.connections):
+            if not conn.ws.closed:
+                await conn.close(1001, "server shutting down")
+            conn.writer.cancel()
+
+    @property
+    def connected(self) -> bool:
+        """Whether a bot session is identified (or resumed) on a live websocket."""
+        return any(c.ready for c in self.connections)
+
+    async def wait_connected(self, timeout: float = 5.0) -> None:
+        """Wait until a bot session is live on the gateway."""
+        await self.recorder.wait_for(
+            lambda: self.connected, timeout=timeout, what="a live gateway session"
+        )
+
+    async def drop(self, code: int = 4000) -> int:
+        """Close every gateway websocket with ``code`` (4000 makes discord.py resume).
+
+        Returns how many connections were closed.
+        """
+        conns = [c for c in self.connections if not c.ws.closed]
+        for conn in conns:
+            await conn.close(code, "dropped by test")
+        self.recorder.bump()
+        return len(conns)
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        """Serve one gateway websocket until it closes."""
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        conn = Connection(ws)
+        self.connections.add(conn)
+        conn.send(10, {"heartbeat_interval": self.heartbeat_interval_ms})
+        try:
+            async for msg in ws:
+                if msg.type is WSMsgType.TEXT:
+                    await self._on_message(conn, json.loads(msg.data))
+        except Exception:
+            self.recorder.crashes.append(
+                f"server gateway handler failed:\n{traceback.format_exc()}"
+            )
+            raise
+        finally:
+            conn.detach()
+            self.connections.discard(conn)
+            self.recorder.bump()
+        return ws
+
+    async def _on_message(self, conn: Connection, msg: JSON) -> None:
+        op, data = msg.get("op"), msg.get("d") or {}
+        if op == 1:
+            conn.send(11, None)
+        elif op == 2:
+            await self._identify(conn, data)
+        elif op == 6:
+            await self._resume(conn, data)
+        elif op == 8:
+            self._request_members(conn, data)
+
+    async def _identify(self, conn: Connection, data: JSON) -> None:
+        if data.get("token") not in (self.token, f"Bot {self.token}"):
+            await conn.close(4004, "Authentication failed.")
+            return
+        intents = int(data.get("intents", 0))
+        if intents & PRIVILEGED_INTENTS & ~self.privileged_intents:
+            await conn.close(4014, "Disallowed intent(s).")
+            return
+        session = Session(secrets.token_hex(16), intents)
+        self.world.sessions[session.id] = session
+        session.conn, conn.session = conn, session
+        self.identify_count += 1
+        ready: JSON = {
+            "v": 10,
+            "user": {
+                **self.world.user_payload(self.world.bot_user_id),
+                "verified": True,
+                "flags": 0,
+            },
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.world.guilds],
+            "session_id": session.id,
+            "resume_gateway_url": self.url,
+            "application": {"id": str(self.world.application_id), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        }
+        if "shard" in data:
+            ready["shard"] = data["shard"]
+        session.dispatch("READY", ready)
+        for guild in self.world.guilds.values():
+            session.dispatch("GUILD_CREATE", self.world.guild_payload(guild))
+        conn.ready = True
+        self.recorder.bump()
+
+    async def _resume(self, conn: Connection, data: JSON) -> None:
+        session = self.world.sessions.get(str(data.get("session_id")))
+        if session is None or data.get("token") not in (self.token, f"Bot {self.token}"):
+            conn.send(9, False)
+            return
+        if session.conn is not None and session.conn is not conn:
+            await session.conn.close(4000, "session resumed elsewhere")
+        last_seen = int(data.get("seq") or 0)
+        for seq, text in session.history:
+            if seq > last_seen:
+                conn.queue.put_nowait(text)
+        session.conn, conn.session = conn, session
+        session.dispatch("RESUMED", {})  # discord.py writes a key into this dict
+        conn.ready = True
+        self.resume_count += 1
+        self.recorder.bump()
+
+    def _request_members(self, conn: Connection, data: JSON) -> None:
+        guild = self.world.guilds.get(int(data["guild_id"]))
+        if guild is None or conn.session is None:
+            return
+        wanted = {int(u) for u in data.get("user_ids") or []}
+        query = str(data.get("query") or "").lower()
+        members = [
+            self.world.member_payload(guild, uid)
+            for uid in guild.members
+            if (uid in wanted if wanted else self.world.users[uid].name.lower().startswith(query))
+        ]
+        if limit := int(data.get("limit") or 0):
+            members = members[:limit]
+        chunk = {"guild_id": str(guild.id), "members": members, "chunk_index": 0, "chunk_count": 1}
+        if "nonce" in data:
+            chunk["nonce"] = data["nonce"]
+        conn.session.dispatch("GUILD_MEMBERS_CHUNK", chunk)

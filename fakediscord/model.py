@@ -1,0 +1,186 @@
+"""What the server knows: users, guilds, channels, and the records of messages, interactions,
+requests and command syncs that tests inspect."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fakediscord.protocol import EPHEMERAL, JSON, LOADING, now_iso, walk_components
+
+__all__ = [
+    "Attachment",
+    "Channel",
+    "CommandSync",
+    "Guild",
+    "InteractionRecord",
+    "MessageRecord",
+    "RequestRecord",
+    "Role",
+    "User",
+]
+
+
+@dataclass
+class User:
+    """A Discord user (a person or a bot)."""
+
+    id: int
+    name: str
+    bot: bool = False
+
+    def payload(self) -> JSON:
+        """The user object of Discord's API."""
+        return {
+            **{"id": str(self.id), "username": self.name, "global_name": self.name},
+            **{"discriminator": "0", "avatar": None, "bot": self.bot, "public_flags": 0},
+        }
+
+
+@dataclass
+class Role:
+    """A guild role; the guild's own id is its @everyone role."""
+
+    id: int
+    name: str
+    permissions: int
+    position: int
+
+    def payload(self) -> JSON:
+        """The role object of Discord's API."""
+        return {
+            **{"id": str(self.id), "name": self.name, "permissions": str(self.permissions)},
+            **{"position": self.position, "color": 0, "hoist": False, "managed": False},
+            **{"mentionable": True, "flags": 0},
+        }
+
+
+@dataclass
+class Channel:
+    """A guild text channel (type 0) or a DM channel with one recipient (type 1)."""
+
+    id: int
+    name: str
+    type: int
+    guild_id: int | None
+    position: int = 0
+    recipient_id: int | None = None
+
+
+@dataclass
+class Guild:
+    """A guild: its roles, channels, and members with their role ids."""
+
+    id: int
+    name: str
+    owner_id: int
+    roles: dict[int, Role] = field(default_factory=dict)
+    channel_ids: list[int] = field(default_factory=list)
+    members: dict[int, list[int]] = field(default_factory=dict)  # user id -> role ids
+    joined_at: str = field(default_factory=now_iso)
+
+
+@dataclass
+class Attachment:
+    """A file stored with a message, served at ``url``."""
+
+    id: int
+    filename: str
+    data: bytes
+    content_type: str
+    url: str
+
+    def payload(self) -> JSON:
+        """The attachment object of a message payload."""
+        return {
+            **{"id": str(self.id), "filename": self.filename, "size": len(self.data)},
+            **{"url": self.url, "proxy_url": self.url, "content_type": self.content_type},
+        }
+
+
+@dataclass
+class MessageRecord:
+    """Everything the server knows about one message, including ephemeral ones."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author_id: int
+    order: int
+    content: str = ""
+    attachments: list[Attachment] = field(default_factory=list)
+    embeds: list[JSON] = field(default_factory=list)
+    components: list[JSON] = field(default_factory=list)
+    flags: int = 0
+    mentions: list[int] = field(default_factory=list)
+    mention_roles: list[int] = field(default_factory=list)
+    mention_everyone: bool = False
+    notified: frozenset[int] = frozenset()
+    interaction_id: int | None = None
+    reference_id: int | None = None
+    type: int = 0
+    created_at: str = field(default_factory=now_iso)
+    edited_at: str | None = None
+    deleted: bool = False
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether only the invoking user can see the message."""
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """Whether this is a deferred "thinking" placeholder not yet filled."""
+        return bool(self.flags & LOADING)
+
+    def custom_ids(self) -> list[str]:
+        """The custom ids of all components on the message, depth first."""
+        return [c["custom_id"] for c in walk_components(self.components) if "custom_id" in c]
+
+
+@dataclass
+class InteractionRecord:
+    """One interaction dispatched to the bot and what the bot did with it."""
+
+    id: int
+    token: str
+    type: int
+    user_id: int
+    channel_id: int
+    guild_id: int | None
+    name: str
+    payload: JSON
+    dispatched_at: float
+    message_id: int | None = None
+    callback_type: int | None = None
+    first_callback_at: float | None = None
+    original_message_id: int | None = None
+    followup_ids: list[int] = field(default_factory=list)
+    choices: list[JSON] | None = None
+    modal: JSON | None = None
+    errors: list[tuple[int, int]] = field(default_factory=list)
+    expired: bool = False
+
+    @property
+    def ack_latency(self) -> float | None:
+        """Seconds from dispatch to the first callback request (accepted or not)."""
+        if self.first_callback_at is None:
+            return None
+        return self.first_callback_at - self.dispatched_at
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    """One REST request as the server answered it."""
+
+    method: str
+    path: str
+    status: int
+    query: str = ""
+
+
+@dataclass(frozen=True)
+class CommandSync:
+    """One bulk overwrite of application commands (``guild_id`` None for global)."""
+
+    guild_id: int | None
+    commands: list[JSON]

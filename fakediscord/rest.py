@@ -1,0 +1,280 @@
+"""The REST API under ``/api/v10`` and the CDN under ``/cdn``.
+
+Routes modelled (``{app}`` is the application id, which is the bot user's id):
+
+* login: ``GET /users/@me`` (401 without ``Authorization: Bot <token>``) and
+  ``GET /oauth2/applications/@me``; ``GET /gateway`` and ``/gateway/bot``;
+* command sync: ``GET|PUT /applications/{app}/commands`` and
+  ``/applications/{app}/guilds/{guild}/commands`` (a bulk overwrite; a command keeps its id
+  when its name and type stay);
+* interactions: ``POST /interactions/{id}/{token}/callback``, ``POST /webhooks/{app}/{token}``
+  (followups) and ``GET|PATCH|DELETE /webhooks/{app}/{token}/messages/{@original|id}``, which
+  authenticate by the interaction token alone (see :mod:`fakediscord.interactions`);
+* channels: ``GET /channels/{c}``, history, ``POST`` messages (with an enforced ``nonce``
+  answered by the earlier message instead of a second one), ``GET|PATCH|DELETE`` a message
+  (ephemeral messages are not reachable here: 10008 Unknown Message), typing;
+* users and members: ``POST /users/@me/channels`` (open a DM), ``GET /users/{u}``,
+  ``GET /guilds/{g}/members/{u}``.
+
+Every JSON answer has the Content-Type exactly ``application/json``. Errors are Discord's JSON
+``{"code", "message"}`` with Discord's codes. Any other route answers 404 and is recorded in
+``unhandled``, so a test can insist the bot used nothing the server does not model. The CDN
+serves attachments by id and a 1x1 PNG for every other path (avatars, icons).
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+
+from fakediscord.faults import Faults
+from fakediscord.interactions import Interactions
+from fakediscord.model import CommandSync, RequestRecord
+from fakediscord.protocol import PNG, ApiError, json_response, read_body
+from fakediscord.recorder import Recorder
+from fakediscord.world import World
+
+__all__ = ["RestApi"]
+
+_Handler = Callable[[web.Request, dict[str, str]], Awaitable[web.StreamResponse]]
+
+
+class RestApi:
+    """The REST routes and the CDN, for one bot token.
+
+    ``gateway_url`` is what ``GET /gateway`` answers (set once the server has its address).
+    """
+
+    def __init__(
+        self,
+        world: World,
+        recorder: Recorder,
+        faults: Faults,
+        interactions: Interactions,
+        *,
+        token: str,
+    ) -> None:
+        self.world = world
+        self.recorder = recorder
+        self.faults = faults
+        self.interactions = interactions
+        self.token = token
+        self.gateway_url = ""
+        self._nonces: dict[tuple[int, int, str], int] = {}
+        #: Channel posts answered with an earlier message because their nonce was enforced.
+        self.nonce_replays = 0
+        self._routes = self._route_table()
+
+    def _route_table(self) -> list[tuple[str, re.Pattern[str], bool, _Handler]]:
+        webhook_message = "/webhooks/{app}/{token}/messages/{msg}"
+        channel_message = "/channels/{channel}/messages/{msg}"
+        gpd = ("GET", "PATCH", "DELETE")
+        # (method, path, needs bot auth, handler); interaction webhooks authenticate by token.
+        # fmt: off
+        table: list[tuple[str, str, bool, _Handler]] = [
+            ("GET", "/users/@me", True, self._get_me),
+            ("GET", "/oauth2/applications/@me", True, self._get_app),
+            ("GET", "/gateway", False, self._get_gateway),
+            ("GET", "/gateway/bot", True, self._get_gateway),
+            ("GET", "/applications/{app}/commands", True, self._get_commands),
+            ("PUT", "/applications/{app}/commands", True, self._put_commands),
+            ("GET", "/applications/{app}/guilds/{guild}/commands", True, self._get_commands),
+            ("PUT", "/applications/{app}/guilds/{guild}/commands", True, self._put_commands),
+            ("POST", "/interactions/{ix}/{token}/callback", False, self.interactions.callback),
+            ("POST", "/webhooks/{app}/{token}", False, self.interactions.followup),
+            *[(m, webhook_message, False, self.interactions.webhook_message) for m in gpd],
+            ("GET", "/channels/{channel}", True, self._get_channel),
+            ("GET", "/channels/{channel}/messages", True, self._history),
+            ("POST", "/channels/{channel}/messages", True, self._post_message),
+            *[(m, channel_message, True, self._channel_message) for m in gpd],
+            ("POST", "/channels/{channel}/typing", True, self._typing),
+            ("POST", "/users/@me/channels", True, self._open_dm),
+            ("GET", "/users/{user}", True, self._get_user),
+            ("GET", "/guilds/{guild}/members/{user}", True, self._get_member),
+        ]
+        # fmt: on
+        return [
+            (method, re.compile(re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", path)), auth, handler)
+            for method, path, auth, handler in table
+        ]
+
+    async def handle_api(self, request: web.Request) -> web.StreamResponse:
+        """Serve one request under /api/v10, after any hold or injected fault."""
+        path = "/" + request.match_info["tail"]
+        hold = self.faults.take_hold(request.method, path)
+        if (
+            hold is not None
+            and not hold.after
+            and not await self.faults.wait_held(request, path, hold)
+        ):
+            return web.Response(status=499)  # nobody is listening any more
+        response: web.StreamResponse | None = self.faults.take_fault(request.method, path)
+        if response is None:
+            response = await self._route(request, path)
+        if hold is not None and hold.after and not await self.faults.wait_held(request, path, hold):
+            return web.Response(status=499)
+        record = RequestRecord(request.method, path, response.status, request.query_string)
+        self.recorder.requests.append(record)
+        self.recorder.bump()
+        return response
+
+    async def _route(self, request: web.Request, path: str) -> web.StreamResponse:
+        params: dict[str, str] = {}
+        try:
+            for method, pattern, auth, handler in self._routes:
+                if method == request.method and (match := pattern.fullmatch(path)):
+                    params = match.groupdict()
+                    if auth and request.headers.get("Authorization") != f"Bot {self.token}":
+                        raise ApiError(401, 0, "401: Unauthorized")
+                    return await handler(request, params)
+            self.recorder.unhandled.append(
+                RequestRecord(request.method, path, 404, request.query_string)
+            )
+            raise ApiError(404, 0, "404: Not Found")
+        except ApiError as e:
+            if (ix := self.world.interactions_by_token.get(params.get("token", ""))) is not None:
+                ix.errors.append((e.status, e.code))
+            return json_response({"code": e.code, "message": e.message}, e.status)
+        except Exception:
+            # A server bug must fail the test, not look like a Discord error the bot handles.
+            self.recorder.crashes.append(
+                f"server failed on {request.method} {path}:\n{traceback.format_exc()}"
+            )
+            return json_response({"code": 0, "message": "test server bug"}, 400)
+
+    async def handle_cdn(self, request: web.Request) -> web.StreamResponse:
+        """Serve an attachment by id, or the 1x1 PNG for any other CDN path."""
+        parts = request.match_info["tail"].split("/")
+        if len(parts) == 4 and parts[0] == "attachments" and parts[2].isdigit():
+            for m in self.world.messages:
+                for a in m.attachments:
+                    if a.id == int(parts[2]):
+                        return web.Response(body=a.data, headers={"Content-Type": a.content_type})
+        return web.Response(body=PNG, headers={"Content-Type": "image/png"})
+
+    # ---------------------------------------------------------------------- REST handlers
+
+    async def _typing(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        self.world.channel(p["channel"])
+        return web.Response(status=204)
+
+    async def _get_me(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        return json_response({**self.world.user_payload(self.world.bot_user_id), "verified": True})
+
+    async def _get_app(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        bot = self.world.user_payload(self.world.bot_user_id)
+        # fmt: off
+        return json_response({
+            "id": str(self.world.application_id), "name": bot["username"], "description": "",
+            "icon": None, "bot_public": False, "bot_require_code_grant": False, "owner": bot,
+            "verify_key": "0" * 64, "flags": 0, "team": None, "bot": bot, "summary": "",
+            "interactions_endpoint_url": None,  # non-null makes discord.py warn
+        })
+        # fmt: on
+
+    async def _get_gateway(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+
+    def _command_scope(self, p: dict[str, str]) -> int | None:
+        if int(p["app"]) != self.world.application_id:
+            raise ApiError(404, 10002, "Unknown Application")
+        if "guild" not in p:
+            return None
+        if int(p["guild"]) not in self.world.guilds:
+            raise ApiError(404, 10004, "Unknown Guild")
+        return int(p["guild"])
+
+    async def _get_commands(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        return json_response(self.world.commands.get(self._command_scope(p), []))
+
+    async def _put_commands(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        scope = self._command_scope(p)
+        body = await request.json()
+        old = {(c["name"], c["type"]): c["id"] for c in self.world.commands.get(scope, [])}
+        stored = []
+        for cmd in body:
+            ctype = int(cmd.get("type", 1))
+            stored.append(
+                {
+                    "description": "",
+                    "options": [],
+                    "default_member_permissions": None,
+                    "nsfw": False,
+                    **cmd,
+                    "type": ctype,
+                    # Discord keeps a command's id across overwrites when name and type match.
+                    "id": old.get((cmd["name"], ctype)) or str(self.world.next_id()),
+                    "application_id": str(self.world.application_id),
+                    "version": str(self.world.next_id()),
+                    **({"guild_id": str(scope)} if scope is not None else {}),
+                }
+            )
+        self.world.commands[scope] = stored
+        self.world.command_syncs.append(CommandSync(scope, stored))
+        return json_response(stored)
+
+    async def _get_channel(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        return json_response(self.world.channel_payload(self.world.channel(p["channel"])))
+
+    async def _history(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        ch = self.world.channel(p["channel"])
+        q = request.query
+        limit = min(int(q.get("limit", 50)), 100)
+        before, after = int(q.get("before", 1 << 63)), int(q.get("after", 0))
+        found = [
+            m
+            for m in self.world.messages
+            if m.channel_id == ch.id and not m.deleted and not m.ephemeral and after < m.id < before
+        ]
+        # Discord returns newest first; with only `after` it pages from the oldest side.
+        found = found[:limit] if "after" in q and "before" not in q else found[-limit:]
+        return json_response([self.world.message_payload(m) for m in reversed(found)])
+
+    async def _post_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        body, files = await read_body(request)
+        channel = self.world.channel(p["channel"])
+        enforced = body.get("nonce") is not None and bool(body.get("enforce_nonce"))
+        key = (channel.id, self.world.bot_user_id, str(body.get("nonce")))
+        # Like Discord: a repeated enforced nonce gets the earlier message, none is created.
+        if enforced and (earlier := self.world.messages_by_id.get(self._nonces.get(key, 0))):
+            self.nonce_replays += 1
+            return json_response(self.world.message_payload(earlier))
+        m = self.world.create_message(channel.id, self.world.bot_user_id, body, files)
+        if enforced:
+            self._nonces[key] = m.id
+        return json_response(self.world.message_payload(m))
+
+    async def _channel_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        m = self.world.visible_message(p["channel"], p["msg"])
+        if request.method == "DELETE":
+            self.world.delete_message(m)
+            return web.Response(status=204)
+        if request.method == "PATCH":
+            if m.author_id != self.world.bot_user_id:
+                raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+            body, files = await read_body(request)
+            self.world.edit_message(m, body, files)
+        return json_response(self.world.message_payload(m))
+
+    async def _open_dm(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        uid = int((await request.json())["recipient_id"])
+        if uid not in self.world.users:
+            raise ApiError(404, 10013, "Unknown User")
+        return json_response(
+            self.world.channel_payload(self.world.channels[self.world.dm_channel(uid)])
+        )
+
+    async def _get_user(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        if not p["user"].isdigit() or int(p["user"]) not in self.world.users:
+            raise ApiError(404, 10013, "Unknown User")
+        return json_response(self.world.user_payload(int(p["user"])))
+
+    async def _get_member(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        guild = self.world.guild(p["guild"])
+        if not p["user"].isdigit() or int(p["user"]) not in guild.members:
+            raise ApiError(404, 10007, "Unknown Member")
+        return json_response(self.world.member_payload(guild, int(p["user"])))

@@ -1,0 +1,445 @@
+"""The server as one object: start it, build a world, act as users, wait for outcomes.
+
+:class:`DiscordServer` puts together the :class:`~fakediscord.world.World` (users, guilds,
+messages), the :class:`~fakediscord.gateway.Gateway`, the :class:`~fakediscord.rest.RestApi`
+with its :class:`~fakediscord.interactions.Interactions` endpoints, the injected
+:class:`~fakediscord.faults.Faults`, and the :class:`~fakediscord.recorder.Recorder` every
+wait goes through, and serves them over one aiohttp application.
+"""
+
+# Waiting helpers take explicit timeouts so failures can say what was awaited for how long.
+# ruff: noqa: ASYNC109
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+from aiohttp import web
+
+from fakediscord.faults import Faults, Hold
+from fakediscord.gateway import Gateway
+from fakediscord.interactions import InteractionHandle, Interactions
+from fakediscord.model import (
+    Channel,
+    CommandSync,
+    Guild,
+    InteractionRecord,
+    MessageRecord,
+    RequestRecord,
+    User,
+)
+from fakediscord.protocol import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, JSON
+from fakediscord.recorder import Recorder
+from fakediscord.rest import RestApi
+from fakediscord.world import World
+
+__all__ = ["DiscordServer"]
+
+_T = TypeVar("_T")
+
+
+class DiscordServer:
+    """A local Discord-compatible REST + gateway + CDN server.
+
+    Use ``async with DiscordServer() as server`` or ``await start()`` / ``await close()``.
+    The bot logs in with ``server.token``; the bot user's id is also the application id.
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = "test-token",
+        bot_name: str = "TestBot",
+        ack_timeout: float = 3.0,
+        privileged_intents: int = 0,
+        heartbeat_interval_ms: int = 41_250,
+    ) -> None:
+        self.token = token
+        self.recorder = Recorder()
+        self.recorder.summary = self._summary
+        self.world = World(self.recorder, bot_name=bot_name)
+        self.gateway = Gateway(
+            self.world,
+            self.recorder,
+            token=token,
+            privileged_intents=privileged_intents,
+            heartbeat_interval_ms=heartbeat_interval_ms,
+        )
+        self.faults = Faults(self.recorder)
+        self.interaction_api = Interactions(
+            self.world, self.recorder, self.gateway, ack_timeout=ack_timeout
+        )
+        self.rest = RestApi(
+            self.world, self.recorder, self.faults, self.interaction_api, token=token
+        )
+        self._runner: web.AppRunner | None = None
+        self._host = ""
+        self._port = 0
+        # The lists are shared, never replaced: reading them here sees every change.
+        self.users: dict[int, User] = self.world.users
+        self.guilds: dict[int, Guild] = self.world.guilds
+        self.channels: dict[int, Channel] = self.world.channels
+        self.bot_user_id = self.world.bot_user_id
+        self.application_id = self.world.application_id
+        self.messages: list[MessageRecord] = self.world.messages
+        self.messages_by_id: dict[int, MessageRecord] = self.world.messages_by_id
+        self.interactions: list[InteractionRecord] = self.world.interactions
+        self.commands: dict[int | None, list[JSON]] = self.world.commands
+        self.command_syncs: list[CommandSync] = self.world.command_syncs
+        self.requests: list[RequestRecord] = self.recorder.requests
+        self.unhandled: list[RequestRecord] = self.recorder.unhandled
+        self.crashes: list[str] = self.recorder.crashes
+        self.error_logs: list[str] = self.recorder.error_logs
+
+    # ----------------------------------------------------------------- lifecycle and addresses
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> Self:
+        """Start listening on ``host``:``port`` (port 0: an ephemeral one, see :attr:`port`)."""
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self.rest.handle_api)
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get("/cdn/{tail:.*}", self.rest.handle_cdn)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        self._host, self._port = host, sock.getsockname()[1]
+        await web.SockSite(self._runner, sock).start()
+        self.world.cdn_base = self.cdn_base
+        self.gateway.url = self.rest.gateway_url = self.gateway_url
+        return self
+
+    async def close(self) -> None:
+        """Close gateway connections, stop listening and remove installed log handlers."""
+        self.faults.release_all()
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        self.recorder.release_logs()
+
+    async def __aenter__(self) -> Self:
+        return await self.start()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @property
+    def port(self) -> int:
+        """The port listened on (0 before :meth:`start`)."""
+        return self._port
+
+    @property
+    def base_url(self) -> str:
+        """``http://HOST:PORT``."""
+        if not self._port:
+            raise RuntimeError("DiscordServer is not started")
+        return f"http://{self._host}:{self._port}"
+
+    @property
+    def api_base(self) -> str:
+        """Value for ``discord.http.Route.BASE``."""
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """Value for ``DiscordWebSocket.DEFAULT_GATEWAY`` (wrap it in ``yarl.URL``)."""
+        return f"ws://{self.base_url.removeprefix('http://')}/gateway"
+
+    @property
+    def cdn_base(self) -> str:
+        """Value for ``discord.asset.Asset.BASE``."""
+        return f"{self.base_url}/cdn"
+
+    def env(self) -> dict[str, str]:
+        """Environment variables pointing a bot subprocess at this server."""
+        return {
+            "DISCORD_API_BASE": self.api_base,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+            "DISCORD_CDN_BASE": self.cdn_base,
+        }
+
+    # -------------------------------------------------------------------------- the world
+
+    def add_user(self, name: str, *, bot: bool = False) -> int:
+        """Create a user and return its id."""
+        return self.world.add_user(name, bot=bot)
+
+    def add_guild(
+        self,
+        name: str = "Test Guild",
+        *,
+        owner: int | None = None,
+        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
+        everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+    ) -> int:
+        """Create a guild with the bot in it (holding ``bot_permissions``); return its id."""
+        return self.world.add_guild(
+            name,
+            owner=owner,
+            bot_permissions=bot_permissions,
+            everyone_permissions=everyone_permissions,
+        )
+
+    def add_role(
+        self, guild: int, name: str, permissions: int = 0, *, announce: bool = True
+    ) -> int:
+        """Create a role in ``guild`` and return its id."""
+        return self.world.add_role(guild, name, permissions, announce=announce)
+
+    def add_member(
+        self,
+        guild: int,
+        user: int,
+        *,
+        permissions: int = 0,
+        roles: Iterable[int] = (),
+        announce: bool = True,
+    ) -> None:
+        """Make ``user`` a member of ``guild``; ``permissions`` are granted through a role."""
+        self.world.add_member(guild, user, permissions=permissions, roles=roles, announce=announce)
+
+    def add_channel(self, guild: int, name: str) -> int:
+        """Create a text channel in ``guild`` and return its id."""
+        return self.world.add_channel(guild, name)
+
+    def dm_channel(self, user: int) -> int:
+        """The id of the bot's DM channel with ``user`` (created on first use)."""
+        return self.world.dm_channel(user)
+
+    def permissions(self, guild: int, user: int) -> int:
+        """Guild-level permissions of ``user`` (owner and Administrator get all)."""
+        return self.world.permissions(guild, user)
+
+    def message_payload(self, m: MessageRecord) -> JSON:
+        """The message as Discord's API would return it."""
+        return self.world.message_payload(m)
+
+    def channel_messages(
+        self, channel: int, *, include_ephemeral: bool = True
+    ) -> list[MessageRecord]:
+        """Non-deleted messages of ``channel`` in creation order."""
+        return self.world.channel_messages(channel, include_ephemeral=include_ephemeral)
+
+    # --------------------------------------------------------------- acting as users
+
+    async def say(self, user: int, channel: int, content: str) -> MessageRecord:
+        """Post a message as ``user`` (a human) and dispatch MESSAGE_CREATE to the bot."""
+        return await self.world.say(user, channel, content)
+
+    async def slash(
+        self,
+        user: int,
+        channel: int,
+        *path: str,
+        options: Mapping[str, Any] | None = None,
+        timeout: float = 5.0,
+    ) -> InteractionHandle:
+        """Invoke ``/path...`` as ``user`` in ``channel`` (e.g. ``"game", "play"``).
+
+        Option values: str/int/bool/float, or ids for user/channel/role options. Raises
+        LookupError for a command the bot never synced, ValueError for bad options.
+        """
+        return await self.interaction_api.slash(
+            user, channel, *path, options=options, timeout=timeout
+        )
+
+    async def autocomplete(
+        self,
+        user: int,
+        channel: int,
+        *path: str,
+        options: Mapping[str, Any],
+        focused: str,
+        timeout: float = 5.0,
+    ) -> list[JSON]:
+        """Type ``options[focused]`` into ``/path...`` and return the bot's choices."""
+        return await self.interaction_api.autocomplete(
+            user, channel, *path, options=options, focused=focused, timeout=timeout
+        )
+
+    async def click(
+        self, user: int, message: MessageRecord | int, custom_id: str, *, timeout: float = 5.0
+    ) -> InteractionHandle:
+        """Click the button ``custom_id`` on ``message`` as ``user``."""
+        return await self.interaction_api.click(user, message, custom_id, timeout=timeout)
+
+    async def select(
+        self,
+        user: int,
+        message: MessageRecord | int,
+        custom_id: str,
+        values: Iterable[str | int],
+        *,
+        timeout: float = 5.0,
+    ) -> InteractionHandle:
+        """Choose ``values`` in the select menu ``custom_id`` (string or user select)."""
+        return await self.interaction_api.select(user, message, custom_id, values, timeout=timeout)
+
+    @property
+    def ack_timeout(self) -> float:
+        """Seconds after dispatch within which an interaction callback is accepted."""
+        return self.interaction_api.ack_timeout
+
+    @ack_timeout.setter
+    def ack_timeout(self, seconds: float) -> None:
+        self.interaction_api.ack_timeout = seconds
+
+    @property
+    def ack_latencies(self) -> list[float]:
+        """Dispatch-to-first-callback times of all answered interactions, in dispatch order."""
+        return self.interaction_api.ack_latencies
+
+    # ---------------------------------------------------------------------- gateway
+
+    @property
+    def connected(self) -> bool:
+        """Whether a bot session is identified (or resumed) on a live websocket."""
+        return self.gateway.connected
+
+    @property
+    def identify_count(self) -> int:
+        """How many IDENTIFYs were accepted."""
+        return self.gateway.identify_count
+
+    @property
+    def resume_count(self) -> int:
+        """How many RESUMEs were accepted."""
+        return self.gateway.resume_count
+
+    async def wait_connected(self, timeout: float = 5.0) -> None:
+        """Wait until a bot session is live on the gateway."""
+        await self.gateway.wait_connected(timeout)
+
+    async def drop_gateway(self, code: int = 4000) -> int:
+        """Close every gateway websocket with ``code`` (4000 makes discord.py resume).
+
+        Returns how many connections were closed.
+        """
+        return await self.gateway.drop(code)
+
+    # ---------------------------------------------------------------------- faults
+
+    def inject_fault(
+        self,
+        method: str,
+        path: str,
+        *,
+        status: int = 500,
+        count: int = 1,
+        retry_after: float = 0.05,
+    ) -> None:
+        """Answer the next ``count`` requests matching ``method`` ("*" for any) and the glob
+        ``path`` (relative to /api/v10, e.g. "/channels/*/messages") with ``status``:
+        500, or 429 with Retry-After ``retry_after`` seconds and rate-limit headers.
+        Faults are consumed in the order they were injected."""
+        self.faults.inject(method, path, status=status, count=count, retry_after=retry_after)
+
+    def hold(self, method: str, path: str, *, count: int = 1, after: bool = False) -> Hold:
+        """Hold the next ``count`` requests matching ``method`` and the glob ``path`` without
+        an answer until the returned :class:`Hold` is released; ``after`` processes them
+        first. For killing a client while its request is in flight."""
+        return self.faults.hold(method, path, count=count, after=after)
+
+    @property
+    def pending_faults(self) -> int:
+        """How many injected fault responses have not been served yet."""
+        return self.faults.pending
+
+    @property
+    def nonce_replays(self) -> int:
+        """Channel posts answered with an earlier message because their nonce was enforced."""
+        return self.rest.nonce_replays
+
+    # ---------------------------------------------------------------- waiting and diagnostics
+
+    def record_problem(self, text: str) -> None:
+        """Record a fatal client-side problem (e.g. a bot subprocess died); waits fail fast."""
+        self.recorder.record_problem(text)
+
+    def watch_task(self, task: asyncio.Task[Any], name: str = "client") -> None:
+        """Record an exception ending ``task`` (e.g. ``client.start()``) as a crash."""
+        self.recorder.watch_task(task, name)
+
+    def capture_error_logs(self, logger_name: str = "discord") -> None:
+        """Record ERROR log records of ``logger_name`` (discord.py only logs swallowed errors)."""
+        self.recorder.capture_error_logs(logger_name)
+
+    def describe(self, limit: int = 10) -> str:
+        """A human-readable summary of recent state, for assertion messages."""
+        return self.recorder.describe(limit)
+
+    def _summary(self, limit: int) -> str:
+        lines = [
+            f"gateway: connected={self.connected} identifies={self.identify_count} "
+            f"resumes={self.resume_count}; command syncs={len(self.command_syncs)}"
+        ]
+        lines.append(f"recent messages ({len(self.messages)} total):")
+        for m in self.messages[-limit:]:
+            state = " ".join(
+                s for s, on in (("ephemeral", m.ephemeral), ("loading", m.loading),
+                                ("deleted", m.deleted)) if on
+            )  # fmt: skip
+            author = self.users[m.author_id].name
+            lines.append(
+                f"  #{m.order} {m.id} in {m.channel_id} by {author} {state}: {m.content!r:.120}"
+            )
+        lines.append("recent interactions:")
+        for ix in self.interactions[-limit:]:
+            lines.append(
+                f"  {ix.name!r} callback={ix.callback_type} followups={len(ix.followup_ids)} "
+                f"errors={ix.errors}"
+            )
+        lines.append("recent requests: " + ", ".join(
+            f"{r.method} {r.path} {r.status}" for r in self.requests[-limit:]
+        ))  # fmt: skip
+        if self.unhandled:
+            lines.append(f"unmodelled routes: {[(r.method, r.path) for r in self.unhandled]}")
+        return "\n".join(lines)
+
+    async def wait_for(
+        self, check: Callable[[], _T | None], *, timeout: float = 5.0, what: str
+    ) -> _T:
+        """Wait until ``check()`` returns a truthy value and return that value.
+
+        Re-checked after every server-side change; fails fast on a recorded crash and raises
+        AssertionError naming ``what`` with a summary of recent state on timeout.
+        """
+        return await self.recorder.wait_for(check, timeout=timeout, what=what)
+
+    async def guard(self, awaitable: Awaitable[_T], *, timeout: float = 5.0, what: str) -> _T:
+        """Await ``awaitable`` (e.g. ``client.wait_until_ready()``) with :meth:`wait_for`'s
+        timeout and crash reporting."""
+        return await self.recorder.guard(awaitable, timeout=timeout, what=what)
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[MessageRecord], bool],
+        *,
+        timeout: float = 5.0,
+        what: str = "a matching message",
+        since: int = 0,
+    ) -> MessageRecord:
+        """Wait for a (non-deleted) message with ``order >= since`` satisfying ``predicate``."""
+
+        def check() -> MessageRecord | None:
+            candidates = self.messages[since:]
+            return next((m for m in candidates if not m.deleted and predicate(m)), None)
+
+        return await self.wait_for(check, timeout=timeout, what=what)
+
+    def assert_clean(self, *, allow_unhandled: bool = False) -> None:
+        """Fail if a crash, an error log or (unless allowed) an unmodelled route was recorded."""
+        problems = bool(self.crashes or self.error_logs)
+        if problems or (self.unhandled and not allow_unhandled):
+            raise AssertionError(f"problems recorded by the Discord test server\n{self.describe()}")
