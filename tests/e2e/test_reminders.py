@@ -15,22 +15,11 @@ from datetime import datetime
 import pytest
 
 from fakediscord import MessageRecord
-from tests.e2e.harness import REPO_ROOT, GameChannel, World, poll_until
+from tests.e2e.harness import GameChannel, World, poll_until
 
 UNIT = 0.6
 """Seconds per reminder "hour" in these tests."""
 REMINDER = re.compile(r"friendly nudge|still waiting for your move|has been waiting since")
-
-
-def bot_reads(name: str) -> bool:
-    """Whether the bot's source mentions the environment variable ``name``."""
-    return any(name in path.read_text() for path in (REPO_ROOT / "bot").glob("*.py"))
-
-
-pytestmark = pytest.mark.skipif(
-    not bot_reads("CASCADIA_REMINDER_UNIT_SECONDS"),
-    reason="the bot has no CASCADIA_REMINDER_UNIT_SECONDS setting for short reminder intervals",
-)
 
 
 @pytest.fixture
