@@ -13,6 +13,14 @@ from fakediscord import DiscordServer
 from tests.e2e.harness import ACK_LIMIT, BotProcess, Database, World
 
 _FAILED = pytest.StashKey[bool]()
+_HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test in this folder ``e2e``, so ``-m "not e2e"`` is the quick loop."""
+    for item in items:
+        if item.path.is_relative_to(_HERE):
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.hookimpl(wrapper=True)
