@@ -24,10 +24,10 @@ from discord.ext import commands, tasks
 
 from bot import errors
 from bot.config import Settings
-from bot.lobby import LOBBY_BUTTONS
-from bot.outbox import Outbox, Post
-from bot.pictures import start_renderer
-from bot.service import GameService
+from bot.core.errors import ShuttingDown
+from bot.core.outbox import Outbox, Post
+from bot.core.pictures import start_renderer
+from bot.core.service import GameService
 from bot.store import Store
 from bot.sync import SyncRecord, record_path, sync_if_changed
 
@@ -103,9 +103,8 @@ class CascadiaBot(commands.Bot):
         await super().login(token)
 
     async def setup_hook(self) -> None:
-        """Open the cog, register the lobby buttons, sync commands, start the loops."""
+        """Open the cog (it registers the lobby buttons), sync commands, start the loops."""
         await self.load_extension("bot.cog")
-        self.add_dynamic_items(*LOBBY_BUTTONS)
         try:
             await self.sync_commands()
         except discord.HTTPException:
@@ -130,7 +129,7 @@ class CascadiaBot(commands.Bot):
         shutting down, turn it away with a short answer instead."""
         if self._stopping:
             if interaction.type is not discord.InteractionType.autocomplete:
-                await errors.report(interaction, errors.ShuttingDown())
+                await errors.report(interaction, ShuttingDown())
             return False
         task = asyncio.current_task()
         if task is not None:

@@ -17,10 +17,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import choices, lobby, messages
+from bot import lobby
 from bot.client import CascadiaBot
-from bot.errors import NoGame, NotInGame
-from bot.service import Table, Turn, as_seat
+from bot.core import choices, messages
+from bot.core.errors import NoGame, NotInGame
+from bot.core.service import LoadedGame, Turn, as_seat
 from bot.store import GameStatus
 from bot.views import EndConfirmation
 from engine import Hex, InvalidInput
@@ -163,6 +164,14 @@ class Cascadia(commands.Cog):
 
     def __init__(self, bot: CascadiaBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        """Register the lobby buttons, so that lobbies posted before a restart still work."""
+        self.bot.add_dynamic_items(*lobby.LOBBY_BUTTONS)
+
+    async def cog_unload(self) -> None:
+        """Take the lobby buttons away with the cog."""
+        self.bot.remove_dynamic_items(*lobby.LOBBY_BUTTONS)
 
     # --- the lobby ----------------------------------------------------------------------------
 
@@ -413,7 +422,7 @@ class Cascadia(commands.Cog):
             ephemeral=True,
         )
 
-    async def _last_table(self, interaction: Interaction) -> Table:
+    async def _last_table(self, interaction: Interaction) -> LoadedGame:
         return await self.bot.service.last_table(
             _channel_id(interaction), user_id=interaction.user.id
         )

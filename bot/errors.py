@@ -1,7 +1,7 @@
-"""The bot's refusals and the one place where any error becomes a short private answer.
+"""The one place where any error becomes a short private answer.
 
-Engine errors (:class:`~engine.errors.IllegalAction`, :class:`~engine.errors.InvalidInput`),
-store errors and the :class:`BotError` family below are expected: the user gets their message,
+Engine errors (:class:`~engine.IllegalAction`, :class:`~engine.InvalidInput`), store errors
+and the :class:`~bot.core.errors.BotError` family are expected: the user gets their message,
 the log gets a line. Anything else is a bug: the user gets an apology, the log the traceback.
 """
 
@@ -12,63 +12,14 @@ from typing import Any, cast
 
 import discord
 from discord import app_commands
-from discord.utils import escape_markdown
 
 from bot import store
-from engine.errors import IllegalAction, InvalidInput
+from bot.core.errors import BotError
+from engine import IllegalAction, InvalidInput
 
 log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
-
-
-class BotError(Exception):
-    """A request the bot turns down; the message is shown to the user as it is."""
-
-
-class NoGame(BotError):
-    """The channel has no game in the lobby or being played."""
-
-    def __init__(self) -> None:
-        super().__init__("There is no game in this channel. Open one with `/cascadia new`.")
-
-
-class NotInGame(BotError):
-    """The user (or the player asked about) has no seat at this channel's game."""
-
-    def __init__(self, who: str = "You are") -> None:
-        super().__init__(f"{who} not in this game.")
-
-
-class NotYourTurn(BotError):
-    """Someone other than the current player tried to move."""
-
-    def __init__(self, current: str) -> None:
-        super().__init__(
-            f"It's not your turn: it's {escape_markdown(current)}'s."
-            " You can plan yours with `/cascadia preview`."
-        )
-
-
-class NotStarted(BotError):
-    """The game is still in its lobby."""
-
-    def __init__(self) -> None:
-        super().__init__("The game has not started yet: the host starts it with `/cascadia start`.")
-
-
-class ShuttingDown(BotError):
-    """The bot is stopping and takes no new requests."""
-
-    def __init__(self) -> None:
-        super().__init__("The bot is restarting: please try again in a minute.")
-
-
-class NotHost(BotError):
-    """Only the host (or a channel manager, where allowed) may do this."""
-
-    def __init__(self, what: str) -> None:
-        super().__init__(f"Only the host can {what}.")
 
 
 def user_message(error: BaseException) -> str | None:

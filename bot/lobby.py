@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 import aiohttp
 import discord
 
-from bot import errors, messages
-from bot.service import Table
+from bot import errors
+from bot.client import CascadiaBot
+from bot.core import messages
+from bot.core.errors import NoGame
+from bot.core.service import LoadedGame
 from bot.store import GameStatus
 from engine import CardSet
 
-if TYPE_CHECKING:
-    from bot.client import CascadiaBot
-
-    Interaction = discord.Interaction[CascadiaBot]
+Interaction = discord.Interaction[CascadiaBot]
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ async def start(interaction: Interaction, game_id: int | None, *, button: bool =
         await interaction.followup.send("The game has started.", ephemeral=True)
 
 
-def lobby_text(table: Table) -> str:
+def lobby_text(table: LoadedGame) -> str:
     """The lobby message for the game as it is now."""
     if table.game.status is GameStatus.LOBBY:
         closed = None
@@ -124,7 +124,7 @@ def lobby_view(game_id: int) -> discord.ui.View:
     return view
 
 
-async def refresh(bot: CascadiaBot, table: Table) -> None:
+async def refresh(bot: CascadiaBot, table: LoadedGame) -> None:
     """Bring the lobby message up to date; buttons go once the lobby is over.
 
     The message is a convenience (commands work without it), so failing to edit it is logged
@@ -160,7 +160,7 @@ async def _channel_game(interaction: Interaction) -> int:
 
 def _channel_id(interaction: Interaction) -> int:
     if interaction.channel_id is None:
-        raise errors.NoGame()
+        raise NoGame()
     return interaction.channel_id
 
 
@@ -237,4 +237,4 @@ class StartButton(_LobbyButton, template=r"cascadia:start:(?P<game_id>[0-9]+)"):
 
 
 LOBBY_BUTTONS: tuple[type[_LobbyButton], ...] = (JoinButton, LeaveButton, StartButton)
-"""The dynamic items the client registers."""
+"""The dynamic items the cog registers."""

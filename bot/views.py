@@ -6,16 +6,14 @@
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot import errors, lobby
+from bot.client import CascadiaBot
 
-if TYPE_CHECKING:
-    from bot.client import CascadiaBot
-
-    Interaction = discord.Interaction[CascadiaBot]
+Interaction = discord.Interaction[CascadiaBot]
 
 CONFIRM_SECONDS = 120
 

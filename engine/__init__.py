@@ -4,10 +4,11 @@ The renderer and the bot only ask this package; it imports nothing but the stand
 """
 
 from engine.actions import Action, NatureWipe, PlaceTile, PlaceToken, Take, WipeThree, parse_action
-from engine.components import CardSet, Habitat, Tile, Variant, Wildlife
+from engine.components import TURNS_PER_PLAYER, CardSet, Habitat, Tile, Variant, Wildlife
 from engine.environment import Environment, PlacedTile
 from engine.errors import CascadiaError, IllegalAction, InvalidInput, Reason
 from engine.game import (
+    MAX_PLAYERS,
     GameState,
     Phase,
     PlayerState,
@@ -17,6 +18,7 @@ from engine.game import (
     legal_actions,
     new_game,
     play_turn,
+    tile_positions,
     turn_actions,
 )
 from engine.hexes import Direction, Hex
@@ -34,6 +36,8 @@ from engine.serialize import GameRecord, public_view, record_for, state_from_jso
 from engine.summary import score_state, state_table
 
 __all__ = [
+    "MAX_PLAYERS",
+    "TURNS_PER_PLAYER",
     "Action",
     "CardSet",
     "CascadiaError",
@@ -80,5 +84,6 @@ __all__ = [
     "state_from_json",
     "state_table",
     "state_to_json",
+    "tile_positions",
     "turn_actions",
 ]

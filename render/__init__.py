@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from functools import lru_cache
 
-from engine import Environment, GameState, Hex, play_turn
-from engine.scoring.sheet import ScoreSheet
+from engine import Environment, GameState, Hex, ScoreSheet, play_turn
 from render.display import render_display_image
 from render.environment import draw_environment, plan_environment
 from render.png import encode

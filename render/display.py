@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine import GameState, Habitat, Wildlife, can_wipe_three
-from engine.components import TURNS_PER_PLAYER
+from engine import TURNS_PER_PLAYER, GameState, Habitat, Wildlife, can_wipe_three
 from render import glyphs, theme
 from render.cards import card_name, reminder
 from render.fonts import font

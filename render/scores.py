@@ -8,8 +8,7 @@ from functools import partial
 
 from PIL import Image, ImageDraw
 
-from engine import Habitat, Wildlife
-from engine.scoring.sheet import PlayerScore, ScoreSheet
+from engine import Habitat, PlayerScore, ScoreSheet, Wildlife
 from render import glyphs, theme
 from render.fonts import fit_text, font, printable
 from render.palette import draw_text, new_image

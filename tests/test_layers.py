@@ -3,11 +3,17 @@
 The engine stays pure: no Discord, Pillow, database, asyncio, clocks, files or network. The
 local Discord-compatible server, ``fakediscord``, stands apart: none of the three imports it,
 and it imports none of them.
+Inside the bot, the store knows no rules and the core no Discord: ``bot.store`` <-
+``bot.core`` <- the Discord layer (``bot.client``, ``bot.cog``, ``bot.lobby``, ``bot.views``,
+...). Outside the engine, code asks the ``engine`` package for its public names only.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -105,9 +111,6 @@ def test_the_checks_see_the_engine() -> None:
 
 
 def test_engine_imports_without_the_other_layers() -> None:
-    import subprocess
-    import sys
-
     code = (
         "import sys, engine, engine.serialize, engine.game;"
         "bad = {'discord', 'PIL', 'aiosqlite', 'sqlite3', 'asyncio'} & set(sys.modules);"
@@ -117,3 +120,81 @@ def test_engine_imports_without_the_other_layers() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _modules(path: Path) -> set[str]:
+    """Every module ``path`` imports by its full name (``from bot import lobby`` is
+    ``bot.lobby``; ``from engine import Hex`` is ``engine``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            for alias in node.names:
+                name = f"{node.module}.{alias.name}"
+                if _is_module(name):
+                    found.add(name)
+    return found
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def _rel(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+DISCORD_PACKAGES = {"discord", "aiohttp", "yarl"}
+# The scoring cards' point tables are published as module constants, one module per card
+# family: the card reminders in render/cards.py read them there.
+SCORING_CARD_MODULES = {
+    "engine.scoring",
+    *(f"engine.scoring.{card}" for card in ("bear", "elk", "fox", "hawk", "salmon", "variants")),
+}
+
+
+@pytest.mark.parametrize("path", _package_files("bot/core") + _package_files("bot/store"), ids=_rel)
+def test_core_and_store_know_nothing_of_discord(path: Path) -> None:
+    modules = _modules(path)
+    assert not {m.split(".")[0] for m in modules} & DISCORD_PACKAGES
+    own = {m for m in modules if m == "bot" or m.startswith("bot.")}
+    allowed = ("bot.store",) if "store" in path.parts else ("bot.store", "bot.core")
+    assert all(m.startswith(allowed) for m in own), sorted(own)
+
+
+@pytest.mark.parametrize("path", _package_files("bot/store"), ids=_rel)
+def test_store_knows_no_rules(path: Path) -> None:
+    assert not {m.split(".")[0] for m in _modules(path)} & {"engine", "render"}
+
+
+@pytest.mark.parametrize("path", _package_files("bot") + _package_files("render"), ids=_rel)
+def test_engine_is_used_by_its_public_names(path: Path) -> None:
+    inside = sorted(
+        m for m in _modules(path) if m.startswith("engine.") and m not in SCORING_CARD_MODULES
+    )
+    assert not inside, f"import these from engine itself: {inside}"
+
+
+def test_the_discord_free_half_imports_without_discord() -> None:
+    code = (
+        "import sys, bot.store, bot.core.service, bot.core.outbox, bot.core.choices,"
+        " bot.core.pictures, bot.core.records;"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'discord', 'aiohttp'}"
+        " or m in {'bot.client', 'bot.cog', 'bot.lobby', 'bot.views', 'bot.errors'});"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_client_imports_no_feature_module() -> None:
+    modules = _modules(ROOT / "bot" / "client.py")
+    assert not modules & {"bot.cog", "bot.lobby", "bot.views"}

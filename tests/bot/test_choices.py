@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.choices import (
+from bot.core.choices import (
     MAX_CHOICES,
     RETURN,
     Choice,

@@ -7,7 +7,8 @@ from discord import AppCommandOptionType, app_commands
 
 from bot import errors, store
 from bot.cog import TilePosition
-from bot.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn, user_message
+from bot.core.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
+from bot.errors import user_message
 from engine import IllegalAction, InvalidInput, Reason
 
 

@@ -6,10 +6,12 @@ import re
 from datetime import UTC, datetime
 
 import pytest
+from discord.utils import escape_markdown as discord_escape_markdown
 
-from bot import messages
-from bot.messages import GameSummary, Player
-from bot.reminders import ReminderLevel
+from bot.core import messages
+from bot.core.markdown import escape_markdown
+from bot.core.messages import GameSummary, Player
+from bot.core.reminders import ReminderLevel
 from engine import (
     CardSet,
     Hex,
@@ -277,3 +279,13 @@ def test_help_fits_in_one_message_and_names_every_command() -> None:
         "settings", "end", "mygames", "export",
     ):  # fmt: skip
         assert f"/cascadia {command}" in text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Ada", "*bold*", "__under__", "a_b", "~~x~~", "||spoiler||", "`code`", "back\\slash",
+     "> quote", "# heading", "- item", "[link](https://example.com)",
+     "see https://example.com/a_b_c", "<https://example.com/_x_>", "Sam (2)", "Zoë ✨"],
+)  # fmt: skip
+def test_escape_markdown_is_discords(text: str) -> None:
+    assert escape_markdown(text) == discord_escape_markdown(text)

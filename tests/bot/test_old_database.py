@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.outbox import Announcement
-from bot.service import GameService, Turn
+from bot.core.outbox import Announcement
+from bot.core.service import GameService, Turn
 from bot.store import GameStatus, SqliteStore
 from engine import PlaceTile, PlaceToken, Take, apply, legal_actions, parse_action
 

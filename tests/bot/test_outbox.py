@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.outbox import Announcement, Outbox, Picture, Post, render_pictures
+from bot.core.outbox import Announcement, Outbox, Picture, Post, render_pictures
 from bot.store import GameRow, SqliteStore
 from engine import Hex, new_game
 

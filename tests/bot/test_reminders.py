@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.reminders import (
+from bot.core.reminders import (
     ReminderDue,
     ReminderLevel,
     catch_up,

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
-from bot.messages import Player
-from bot.outbox import Announcement, render_pictures
-from bot.service import (
+from bot.core.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
+from bot.core.messages import Player
+from bot.core.outbox import Announcement, render_pictures
+from bot.core.records import last_placements
+from bot.core.service import (
     GameService,
-    Table,
+    LoadedGame,
     Turn,
-    last_placements,
     parse_cards,
     parse_wipe,
 )
@@ -82,7 +82,7 @@ def service(store: SqliteStore, clock: Clock) -> GameService:
     return GameService(store, now=clock, seeds=lambda: 5)
 
 
-async def _lobby(service: GameService, *users: int, cards: str | None = "A") -> Table:
+async def _lobby(service: GameService, *users: int, cards: str | None = "A") -> LoadedGame:
     table = await service.open_lobby(
         guild_id=GUILD, channel_id=CHANNEL, user_id=users[0], name=f"u{users[0]}", cards=cards
     )
@@ -91,13 +91,13 @@ async def _lobby(service: GameService, *users: int, cards: str | None = "A") -> 
     return table
 
 
-async def _started(service: GameService, *users: int) -> Table:
+async def _started(service: GameService, *users: int) -> LoadedGame:
     table = await _lobby(service, *users)
     await service.start(table.game.id, user_id=users[0])
     return await service.table(CHANNEL)
 
 
-def _any_turn(table: Table, rng: random.Random) -> Turn:
+def _any_turn(table: LoadedGame, rng: random.Random) -> Turn:
     """A random legal whole turn for the current player."""
     state = table.require_state()
     pair = rng.randint(1, 4)
@@ -108,7 +108,7 @@ def _any_turn(table: Table, rng: random.Random) -> Turn:
     return Turn(pair, place.at, place.rotation, token.at)
 
 
-def _current_user(table: Table) -> int:
+def _current_user(table: LoadedGame) -> int:
     return table.players[table.require_state().current].user_id
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import contextlib
+import logging
 import sqlite3
 import sys
 from collections.abc import AsyncIterator, Sequence
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.reminders import catch_up
+from bot.core.reminders import catch_up
 from bot.store import (
     AlreadySeated,
     ChannelBusy,
@@ -653,6 +654,38 @@ async def test_migrations_from_empty(sqlite_store: SqliteStore, db_path: Path) -
     assert {"games", "seats", "moves", "outbox", "games_one_open_per_channel"} <= names
 
 
+async def test_each_applied_migration_is_logged(
+    db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="bot.store")
+    async with SqliteStore.open(db_path):
+        pass
+    applied = [r.getMessage() for r in caplog.records if r.getMessage().startswith("applied")]
+    assert applied == [f"applied migration {m.version:04d} {m.name}" for m in load_migrations()]
+    caplog.clear()
+    async with SqliteStore.open(db_path):
+        pass
+    assert not [r for r in caplog.records if r.getMessage().startswith("applied")]
+
+
+@pytest.mark.parametrize(
+    ("error", "text"),
+    [
+        (DatabaseTooNew(3, 2), "database schema version 3 is newer than this code knows (2)"),
+        (NotFound("game", 7), "no such game: 7"),
+        (ChannelBusy(10, 3), "channel 10 already has an open game: 3"),
+        (NotInLobby(3, GameStatus.ACTIVE), "game 3 is active"),
+        (LobbyFull(3, 4), "game 3 is full: 4 seats"),
+        (AlreadySeated(3, 100), "user 100 is already seated at game 3"),
+        (NotSeated(3, 100), "user 100 is not seated at game 3"),
+        (RevisionConflict(3, 4, 5), "game 3 is at revision 5, not 4"),
+    ],
+)
+def test_errors_say_what_they_carry(error: StoreError, text: str) -> None:
+    assert str(error) == text
+    assert isinstance(error, StoreError)
+
+
 def test_shipped_migrations_are_numbered_and_explained() -> None:
     migrations = load_migrations()
     assert [migration.version for migration in migrations] == list(range(1, len(migrations) + 1))
@@ -948,8 +981,9 @@ async def test_closed_store(db_path: Path) -> None:
 
 def test_store_modules_import_no_discord_and_no_rules() -> None:
     root = Path(__file__).resolve().parents[2] / "bot"
-    for module, allowed_third_party in (("store.py", {"aiosqlite"}), ("reminders.py", set())):
-        tree = ast.parse((root / module).read_text(encoding="utf-8"))
+    modules = [(path, {"aiosqlite"}) for path in sorted((root / "store").glob("*.py"))]
+    for module, allowed_third_party in [*modules, (root / "core" / "reminders.py", set())]:
+        tree = ast.parse(module.read_text(encoding="utf-8"))
         imported = {
             alias.name.split(".")[0]
             for node in ast.walk(tree)
@@ -963,6 +997,6 @@ def test_store_modules_import_no_discord_and_no_rules() -> None:
         outside = {
             name
             for name in imported
-            if name not in sys.stdlib_module_names and name != "__future__"
+            if name not in sys.stdlib_module_names and name not in ("__future__", "bot")
         }
         assert outside <= allowed_third_party, (module, outside)

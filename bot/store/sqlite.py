@@ -1,34 +1,6 @@
-"""The bot's persistence: games, seats, the move log, the outbox and reminder bookkeeping.
-
-Everything sits behind the small async :class:`Store` protocol; :class:`SqliteStore` is the
-implementation, one SQLite file used through one long-lived aiosqlite connection::
-
-    async with SqliteStore.open(path) as store:
-        game = await store.create_lobby(guild_id, channel_id, host_id, "Ada", "A,A,A,A,A")
-
-The store knows nothing about the rules: engine state, actions and outbox payloads are opaque
-text that it keeps and hands back unread, so a row it cannot make sense of still loads and the
-caller decides what to do with it.
-
-Revisions. Every game row carries a ``revision`` that goes up by one on each change to the
-game itself (status, engine state, seats). Writes that act on a state the caller has seen take
-an ``expected_revision`` and raise :class:`RevisionConflict`, changing nothing, when the row
-has moved on: two fast clicks cannot both apply. Bookkeeping that does not change the game
-(reminders sent, reminder hours, the lobby message id) leaves the revision alone, so it never
-invalidates a move in flight.
-
-The outbox. A write that should be announced inserts its messages into the outbox in the same
-transaction, so the announcement is stored if and only if the change is. The bot drains
-:meth:`Store.pending` after every commit and at start-up, posts each row, then calls
-:meth:`Store.mark_sent` (or :meth:`Store.mark_failed`). A crash or a Discord error between the
-commit and the post only delays the message. What is left is a small duplicate window: if the
-process dies after Discord accepted a post but before ``mark_sent`` is stored, that row is posted
-again on the next drain. Passing a nonce derived from the row id to Discord (discord.py sets
-``enforce_nonce``) closes that window for restarts within Discord's few-minute nonce memory.
-
-Times are aware datetimes, stored as fixed-width ISO-8601 text in UTC (so text order is time
-order and the file stays readable in the sqlite3 shell). The store reads the clock only through
-its injectable ``now`` callable.
+"""The :class:`~bot.store.Store` on one SQLite file, through one long-lived aiosqlite
+connection: WAL, explicit ``BEGIN IMMEDIATE`` transactions, numbered migrations tracked with
+``PRAGMA user_version``, and a revision checked on every write.
 """
 
 from __future__ import annotations
@@ -36,54 +8,43 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Collection, Iterable, Sequence
+from collections.abc import AsyncIterator, Collection, Iterable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
-from importlib import resources
-from typing import Any, Protocol, Self
+from typing import Any, Self
 
 import aiosqlite
 
-__all__ = [
-    "BUSY_TIMEOUT_MS",
-    "OPEN_STATUSES",
-    "AlreadySeated",
-    "ChannelBusy",
-    "Clock",
-    "CommitResult",
-    "DatabaseTooNew",
-    "GameClosed",
-    "GameRow",
-    "GameStatus",
-    "LobbyFull",
-    "Migration",
-    "MoveRow",
-    "NotActive",
-    "NotFound",
-    "NotInLobby",
-    "NotSeated",
-    "OutboxMessage",
-    "OutboxRow",
-    "RevisionConflict",
-    "Seat",
-    "SqliteStore",
-    "Store",
-    "StoreError",
-    "UserGame",
-    "WrongStatus",
-    "load_migrations",
-    "split_statements",
-    "utc_now",
-]
+from bot.store.errors import (
+    AlreadySeated,
+    ChannelBusy,
+    DatabaseTooNew,
+    GameClosed,
+    LobbyFull,
+    NotActive,
+    NotFound,
+    NotInLobby,
+    NotSeated,
+    RevisionConflict,
+    StoreError,
+)
+from bot.store.rows import (
+    OPEN_STATUSES,
+    Clock,
+    CommitResult,
+    GameRow,
+    GameStatus,
+    MoveRow,
+    OutboxMessage,
+    OutboxRow,
+    Seat,
+    UserGame,
+    utc_now,
+)
+from bot.store.schema import Migration, check_numbering, load_migrations
 
 log = logging.getLogger(__name__)
-
-Clock = Callable[[], datetime]
-"""Returns the current time as an aware datetime."""
 
 BUSY_TIMEOUT_MS = 5_000
 """How long a write waits for another connection's write lock before giving up."""
@@ -91,413 +52,6 @@ BUSY_TIMEOUT_MS = 5_000
 _MAX_ERROR_CHARS = 2_000
 _INCREMENTAL = 2
 """``PRAGMA auto_vacuum`` value of incremental auto-vacuum."""
-
-
-def utc_now() -> datetime:
-    """The current time as an aware UTC datetime: the default clock."""
-    return datetime.now(UTC)
-
-
-# --- values -----------------------------------------------------------------------------------
-
-
-class GameStatus(StrEnum):
-    """Where a game is in its life: gathering players, being played, or over."""
-
-    LOBBY = "lobby"
-    ACTIVE = "active"
-    FINISHED = "finished"
-    """Played to the end."""
-    ENDED = "ended"
-    """Stopped early by the host, or a lobby that closed without starting."""
-
-
-OPEN_STATUSES: frozenset[GameStatus] = frozenset({GameStatus.LOBBY, GameStatus.ACTIVE})
-"""A channel has at most one game in one of these statuses."""
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """One game as stored; ``state`` is the engine's JSON text, ``None`` while in the lobby."""
-
-    id: int
-    guild_id: int
-    channel_id: int
-    status: GameStatus
-    host_id: int
-    cards: str
-    created_at: datetime
-    updated_at: datetime
-    revision: int
-    state: str | None
-    reminder_hours: int
-    turn_started_at: datetime | None
-    next_reminder_at: datetime | None
-    reminders_sent: int
-    lobby_message_id: int | None
-
-
-@dataclass(frozen=True)
-class Seat:
-    """A player at a game; ``seat`` is 0-based and seats of a game are numbered without gaps."""
-
-    game_id: int
-    seat: int
-    user_id: int
-    name: str
-
-
-@dataclass(frozen=True)
-class UserGame:
-    """A game a user is seated at, with their seat."""
-
-    game: GameRow
-    seat: Seat
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    """One entry of a game's append-only move log; ``seq`` counts from 1."""
-
-    game_id: int
-    seq: int
-    user_id: int
-    action: str
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class OutboxMessage:
-    """A message to post, handed to a write so it is stored in the same transaction.
-
-    ``payload`` is what the message says (text, ids to mention); ``snapshot`` is the bulky data
-    needed to re-render its images, dropped once the message is sent. ``channel_id`` defaults
-    to the game's channel.
-    """
-
-    kind: str
-    payload: str
-    snapshot: str | None = None
-    channel_id: int | None = None
-
-
-@dataclass(frozen=True)
-class OutboxRow:
-    """A stored outbox message; ``sent_at`` is ``None`` until it has been posted."""
-
-    id: int
-    game_id: int
-    channel_id: int
-    kind: str
-    payload: str
-    snapshot: str | None
-    created_at: datetime
-    attempts: int
-    last_error: str | None
-    sent_at: datetime | None
-    message_id: int | None
-
-
-@dataclass(frozen=True)
-class CommitResult:
-    """The game's revision after a write, and the ids of the outbox rows it inserted."""
-
-    revision: int
-    outbox_ids: tuple[int, ...]
-
-
-# --- errors -----------------------------------------------------------------------------------
-
-
-class StoreError(Exception):
-    """Root of every error the store raises on purpose."""
-
-
-class DatabaseTooNew(StoreError):
-    """The database was written by newer code: its schema version is one this code lacks."""
-
-    def __init__(self, found: int, known: int) -> None:
-        super().__init__(f"database schema version {found} is newer than this code knows ({known})")
-        self.found = found
-        self.known = known
-
-
-class NotFound(StoreError, LookupError):
-    """No row with that id."""
-
-    def __init__(self, what: str, key: int) -> None:
-        super().__init__(f"no such {what}: {key}")
-        self.what = what
-        self.key = key
-
-
-class ChannelBusy(StoreError):
-    """The channel already has a game in the lobby or being played."""
-
-    def __init__(self, channel_id: int, game_id: int) -> None:
-        super().__init__(f"channel {channel_id} already has an open game: {game_id}")
-        self.channel_id = channel_id
-        self.game_id = game_id
-
-
-class WrongStatus(StoreError):
-    """The game's status does not allow this write."""
-
-    def __init__(self, game_id: int, status: GameStatus) -> None:
-        super().__init__(f"game {game_id} is {status}")
-        self.game_id = game_id
-        self.status = status
-
-
-class NotInLobby(WrongStatus):
-    """Seats can only change, and a game only start, while it is in the lobby."""
-
-
-class NotActive(WrongStatus):
-    """Moves and reminders need a game that is being played."""
-
-
-class GameClosed(WrongStatus):
-    """The game is already finished or ended."""
-
-
-class LobbyFull(StoreError):
-    """Every seat of the lobby is taken."""
-
-    def __init__(self, game_id: int, max_seats: int) -> None:
-        super().__init__(f"game {game_id} is full: {max_seats} seats")
-        self.game_id = game_id
-        self.max_seats = max_seats
-
-
-class AlreadySeated(StoreError):
-    """The user already has a seat at this game."""
-
-    def __init__(self, game_id: int, user_id: int) -> None:
-        super().__init__(f"user {user_id} is already seated at game {game_id}")
-        self.game_id = game_id
-        self.user_id = user_id
-
-
-class NotSeated(StoreError):
-    """The user has no seat at this game."""
-
-    def __init__(self, game_id: int, user_id: int) -> None:
-        super().__init__(f"user {user_id} is not seated at game {game_id}")
-        self.game_id = game_id
-        self.user_id = user_id
-
-
-class RevisionConflict(StoreError):
-    """The game changed since the caller read it; nothing was written."""
-
-    def __init__(self, game_id: int, expected: int, actual: int) -> None:
-        super().__init__(f"game {game_id} is at revision {actual}, not {expected}")
-        self.game_id = game_id
-        self.expected = expected
-        self.actual = actual
-
-
-# --- the interface ----------------------------------------------------------------------------
-
-
-class Store(Protocol):
-    """What the bot needs from persistence; every write is atomic."""
-
-    async def close(self) -> None:
-        """Release the store; it cannot be used afterwards. Closing twice is harmless."""
-        ...
-
-    async def create_lobby(
-        self, guild_id: int, channel_id: int, host_id: int, host_name: str, cards: str
-    ) -> GameRow:
-        """Open a lobby in a channel with the host in seat 0; :class:`ChannelBusy` if taken."""
-        ...
-
-    async def get_game(self, game_id: int) -> GameRow | None:
-        """The game with this id, in any status."""
-        ...
-
-    async def get_active_game(self, channel_id: int) -> GameRow | None:
-        """The channel's game in the lobby or being played, if there is one."""
-        ...
-
-    async def seats(self, game_id: int) -> list[Seat]:
-        """The game's seats in seat order."""
-        ...
-
-    async def join(self, game_id: int, user_id: int, name: str, *, max_seats: int = 4) -> Seat:
-        """Seat a user in the next free seat of a lobby."""
-        ...
-
-    async def leave(self, game_id: int, user_id: int) -> GameRow:
-        """Take a user's seat away in a lobby; the host leaving ends the lobby."""
-        ...
-
-    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        """Remember the Discord message that shows the lobby."""
-        ...
-
-    async def start_game(
-        self,
-        game_id: int,
-        expected_revision: int,
-        *,
-        state_json: str,
-        seat_order: Sequence[int],
-        outbox_messages: Sequence[OutboxMessage],
-        turn_started_at: datetime,
-        next_reminder_at: datetime | None,
-    ) -> CommitResult:
-        """Turn a lobby into an active game with its first state and final seat order."""
-        ...
-
-    async def commit_move(
-        self,
-        game_id: int,
-        expected_revision: int,
-        *,
-        user_id: int,
-        action_text: str,
-        new_state_json: str,
-        new_status: GameStatus,
-        outbox_messages: Sequence[OutboxMessage],
-        turn_started_at: datetime,
-        next_reminder_at: datetime | None,
-    ) -> CommitResult:
-        """Store a move: new state, log entry and announcements, all or nothing."""
-        ...
-
-    async def end_game(
-        self, game_id: int, *, outbox_messages: Sequence[OutboxMessage] = ()
-    ) -> CommitResult:
-        """Stop a lobby or a game in play early (status ``ended``)."""
-        ...
-
-    async def set_reminder_hours(
-        self, game_id: int, reminder_hours: int, *, next_reminder_at: datetime | None
-    ) -> GameRow:
-        """Change how often the player to move is reminded; 0 turns reminders off."""
-        ...
-
-    async def moves(self, game_id: int) -> list[MoveRow]:
-        """The game's move log in order."""
-        ...
-
-    async def games_for_user(
-        self, user_id: int, *, statuses: Collection[GameStatus] = OPEN_STATUSES
-    ) -> list[UserGame]:
-        """The games a user is seated at, most recently changed first."""
-        ...
-
-    async def pending(
-        self, limit: int = 50, *, max_attempts: int | None = None, channel_id: int | None = None
-    ) -> list[OutboxRow]:
-        """Unsent outbox rows, oldest first (only ``channel_id``'s when given)."""
-        ...
-
-    async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
-        """One outbox row, sent or not."""
-        ...
-
-    async def mark_sent(self, outbox_id: int, message_id: int) -> None:
-        """Record that a row was posted; marking twice keeps the first record."""
-        ...
-
-    async def mark_failed(self, outbox_id: int, error: str) -> None:
-        """Record a failed attempt to post a row; ignored once the row is sent."""
-        ...
-
-    async def reclaim_space(self) -> int:
-        """Give free space left by deleted rows back to the file system; returns its pages."""
-        ...
-
-    async def due_reminders(self, now: datetime) -> list[GameRow]:
-        """Games being played whose next reminder is due at ``now``, most overdue first."""
-        ...
-
-    async def record_reminder(
-        self,
-        game_id: int,
-        expected_revision: int,
-        *,
-        next_reminder_at: datetime | None,
-        outbox_messages: Sequence[OutboxMessage],
-    ) -> CommitResult:
-        """Count a reminder as sent, schedule the next one and queue its message."""
-        ...
-
-
-# --- migrations -------------------------------------------------------------------------------
-
-_MIGRATION_FILE = re.compile(r"(?P<version>\d{4})_(?P<name>[a-z0-9_]+)\.sql")
-
-
-@dataclass(frozen=True)
-class Migration:
-    """One numbered schema upgrade: the SQL that takes ``user_version`` to ``version``.
-
-    The SQL holds no BEGIN/COMMIT: the runner wraps each migration in its own transaction.
-    """
-
-    version: int
-    name: str
-    sql: str
-
-    @property
-    def statements(self) -> tuple[str, ...]:
-        """The SQL split into single statements."""
-        return split_statements(self.sql)
-
-
-def load_migrations() -> tuple[Migration, ...]:
-    """The migrations shipped in ``bot/migrations``, in order, numbered 1, 2, ... without gaps."""
-    folder = resources.files("bot").joinpath("migrations")
-    found: list[Migration] = []
-    for entry in folder.iterdir():
-        match = _MIGRATION_FILE.fullmatch(entry.name)
-        if match is not None:
-            found.append(
-                Migration(
-                    version=int(match["version"]),
-                    name=match["name"],
-                    sql=entry.read_text(encoding="utf-8"),
-                )
-            )
-    found.sort(key=lambda migration: migration.version)
-    _check_numbering(found)
-    return tuple(found)
-
-
-def _check_numbering(migrations: Sequence[Migration]) -> None:
-    versions = [migration.version for migration in migrations]
-    if versions != list(range(1, len(versions) + 1)):
-        raise StoreError(f"migrations must be numbered 1, 2, ... without gaps: {versions}")
-
-
-def split_statements(script: str) -> tuple[str, ...]:
-    """Split an SQL script into single statements (triggers with inner ``;`` stay whole).
-
-    Comments before a statement stay with it; trailing comments are dropped. Raises
-    ``ValueError`` on a final statement without its ``;``.
-    """
-    statements: list[str] = []
-    start = 0
-    for index, char in enumerate(script):
-        if char == ";" and sqlite3.complete_statement(script[start : index + 1]):
-            statements.append(script[start : index + 1].strip())
-            start = index + 1
-    rest = [line for line in script[start:].splitlines() if line.strip() and not _is_comment(line)]
-    if rest:
-        raise ValueError(f"unterminated sql statement: {rest[0].strip()!r}")
-    return tuple(statements)
-
-
-def _is_comment(line: str) -> bool:
-    return line.lstrip().startswith("--")
-
-
-# --- the SQLite implementation ----------------------------------------------------------------
 
 _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.host_id, g.cards, g.created_at, g.updated_at,"
@@ -549,7 +103,7 @@ class SqliteStore:
         """
         if migrations is None:
             migrations = load_migrations()
-        _check_numbering(migrations)
+        check_numbering(migrations)
         # Transactions are managed by hand (BEGIN IMMEDIATE), so no implicit ones.
         connection = await aiosqlite.connect(os.fspath(path), isolation_level=None)
         store = cls(connection, now=now)
@@ -1009,6 +563,7 @@ class SqliteStore:
                     await db.execute(statement)
                 # PRAGMA takes no parameters; the value is an int from our own list.
                 await db.execute(f"PRAGMA user_version = {migration.version:d}")
+            log.info("applied migration %04d %s", migration.version, migration.name)
         await self._convert_to_incremental_vacuum()
 
     async def _convert_to_incremental_vacuum(self) -> None:

@@ -16,50 +16,51 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import messages
-from bot.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
-from bot.messages import GameSummary, Player
-from bot.outbox import Announcement, Picture
-from bot.reminders import ReminderDue, catch_up, next_reminder_time
+from bot.core import messages
+from bot.core.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
+from bot.core.messages import GameSummary, Player
+from bot.core.outbox import Announcement, Picture
+from bot.core.records import (
+    export_document,
+    last_placements,
+    logged_actions,
+    move_text,
+    placed_hexes,
+    record_file,
+)
+from bot.core.reminders import ReminderDue, catch_up, next_reminder_time
 from bot.store import (
     Clock,
     CommitResult,
     GameRow,
     GameStatus,
-    MoveRow,
     NotInLobby,
     RevisionConflict,
     Store,
     utc_now,
 )
 from engine import (
+    MAX_PLAYERS,
     Action,
     CardSet,
     GameRecord,
     GameState,
     Hex,
+    InvalidInput,
     NatureWipe,
-    PlaceTile,
-    PlaceToken,
     ScoreSheet,
     WipeThree,
     apply,
     apply_all,
     new_game,
-    parse_action,
     record_for,
     score_state,
     state_from_json,
-    state_table,
     state_to_json,
     turn_actions,
 )
-from engine.errors import InvalidInput
 
 HOUR = timedelta(hours=1)
-EXPORT_VERSION = 1
-ACTION_SEPARATOR = "; "
-"""Joins the actions of one move in the log (no action's text form contains it)."""
 
 
 def new_seed() -> int:
@@ -87,7 +88,7 @@ class Turn:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class LoadedGame:
     """A game as loaded: its row, its players in seat order and, once started, its state."""
 
     game: GameRow
@@ -132,7 +133,7 @@ class Table:
 class Preview:
     """A turn worked out but not played: the state it would lead to and the score change."""
 
-    table: Table
+    table: LoadedGame
     seat: int
     after: GameState
     score_before: int
@@ -189,14 +190,14 @@ class GameService:
 
     # --- loading ------------------------------------------------------------------------------
 
-    async def table(self, channel_id: int) -> Table:
+    async def table(self, channel_id: int) -> LoadedGame:
         """The channel's open game; :class:`NoGame` if there is none."""
         game = await self.store.get_active_game(channel_id)
         if game is None:
             raise NoGame()
         return await self._load(game)
 
-    async def last_table(self, channel_id: int, *, user_id: int) -> Table:
+    async def last_table(self, channel_id: int, *, user_id: int) -> LoadedGame:
         """The channel's open game or else the caller's latest game here, finished or ended:
         what the read-only commands (status, board, score, export) show."""
         game = await self.store.get_active_game(channel_id)
@@ -207,37 +208,37 @@ class GameService:
             raise NoGame()
         return await self._load(game)
 
-    async def table_by_id(self, game_id: int) -> Table:
+    async def table_by_id(self, game_id: int) -> LoadedGame:
         """A game by id (lobby buttons carry it); :class:`NoGame` if it is gone."""
         game = await self.store.get_game(game_id)
         if game is None:
             raise NoGame()
         return await self._load(game)
 
-    async def _load(self, game: GameRow) -> Table:
+    async def _load(self, game: GameRow) -> LoadedGame:
         seats = await self.store.seats(game.id)
         names = messages.unique_names([s.name for s in seats])
         players = tuple(Player(s.user_id, n) for s, n in zip(seats, names, strict=True))
         state = None if game.state is None else state_from_json(json.loads(game.state))
-        return Table(game, players, state)
+        return LoadedGame(game, players, state)
 
     # --- the lobby ----------------------------------------------------------------------------
 
     async def open_lobby(
         self, *, guild_id: int, channel_id: int, user_id: int, name: str, cards: str | None
-    ) -> Table:
+    ) -> LoadedGame:
         """Open a lobby in the channel with the caller seated as host."""
         game = await self.store.create_lobby(
             guild_id, channel_id, user_id, name, parse_cards(cards)
         )
         return await self._load(game)
 
-    async def join(self, game_id: int, *, user_id: int, name: str) -> Table:
+    async def join(self, game_id: int, *, user_id: int, name: str) -> LoadedGame:
         """Seat the caller in the lobby."""
-        await self.store.join(game_id, user_id, name, max_seats=messages.MAX_PLAYERS)
+        await self.store.join(game_id, user_id, name, max_seats=MAX_PLAYERS)
         return await self.table_by_id(game_id)
 
-    async def leave(self, game_id: int, *, user_id: int) -> Table:
+    async def leave(self, game_id: int, *, user_id: int) -> LoadedGame:
         """Take the caller's seat away; the host leaving closes the lobby."""
         await self.store.leave(game_id, user_id)
         return await self.table_by_id(game_id)
@@ -277,7 +278,7 @@ class GameService:
 
     # --- playing ------------------------------------------------------------------------------
 
-    async def _mover(self, channel_id: int, user_id: int) -> tuple[Table, GameState, int]:
+    async def _mover(self, channel_id: int, user_id: int) -> tuple[LoadedGame, GameState, int]:
         table = await self.table(channel_id)
         state = table.require_state()
         seat = table.require_seat(user_id)
@@ -298,7 +299,7 @@ class GameService:
         now = self._now()
         if after.is_over:
             sheet = table.score_sheet(after)
-            record = table.record([*_actions(moves), *actions])
+            record = table.record([*logged_actions(moves), *actions])
             announcement = Announcement(
                 kind="finish",
                 text=messages.game_over_message(line, sheet, table.players),
@@ -307,7 +308,7 @@ class GameService:
                 state=after,
                 names=table.names,
                 highlights=tuple(highlights),
-                files=((f"cascadia-game-{game.id}.json", _json_text(record.to_json())),),
+                files=(record_file(game.id, record),),
             )
             status, next_at = GameStatus.FINISHED, None
         else:
@@ -327,7 +328,7 @@ class GameService:
             game.id,
             game.revision,
             user_id=user_id,
-            action_text=ACTION_SEPARATOR.join(map(str, actions)),
+            action_text=move_text(actions),
             new_state_json=_dump(after),
             new_status=status,
             outbox_messages=[announcement.to_outbox()],
@@ -382,7 +383,7 @@ class GameService:
 
     # --- running the game ---------------------------------------------------------------------
 
-    async def check_can_end(self, channel_id: int, *, user_id: int, can_manage: bool) -> Table:
+    async def check_can_end(self, channel_id: int, *, user_id: int, can_manage: bool) -> LoadedGame:
         """The channel's game, if the caller may end it (asked before the confirmation)."""
         table = await self.table(channel_id)
         _check_can_end(table, user_id, can_manage)
@@ -396,7 +397,7 @@ class GameService:
         files: tuple[tuple[str, str], ...] = ()
         if started:
             record = table.record(await self._logged_actions(game_id))
-            files = ((f"cascadia-game-{game_id}.json", _json_text(record.to_json())),)
+            files = (record_file(game_id, record),)
         announcement = Announcement(
             kind="end",
             text=messages.ended_message(Player(user_id, name), started=started),
@@ -472,60 +473,11 @@ class GameService:
         with ``scores`` (its score sheet), and, once the game is over, ``seed`` and the
         replayable ``record``. Snowflake ids are strings, as in Discord's JSON."""
         table = await self.last_table(channel_id, user_id=user_id)
-        state = table.require_state()
-        game = table.game
-        moves = await self.store.moves(game.id)
-        document: dict[str, Any] = {
-            "version": EXPORT_VERSION,
-            "game": {
-                "id": game.id,
-                "guild_id": str(game.guild_id),
-                "channel_id": str(game.channel_id),
-                "status": game.status.value,
-                "host_id": str(game.host_id),
-                "created_at": game.created_at.isoformat(),
-                "round": state.round,
-                "turn": state.turn,
-                "current": None if state.is_over else state.current,
-            },
-            "settings": {
-                "cards": str(state.cards),
-                "cards_chosen": game.cards,
-                "players": state.players,
-                "reminder_hours": game.reminder_hours,
-            },
-            "players": [
-                {"seat": seat, "user_id": str(p.user_id), "name": p.name}
-                for seat, p in enumerate(table.players)
-            ],
-            "moves": [
-                {
-                    "seq": move.seq,
-                    "user_id": str(move.user_id),
-                    "at": move.created_at.isoformat(),
-                    "actions": move.action.split(ACTION_SEPARATOR),
-                }
-                for move in moves
-            ],
-            "table": state_table(state, table.names),
-            "scores": table.score_sheet().to_json(),
-        }
-        if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
-            document["seed"] = state.seed
-            document["record"] = table.record(_actions(moves)).to_json()
-        return document
+        moves = await self.store.moves(table.game.id)
+        return export_document(table.game, table.players, table.require_state(), moves)
 
     async def _logged_actions(self, game_id: int) -> list[Action]:
-        return _actions(await self.store.moves(game_id))
-
-
-def _actions(moves: Sequence[MoveRow]) -> list[Action]:
-    return [action for move in moves for action in _move_actions(move)]
-
-
-def _move_actions(move: MoveRow) -> list[Action]:
-    """The engine actions of one logged move (a whole turn, or a wipe)."""
-    return [parse_action(a) for a in move.action.split(ACTION_SEPARATOR)]
+        return logged_actions(await self.store.moves(game_id))
 
 
 def as_seat(state: GameState, seat: int) -> GameState:
@@ -535,41 +487,14 @@ def as_seat(state: GameState, seat: int) -> GameState:
     return dataclasses.replace(state, current=seat)
 
 
-def _check_can_end(table: Table, user_id: int, can_manage: bool) -> None:
+def _check_can_end(table: LoadedGame, user_id: int, can_manage: bool) -> None:
     if user_id != table.game.host_id and not can_manage:
         raise NotHost("end the game (or someone with Manage Channels)")
 
 
-def last_placements(moves: Sequence[MoveRow], players: Sequence[Player]) -> list[tuple[Hex, ...]]:
-    """Per seat, where that player's latest turn in the log put its tile and token (empty
-    before their first turn): what their environment's picture rings, so that players
-    catching up see each one's last move."""
-    seats = {player.user_id: seat for seat, player in enumerate(players)}
-    placed: list[tuple[Hex, ...]] = [() for _ in players]
-    for move in moves:
-        seat = seats.get(move.user_id)
-        actions = _move_actions(move)
-        tile = next((a.at for a in actions if isinstance(a, PlaceTile)), None)
-        if seat is None or tile is None:
-            continue  # a wipe: the environment did not change
-        token = next((a.at for a in actions if isinstance(a, PlaceToken)), None)
-        placed[seat] = _hexes(tile, token)
-    return placed
-
-
 def _placed(turn: Turn) -> tuple[Hex, ...]:
-    return _hexes(turn.tile_at, turn.token_at)
-
-
-def _hexes(tile_at: Hex, token_at: Hex | None) -> tuple[Hex, ...]:
-    if token_at is None or token_at == tile_at:
-        return (tile_at,)
-    return (tile_at, token_at)
+    return placed_hexes(turn.tile_at, turn.token_at)
 
 
 def _dump(state: GameState) -> str:
     return json.dumps(state_to_json(state), separators=(",", ":"))
-
-
-def _json_text(data: Any) -> str:
-    return json.dumps(data, indent=2) + "\n"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.messages import tile_text
-from bot.service import as_seat
+from bot.core.messages import tile_text
+from bot.core.service import as_seat
 from engine import (
     CascadiaError,
     GameState,
@@ -17,8 +17,8 @@ from engine import (
     Take,
     apply,
     legal_actions,
+    tile_positions,
 )
-from engine.game import tile_positions as engine_tile_positions
 
 MAX_CHOICES = 25
 """Discord shows at most this many choices."""
@@ -36,7 +36,7 @@ class Choice:
 
 def tile_choices(state: GameState, seat: int) -> list[Choice]:
     """Every empty position touching ``seat``'s environment, nearest the centre first."""
-    positions = engine_tile_positions(as_seat(state, seat))
+    positions = tile_positions(as_seat(state, seat))
     return [Choice(str(h), str(h)) for h in sorted(positions, key=_centre_first)]
 
 

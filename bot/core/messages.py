@@ -10,10 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from discord.utils import escape_markdown
-
-from bot.reminders import ReminderLevel
+from bot.core.markdown import escape_markdown
+from bot.core.reminders import ReminderLevel
 from engine import (
+    MAX_PLAYERS,
+    TURNS_PER_PLAYER,
     Action,
     CardSet,
     GameState,
@@ -26,9 +27,6 @@ from engine import (
     Wildlife,
     WipeThree,
 )
-from engine.components import TURNS_PER_PLAYER
-
-MAX_PLAYERS = 4
 
 
 @dataclass(frozen=True, slots=True)

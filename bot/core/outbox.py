@@ -158,7 +158,7 @@ class Outbox:
     batch: int = 200
     close_wait: float = 10.0
     executor: Executor | None = None
-    """Where pictures are drawn (see :mod:`bot.pictures`); ``None``: the default threads."""
+    """Where pictures are drawn (see :mod:`bot.core.pictures`); ``None``: the default threads."""
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict, init=False)
     _retry_at: dict[int, float] = field(default_factory=dict, init=False)
     _posted: dict[int, int] = field(default_factory=dict, init=False)

@@ -1,0 +1,58 @@
+"""The bot's refusals: requests it turns down, each with the message the user is shown.
+
+Discord-free, so the service raises them; the Discord layer's :mod:`bot.errors` turns them (and
+the engine's and the store's errors) into short private answers.
+"""
+
+from __future__ import annotations
+
+from bot.core.markdown import escape_markdown
+
+
+class BotError(Exception):
+    """A request the bot turns down; the message is shown to the user as it is."""
+
+
+class NoGame(BotError):
+    """The channel has no game in the lobby or being played."""
+
+    def __init__(self) -> None:
+        super().__init__("There is no game in this channel. Open one with `/cascadia new`.")
+
+
+class NotInGame(BotError):
+    """The user (or the player asked about) has no seat at this channel's game."""
+
+    def __init__(self, who: str = "You are") -> None:
+        super().__init__(f"{who} not in this game.")
+
+
+class NotYourTurn(BotError):
+    """Someone other than the current player tried to move."""
+
+    def __init__(self, current: str) -> None:
+        super().__init__(
+            f"It's not your turn: it's {escape_markdown(current)}'s."
+            " You can plan yours with `/cascadia preview`."
+        )
+
+
+class NotStarted(BotError):
+    """The game is still in its lobby."""
+
+    def __init__(self) -> None:
+        super().__init__("The game has not started yet: the host starts it with `/cascadia start`.")
+
+
+class ShuttingDown(BotError):
+    """The bot is stopping and takes no new requests."""
+
+    def __init__(self) -> None:
+        super().__init__("The bot is restarting: please try again in a minute.")
+
+
+class NotHost(BotError):
+    """Only the host (or a channel manager, where allowed) may do this."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"Only the host can {what}.")

@@ -1,0 +1,130 @@
+"""The move log's text form and the exported game document.
+
+A logged move is one turn (or one wipe): the text forms of its engine actions joined by
+:data:`ACTION_SEPARATOR`, as the store keeps it in ``moves.action``. The export is the JSON
+document ``/cascadia export`` attaches, and the record file a finished or ended game posts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bot.core.messages import Player
+from bot.store import GameRow, GameStatus, MoveRow
+from engine import (
+    Action,
+    GameRecord,
+    GameState,
+    Hex,
+    PlaceTile,
+    PlaceToken,
+    parse_action,
+    record_for,
+    score_state,
+    state_table,
+)
+
+EXPORT_VERSION = 1
+"""The ``version`` of the exported document."""
+ACTION_SEPARATOR = "; "
+"""Joins the actions of one move in the log (no action's text form contains it)."""
+
+
+def move_text(actions: Sequence[Action]) -> str:
+    """The logged text of one move made of ``actions``."""
+    return ACTION_SEPARATOR.join(map(str, actions))
+
+
+def move_actions(move: MoveRow) -> list[Action]:
+    """The engine actions of one logged move (a whole turn, or a wipe)."""
+    return [parse_action(a) for a in move.action.split(ACTION_SEPARATOR)]
+
+
+def logged_actions(moves: Sequence[MoveRow]) -> list[Action]:
+    """Every engine action of the log, in order: what replays the game from its seed."""
+    return [action for move in moves for action in move_actions(move)]
+
+
+def placed_hexes(tile_at: Hex, token_at: Hex | None) -> tuple[Hex, ...]:
+    """Where one turn put its tile and token (one hex when both went to the same place)."""
+    if token_at is None or token_at == tile_at:
+        return (tile_at,)
+    return (tile_at, token_at)
+
+
+def last_placements(moves: Sequence[MoveRow], players: Sequence[Player]) -> list[tuple[Hex, ...]]:
+    """Per seat, where that player's latest turn in the log put its tile and token (empty
+    before their first turn): what their environment's picture rings, so that players
+    catching up see each one's last move."""
+    seats = {player.user_id: seat for seat, player in enumerate(players)}
+    placed: list[tuple[Hex, ...]] = [() for _ in players]
+    for move in moves:
+        seat = seats.get(move.user_id)
+        actions = move_actions(move)
+        tile = next((a.at for a in actions if isinstance(a, PlaceTile)), None)
+        if seat is None or tile is None:
+            continue  # a wipe: the environment did not change
+        token = next((a.at for a in actions if isinstance(a, PlaceToken)), None)
+        placed[seat] = placed_hexes(tile, token)
+    return placed
+
+
+def record_file(game_id: int, record: GameRecord) -> tuple[str, str]:
+    """The file name and text of a game's replayable record, as attached to a message."""
+    return (f"cascadia-game-{game_id}.json", json_text(record.to_json()))
+
+
+def json_text(data: Any) -> str:
+    """``data`` as indented JSON text ending in a newline, for a file people may read."""
+    return json.dumps(data, indent=2) + "\n"
+
+
+def export_document(
+    game: GameRow, players: Sequence[Player], state: GameState, moves: Sequence[MoveRow]
+) -> dict[str, Any]:
+    """A game as a JSON document: the game, its settings, players, moves, ``table`` (every
+    environment, in the table-json shape) with ``scores`` (its score sheet), and, once the
+    game is over, ``seed`` and the replayable ``record``. Snowflake ids are strings, as in
+    Discord's JSON."""
+    names = tuple(p.name for p in players)
+    document: dict[str, Any] = {
+        "version": EXPORT_VERSION,
+        "game": {
+            "id": game.id,
+            "guild_id": str(game.guild_id),
+            "channel_id": str(game.channel_id),
+            "status": game.status.value,
+            "host_id": str(game.host_id),
+            "created_at": game.created_at.isoformat(),
+            "round": state.round,
+            "turn": state.turn,
+            "current": None if state.is_over else state.current,
+        },
+        "settings": {
+            "cards": str(state.cards),
+            "cards_chosen": game.cards,
+            "players": state.players,
+            "reminder_hours": game.reminder_hours,
+        },
+        "players": [
+            {"seat": seat, "user_id": str(p.user_id), "name": p.name}
+            for seat, p in enumerate(players)
+        ],
+        "moves": [
+            {
+                "seq": move.seq,
+                "user_id": str(move.user_id),
+                "at": move.created_at.isoformat(),
+                "actions": move.action.split(ACTION_SEPARATOR),
+            }
+            for move in moves
+        ],
+        "table": state_table(state, names),
+        "scores": score_state(state, names).to_json(),
+    }
+    if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
+        document["seed"] = state.seed
+        document["record"] = record_for(state, logged_actions(moves), names).to_json()
+    return document

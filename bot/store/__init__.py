@@ -1,0 +1,95 @@
+"""The bot's persistence: games, seats, the move log, the outbox and reminder bookkeeping.
+
+Everything sits behind the small async :class:`Store` protocol; :class:`SqliteStore` is the
+implementation, one SQLite file used through one long-lived aiosqlite connection::
+
+    async with SqliteStore.open(path) as store:
+        game = await store.create_lobby(guild_id, channel_id, host_id, "Ada", "A,A,A,A,A")
+
+The store knows nothing about the rules: engine state, actions and outbox payloads are opaque
+text that it keeps and hands back unread, so a row it cannot make sense of still loads and the
+caller decides what to do with it.
+
+Revisions. Every game row carries a ``revision`` that goes up by one on each change to the
+game itself (status, engine state, seats). Writes that act on a state the caller has seen take
+an ``expected_revision`` and raise :class:`RevisionConflict`, changing nothing, when the row
+has moved on: two fast clicks cannot both apply. Bookkeeping that does not change the game
+(reminders sent, reminder hours, the lobby message id) leaves the revision alone, so it never
+invalidates a move in flight.
+
+The outbox. A write that should be announced inserts its messages into the outbox in the same
+transaction, so the announcement is stored if and only if the change is. The bot drains
+:meth:`Store.pending` after every commit and at start-up, posts each row, then calls
+:meth:`Store.mark_sent` (or :meth:`Store.mark_failed`). A crash or a Discord error between the
+commit and the post only delays the message. What is left is a small duplicate window: if the
+process dies after Discord accepted a post but before ``mark_sent`` is stored, that row is posted
+again on the next drain. Passing a nonce derived from the row id to Discord (discord.py sets
+``enforce_nonce``) closes that window for restarts within Discord's few-minute nonce memory.
+
+Times are aware datetimes, stored as fixed-width ISO-8601 text in UTC (so text order is time
+order and the file stays readable in the sqlite3 shell). The store reads the clock only through
+its injectable ``now`` callable.
+"""
+
+from bot.store.errors import (
+    AlreadySeated,
+    ChannelBusy,
+    DatabaseTooNew,
+    GameClosed,
+    LobbyFull,
+    NotActive,
+    NotFound,
+    NotInLobby,
+    NotSeated,
+    RevisionConflict,
+    StoreError,
+    WrongStatus,
+)
+from bot.store.interface import Store
+from bot.store.rows import (
+    OPEN_STATUSES,
+    Clock,
+    CommitResult,
+    GameRow,
+    GameStatus,
+    MoveRow,
+    OutboxMessage,
+    OutboxRow,
+    Seat,
+    UserGame,
+    utc_now,
+)
+from bot.store.schema import Migration, load_migrations, split_statements
+from bot.store.sqlite import BUSY_TIMEOUT_MS, SqliteStore
+
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "OPEN_STATUSES",
+    "AlreadySeated",
+    "ChannelBusy",
+    "Clock",
+    "CommitResult",
+    "DatabaseTooNew",
+    "GameClosed",
+    "GameRow",
+    "GameStatus",
+    "LobbyFull",
+    "Migration",
+    "MoveRow",
+    "NotActive",
+    "NotFound",
+    "NotInLobby",
+    "NotSeated",
+    "OutboxMessage",
+    "OutboxRow",
+    "RevisionConflict",
+    "Seat",
+    "SqliteStore",
+    "Store",
+    "StoreError",
+    "UserGame",
+    "WrongStatus",
+    "load_migrations",
+    "split_statements",
+    "utc_now",
+]

@@ -1,0 +1,146 @@
+"""The :class:`Store` protocol: what the bot needs from persistence, whatever the database."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from datetime import datetime
+from typing import Protocol
+
+from bot.store.rows import (
+    OPEN_STATUSES,
+    CommitResult,
+    GameRow,
+    GameStatus,
+    MoveRow,
+    OutboxMessage,
+    OutboxRow,
+    Seat,
+    UserGame,
+)
+
+
+class Store(Protocol):
+    """What the bot needs from persistence; every write is atomic."""
+
+    async def close(self) -> None:
+        """Release the store; it cannot be used afterwards. Closing twice is harmless."""
+        ...
+
+    async def create_lobby(
+        self, guild_id: int, channel_id: int, host_id: int, host_name: str, cards: str
+    ) -> GameRow:
+        """Open a lobby in a channel with the host in seat 0; :class:`ChannelBusy` if taken."""
+        ...
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        """The game with this id, in any status."""
+        ...
+
+    async def get_active_game(self, channel_id: int) -> GameRow | None:
+        """The channel's game in the lobby or being played, if there is one."""
+        ...
+
+    async def seats(self, game_id: int) -> list[Seat]:
+        """The game's seats in seat order."""
+        ...
+
+    async def join(self, game_id: int, user_id: int, name: str, *, max_seats: int = 4) -> Seat:
+        """Seat a user in the next free seat of a lobby."""
+        ...
+
+    async def leave(self, game_id: int, user_id: int) -> GameRow:
+        """Take a user's seat away in a lobby; the host leaving ends the lobby."""
+        ...
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember the Discord message that shows the lobby."""
+        ...
+
+    async def start_game(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        state_json: str,
+        seat_order: Sequence[int],
+        outbox_messages: Sequence[OutboxMessage],
+        turn_started_at: datetime,
+        next_reminder_at: datetime | None,
+    ) -> CommitResult:
+        """Turn a lobby into an active game with its first state and final seat order."""
+        ...
+
+    async def commit_move(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        user_id: int,
+        action_text: str,
+        new_state_json: str,
+        new_status: GameStatus,
+        outbox_messages: Sequence[OutboxMessage],
+        turn_started_at: datetime,
+        next_reminder_at: datetime | None,
+    ) -> CommitResult:
+        """Store a move: new state, log entry and announcements, all or nothing."""
+        ...
+
+    async def end_game(
+        self, game_id: int, *, outbox_messages: Sequence[OutboxMessage] = ()
+    ) -> CommitResult:
+        """Stop a lobby or a game in play early (status ``ended``)."""
+        ...
+
+    async def set_reminder_hours(
+        self, game_id: int, reminder_hours: int, *, next_reminder_at: datetime | None
+    ) -> GameRow:
+        """Change how often the player to move is reminded; 0 turns reminders off."""
+        ...
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        """The game's move log in order."""
+        ...
+
+    async def games_for_user(
+        self, user_id: int, *, statuses: Collection[GameStatus] = OPEN_STATUSES
+    ) -> list[UserGame]:
+        """The games a user is seated at, most recently changed first."""
+        ...
+
+    async def pending(
+        self, limit: int = 50, *, max_attempts: int | None = None, channel_id: int | None = None
+    ) -> list[OutboxRow]:
+        """Unsent outbox rows, oldest first (only ``channel_id``'s when given)."""
+        ...
+
+    async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
+        """One outbox row, sent or not."""
+        ...
+
+    async def mark_sent(self, outbox_id: int, message_id: int) -> None:
+        """Record that a row was posted; marking twice keeps the first record."""
+        ...
+
+    async def mark_failed(self, outbox_id: int, error: str) -> None:
+        """Record a failed attempt to post a row; ignored once the row is sent."""
+        ...
+
+    async def reclaim_space(self) -> int:
+        """Give free space left by deleted rows back to the file system; returns its pages."""
+        ...
+
+    async def due_reminders(self, now: datetime) -> list[GameRow]:
+        """Games being played whose next reminder is due at ``now``, most overdue first."""
+        ...
+
+    async def record_reminder(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        next_reminder_at: datetime | None,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        """Count a reminder as sent, schedule the next one and queue its message."""
+        ...

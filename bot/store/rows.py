@@ -1,0 +1,124 @@
+"""The store's values: games, seats, logged moves and outbox messages as stored.
+
+Engine state, actions and outbox payloads are opaque text here; times are aware datetimes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+
+Clock = Callable[[], datetime]
+"""Returns the current time as an aware datetime."""
+
+
+def utc_now() -> datetime:
+    """The current time as an aware UTC datetime: the default clock."""
+    return datetime.now(UTC)
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life: gathering players, being played, or over."""
+
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    """Played to the end."""
+    ENDED = "ended"
+    """Stopped early by the host, or a lobby that closed without starting."""
+
+
+OPEN_STATUSES: frozenset[GameStatus] = frozenset({GameStatus.LOBBY, GameStatus.ACTIVE})
+"""A channel has at most one game in one of these statuses."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game as stored; ``state`` is the engine's JSON text, ``None`` while in the lobby."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    status: GameStatus
+    host_id: int
+    cards: str
+    created_at: datetime
+    updated_at: datetime
+    revision: int
+    state: str | None
+    reminder_hours: int
+    turn_started_at: datetime | None
+    next_reminder_at: datetime | None
+    reminders_sent: int
+    lobby_message_id: int | None
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player at a game; ``seat`` is 0-based and seats of a game are numbered without gaps."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class UserGame:
+    """A game a user is seated at, with their seat."""
+
+    game: GameRow
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One entry of a game's append-only move log; ``seq`` counts from 1."""
+
+    game_id: int
+    seq: int
+    user_id: int
+    action: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class OutboxMessage:
+    """A message to post, handed to a write so it is stored in the same transaction.
+
+    ``payload`` is what the message says (text, ids to mention); ``snapshot`` is the bulky data
+    needed to re-render its images, dropped once the message is sent. ``channel_id`` defaults
+    to the game's channel.
+    """
+
+    kind: str
+    payload: str
+    snapshot: str | None = None
+    channel_id: int | None = None
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """A stored outbox message; ``sent_at`` is ``None`` until it has been posted."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    kind: str
+    payload: str
+    snapshot: str | None
+    created_at: datetime
+    attempts: int
+    last_error: str | None
+    sent_at: datetime | None
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """The game's revision after a write, and the ids of the outbox rows it inserted."""
+
+    revision: int
+    outbox_ids: tuple[int, ...]
