@@ -25,11 +25,14 @@ from render import (
     clear_picture_cache,
     fonts,
     glyphs,
+    names,
     render_display,
     render_environment,
     render_preview,
     render_scores,
+    theme,
 )
+from render.palette import new_image
 from tests.render import positions
 
 BUDGET_MS = {
@@ -39,6 +42,17 @@ BUDGET_MS = {
     "turn set (display + 4 environments)": 200.0,
 }
 MAX_PNG_BYTES = 150_000
+SCRIPT_NAMES = (
+    "Chloé Łukasz",
+    "Ελένη",
+    "Дмитрий",
+    "田中さくら",
+    "محمد عبد الله",
+    "שרה כהן",
+    "प्रिया",
+    "🦊 Fox 👍🏽",
+    "Ana 🦊 علي 12 名前",
+)
 
 
 def _time(job: Callable[[], object], runs: int) -> tuple[float, float]:
@@ -65,28 +79,38 @@ def main(argv: list[str] | None = None) -> int:
     line = positions.straight_line()
     finished = positions.finished_game()
     late = positions.late_four_player()
-    names = positions.NAMES
+    players = positions.NAMES
 
     def turn_set() -> list[bytes]:
         return [render_display(late)] + [
-            render_environment(finished, seat, name=names[seat], score=99) for seat in range(4)
+            render_environment(finished, seat, name=players[seat], score=99) for seat in range(4)
         ]
 
     jobs: dict[str, Callable[[], object]] = {
         "environment, 23 tiles (line + starter)": lambda: render_environment(
-            line, 0, name=names[0], score=99
+            line, 0, name=players[0], score=99
         ),
-        "environment, 23 tiles": lambda: render_environment(finished, 0, name=names[0], score=9),
+        "environment, 23 tiles": lambda: render_environment(finished, 0, name=players[0], score=9),
         "display": lambda: render_display(late),
         "turn set (display + 4 environments)": turn_set,
     }
 
     def cold() -> bytes:
         # As the first picture after a start: no font or habitat sprite cached yet.
-        for cached in (fonts.font, glyphs.habitat_sprite, glyphs.hex_mask):
+        for cached in (fonts.font, fonts.face_font, fonts.coverage):
             cached.cache_clear()
+        names.clear_caches()
+        glyphs.habitat_sprite.cache_clear()
+        glyphs.hex_mask.cache_clear()
         clear_picture_cache()
-        return render_environment(finished, 0, name=names[0], score=9)
+        return render_environment(finished, 0, name=players[0], score=9)
+
+    def new_names() -> None:
+        # Names never drawn before, in every script the fallback chain has a face for.
+        names.clear_caches()
+        image = new_image(theme.PALETTE, (560, 60), theme.HEADER)
+        for name in SCRIPT_NAMES:
+            names.draw_line(image, (14, 30), names.fit_name(name, 28, 400), theme.TITLE)
 
     over = False
     print(f"{'picture':40} {'median ms':>10} {'p90 ms':>8} {'budget':>8}")
@@ -98,18 +122,21 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{label:40} {median:10.1f} {p90:8.1f} {budget:8.0f}{flag}")
     median, p90 = _time(cold, max(5, args.runs // 5))
     print(f"{'environment, 23 tiles, nothing cached':40} {median:10.1f} {p90:8.1f} {'-':>8}")
+    median, p90 = _time(new_names, max(5, args.runs // 5))
+    label = f"{len(SCRIPT_NAMES)} new names, one per script"
+    print(f"{label:40} {median:10.1f} {p90:8.1f} {'-':>8}")
 
     pictures = {
         "display": render_display(late),
-        "environment (line)": render_environment(line, 0, name=names[0], score=99),
+        "environment (line)": render_environment(line, 0, name=players[0], score=99),
         **{
-            f"environment (seat {seat})": render_environment(finished, seat, name=names[seat])
+            f"environment (seat {seat})": render_environment(finished, seat, name=players[seat])
             for seat in range(4)
         },
         "preview": render_preview(
             late,
             late.current,
-            name=names[late.current],
+            name=players[late.current],
             pair=1,
             tile_at=late.current_player.environment.frontier()[0],
             rotation=0,

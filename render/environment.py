@@ -16,8 +16,9 @@ from PIL import Image, ImageDraw
 
 from engine import Environment, Hex
 from render import glyphs, theme
-from render.fonts import fit_text, font, text_width
+from render.fonts import font, text_width
 from render.layout import SQRT3, Layout, fit, shifted
+from render.names import draw_line, fit_name
 from render.palette import draw_text, new_image
 from render.tiles import draw_empty_slot, draw_tile, hex_points, outline_width
 
@@ -201,7 +202,7 @@ def _draw_header(
     tag_width = 0
     if tag:
         tag_width = text_width(tag, 20) + 12
-    shown = fit_text(name, 28, right - MARGIN - tag_width)
-    box = draw_text(image, (MARGIN, middle), shown, font(28), theme.TITLE, anchor="lm")
+    shown = fit_name(name, 28, right - MARGIN - tag_width)
+    box = draw_line(image, (MARGIN, middle), shown, theme.TITLE, anchor="lm")
     if tag:
         draw_text(image, (box[2] + 12, middle + 2), tag, font(20), theme.TITLE_ALERT, anchor="lm")

@@ -1,76 +1,87 @@
-"""The one typeface every picture uses, bundled with the package (no system fonts).
+"""The typefaces the pictures use, bundled with the package (no system fonts).
 
-DejaVu Sans Condensed Bold: bold strokes stay legible at 12 px on a phone, and the condensed
-width fits hex labels such as ``-10,-3`` inside small hexes. Text is laid out with Pillow's
-basic layout so that pictures do not depend on whether libraqm is installed.
+Everything the pictures say themselves (titles, numbers, hex labels) is set in DejaVu Sans
+Condensed Bold: bold strokes stay legible at 12 px on a phone, and the condensed width fits
+hex labels such as ``-10,-3`` inside small hexes. That text is laid out with Pillow's basic
+layout, so that it does not depend on whether libraqm is installed.
+
+Player names can be in any script, so they are set through a fallback chain, :data:`FACES`:
+each character goes to the first face whose character map covers it (see
+:mod:`render.names`). DejaVu covers Latin, Greek, Cyrillic, Hebrew and Arabic; Droid Sans
+Fallback Chinese and Japanese; a few Noto Sans faces the large South and South-East Asian
+scripts; Noto Emoji the emoji, in monochrome. Names are shaped with libraqm where Pillow has
+it (:data:`SHAPING`), which joins Arabic letters and lays right-to-left text out correctly.
 """
 
 from __future__ import annotations
 
-import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from io import BytesIO
 
-from PIL import ImageFont
+from PIL import ImageFont, features
+
+from render.cmap import Coverage, read_coverage
 
 FONT_FILE = "DejaVuSansCondensed-Bold.ttf"
 
+SHAPING = bool(features.check("raqm"))
+"""Whether Pillow can shape text (libraqm with FriBiDi and HarfBuzz). Without it, names are
+still drawn right to left where they should be, with Arabic letters in their joined forms
+where the fonts have them (see :mod:`render.names`)."""
 
-@lru_cache(maxsize=1)
-def _font_bytes() -> bytes:
-    return (resources.files("render") / "fonts" / FONT_FILE).read_bytes()
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    """One typeface of the name fallback chain."""
+
+    file: str
+    emoji: bool = False
+    """An emoji face: it also maps digits and ``#`` for keycaps, which must not take a
+    name's digits away from the text faces."""
+
+
+FACES = (
+    Face(FONT_FILE),
+    Face("DroidSansFallbackFull.ttf"),
+    Face("NotoSansDevanagari-Bold.ttf"),
+    Face("NotoSansBengali-Bold.ttf"),
+    Face("NotoSansTamil-Bold.ttf"),
+    Face("NotoSansThai-Bold.ttf"),
+    Face("NotoEmoji-Bold.ttf", emoji=True),
+)
+"""The name fallback chain, in order of preference; the first face is :func:`font`'s."""
+
+
+@lru_cache(maxsize=len(FACES))
+def _font_bytes(file: str) -> bytes:
+    return (resources.files("render") / "fonts" / file).read_bytes()
 
 
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """The bundled font at ``size`` pixels (cached)."""
-    return ImageFont.truetype(BytesIO(_font_bytes()), size, layout_engine=ImageFont.Layout.BASIC)
+    """The bundled UI font at ``size`` pixels, basic layout (cached)."""
+    return ImageFont.truetype(
+        BytesIO(_font_bytes(FONT_FILE)), size, layout_engine=ImageFont.Layout.BASIC
+    )
 
 
-_UNMAPPED = "\U0010fffd"
-"""A private-use code point no font maps: it draws the font's "missing glyph" box."""
+@lru_cache(maxsize=128)
+def face_font(index: int, size: int, *, shaping: bool = SHAPING) -> ImageFont.FreeTypeFont:
+    """Face ``index`` of :data:`FACES` at ``size`` pixels, shaped with libraqm when
+    ``shaping`` (cached)."""
+    layout = ImageFont.Layout.RAQM if shaping else ImageFont.Layout.BASIC
+    return ImageFont.truetype(BytesIO(_font_bytes(FACES[index].file)), size, layout_engine=layout)
 
 
-@lru_cache(maxsize=4096)
-def _has_glyph(char: str) -> bool:
-    face = font(24)
-    mask = face.getmask(char)
-    missing = face.getmask(_UNMAPPED)
-    return (mask.size, bytes(mask)) != (missing.size, bytes(missing))
-
-
-def printable(text: str) -> str:
-    """``text`` with what the bundled font cannot draw left out: emoji and their joiners
-    are dropped, any other missing character (say, CJK) becomes ``?``; never blank."""
-    kept = []
-    for char in unicodedata.normalize("NFC", text):
-        if char.isspace():
-            kept.append(" ")
-        elif unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Mn"):
-            continue
-        elif _has_glyph(char):
-            kept.append(char)
-        elif unicodedata.category(char) not in ("So", "Sk"):
-            kept.append("?")
-    cleaned = " ".join("".join(kept).split())
-    return cleaned or "?"
+@lru_cache(maxsize=len(FACES))
+def coverage(index: int) -> Coverage:
+    """The characters face ``index`` of :data:`FACES` has glyphs for."""
+    return read_coverage(_font_bytes(FACES[index].file))
 
 
 def text_width(text: str, size: int) -> int:
-    """The width in pixels of ``text`` set in the bundled font at ``size``."""
+    """The width in pixels of ``text`` set in the bundled UI font at ``size``."""
     left, _, right, _ = font(size).getbbox(text)
     return int(right - left)
-
-
-def fit_text(text: str, size: int, width: int) -> str:
-    """``text`` made :func:`printable`, shortened with an ellipsis if needed so that it fits
-    ``width`` pixels."""
-    text = printable(text)
-    if text_width(text, size) <= width:
-        return text
-    for end in range(len(text) - 1, 0, -1):
-        shortened = text[:end].rstrip() + "\u2026"
-        if text_width(shortened, size) <= width:
-            return shortened
-    return "\u2026"

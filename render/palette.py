@@ -137,8 +137,15 @@ def _text_bitmaps(
         return None
     coverage = Image.new("L", (width, height), 0)
     ImageDraw.Draw(coverage).text((-left, -top), text, font=font, fill=255, anchor=anchor)
+    indices, mask = ink(coverage, style)
+    return left, top, right, bottom, indices, mask
+
+
+def ink(coverage: Image.Image, style: TextStyle) -> tuple[Image.Image, Image.Image]:
+    """Text drawn in white on black into the "L" image ``coverage``, as palette indices of
+    ``style``'s ramp and the mask to paste them with."""
     # bytes.translate maps every coverage value through a table at C speed.
     raw = coverage.tobytes()
     indices = Image.frombytes("P", coverage.size, raw.translate(_ramp_table(style)))
     mask = Image.frombytes("L", coverage.size, raw.translate(_NONZERO))
-    return left, top, right, bottom, indices, mask
+    return indices, mask

@@ -10,7 +10,8 @@ from PIL import Image, ImageDraw
 
 from engine import Habitat, PlayerScore, ScoreSheet, Wildlife
 from render import glyphs, theme
-from render.fonts import fit_text, font, printable
+from render.fonts import font
+from render.names import Line, display_name, draw_line, fit_name
 from render.palette import draw_text, new_image
 from render.tiles import hex_points
 
@@ -36,14 +37,8 @@ def render_scores_image(sheet: ScoreSheet, *, title: str = "Final scores") -> Im
     image = new_image(theme.PALETTE, (width, height), theme.BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width, TITLE_HEIGHT - 1), fill=theme.HEADER)
-    draw_text(
-        image,
-        (MARGIN, TITLE_HEIGHT / 2),
-        fit_text(title, 28, width - 2 * MARGIN),
-        font(28),
-        theme.TITLE,
-        anchor="lm",
-    )
+    shown_title = fit_name(title, 28, width - 2 * MARGIN)
+    draw_line(image, (MARGIN, TITLE_HEIGHT / 2), shown_title, theme.TITLE, anchor="lm")
     left = (width - table_width) // 2
     # A solo game has a score, not a winner.
     winners = set(sheet.winners) if len(players) > 1 else set()
@@ -72,8 +67,7 @@ def render_scores_image(sheet: ScoreSheet, *, title: str = "Final scores") -> Im
                 anchor="mm",
             )
         style = theme.ON_ROW[theme.WIN_A] if won else theme.BODY
-        size, name = _fitted_name(player.name)
-        draw_text(image, (cx, top + 41), name, font(size), style, anchor="mm")
+        draw_line(image, (cx, top + 41), _fitted_name(player.name), style, anchor="mm")
     y = top + NAME_HEIGHT
     stripe = 0
     for row in rows:
@@ -128,14 +122,15 @@ def _habitat_cell(player: PlayerScore, *, habitat: Habitat) -> tuple[str, str]:
     return (str(player.habitats.get(habitat, 0)), f"+{bonus}" if bonus else "")
 
 
-def _fitted_name(name: str) -> tuple[int, str]:
-    """The largest of a few sizes at which ``name`` fits its column, else shortened."""
+def _fitted_name(name: str) -> Line:
+    """``name`` at the largest of a few sizes at which it fits its column whole, else
+    shortened at the smallest."""
     room = PLAYER_COLUMN - 12
-    for size in (22, 20, 18):
-        shown = fit_text(name, size, room)
-        if shown == printable(name):
-            return size, shown
-    return 18, fit_text(name, 18, room)
+    for size in (22, 20):
+        line = fit_name(name, size, room)
+        if line.text == display_name(name):
+            return line
+    return fit_name(name, 18, room)
 
 
 def _ranks(sheet: ScoreSheet) -> dict[str, int]:

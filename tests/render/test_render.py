@@ -16,7 +16,7 @@ from PIL import Image, ImageFont
 from engine import Hex, IllegalAction, Phase, Wildlife
 from engine.scoring.sheet import PlayerScore, ScoreSheet
 from render import render_display, render_environment, render_preview, render_scores, theme
-from render.fonts import font, printable
+from render.fonts import font
 from render.theme import PALETTE
 from tests.render import positions
 
@@ -178,29 +178,6 @@ def test_scores_mark_shared_winners() -> None:
     assert crown_pixels(render_scores(shared)) == 2 * crown_pixels(render_scores(single))
     # A solo game has a score, not a winner.
     assert crown_pixels(render_scores(ScoreSheet((player("a", 5),)))) == 0
-
-
-def test_long_and_unusual_names_fit() -> None:
-    state = positions.late_four_player()
-    for name in ("", "x" * 200, "Zoë 🦊 the fox-friend", "名前"):
-        image = _open(render_environment(state, 0, name=name, score=123))
-        assert image.width <= MAX_SIDE
-
-
-@pytest.mark.parametrize(
-    ("name", "shown"),
-    [
-        ("Alice", "Alice"),
-        ("Zoë 🦊 fox", "Zoë fox"),
-        ("e\u0301mile", "émile"),
-        ("名前", "??"),
-        ("👍🏽", "?"),
-        ("", "?"),
-        ("Жора", "Жора"),
-    ],
-)
-def test_names_keep_what_the_font_can_draw(name: str, shown: str) -> None:
-    assert printable(name) == shown
 
 
 def test_threads_draw_the_same_pictures() -> None:
