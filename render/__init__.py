@@ -7,7 +7,7 @@ sizes), so the same state always gives the same bytes:
 - :func:`render_environment`: one player's tiles with a label on every placed hex and every
   place a tile may go (the ``"q,r"`` text the commands accept);
 - :func:`render_preview`: the same with a proposed move drawn in and highlighted;
-- :func:`render_scores`: the final score sheet.
+- :func:`render_scores`: the score sheet, final or so far.
 
 This package depends on :mod:`engine` and Pillow only. Rendering takes a few tens of
 milliseconds of CPU: callers on an event loop should run it in a thread.
@@ -114,11 +114,12 @@ def render_preview(
     return encode(image)
 
 
-def render_scores(sheet: ScoreSheet, *, title: str = "Final scores") -> bytes:
+def render_scores(sheet: ScoreSheet, *, title: str = "Final scores", final: bool = True) -> bytes:
     """The score sheet as PNG bytes, like the paper score pad: per player each wildlife
-    card, each habitat's largest corridor and bonus, nature tokens and total, the winner
-    (or every winner of a shared victory) crowned."""
-    return encode(render_scores_image(sheet, title=title))
+    card, each habitat's largest corridor and bonus, nature tokens, total and place (tied
+    players share a place). When ``final``, the winner (or every winner of a shared
+    victory) is crowned; during a game the leader is only marked "leading"."""
+    return encode(render_scores_image(sheet, title=title, final=final))
 
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The final score sheet, laid out like the paper score pad: one column per player."""
+"""The score sheet, laid out like the paper score pad: one column per player."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from engine import Habitat, PlayerScore, ScoreSheet, Wildlife
 from render import glyphs, theme
-from render.fonts import font
+from render.fonts import font, text_width
 from render.names import Line, display_name, draw_line, fit_name
 from render.palette import draw_text, new_image
 from render.tiles import hex_points
@@ -20,17 +20,45 @@ TITLE_HEIGHT = 60
 NAME_HEIGHT = 74
 ROW = 36
 TOTAL_ROW = 48
-LABEL_COLUMN = 196
 PLAYER_COLUMN = 150
 MIN_WIDTH = 560
+LABEL_PAD = 12
+"""Room between the label column's text and its edges."""
+TEXT_INDENT = 42
+"""Where a row label's text starts, after its icon."""
 
 _ORDINALS = ("1st", "2nd", "3rd", "4th")
+HABITATS_KEY = "tiles +bonus"
+"""After "Habitats": how to read the habitat rows above, largest corridor then bonus."""
 
 
-def render_scores_image(sheet: ScoreSheet, *, title: str = "Final scores") -> Image.Image:
+def label_column() -> int:
+    """The width of the label column: room for the widest label, "Habitats" with its key."""
+    habitats = LABEL_PAD + text_width(HABITATS, 21) + 8 + text_width(HABITATS_KEY, 15)
+    nature = TEXT_INDENT + text_width(NATURE, 20)
+    return max(habitats, nature) + LABEL_PAD
+
+
+def places(sheet: ScoreSheet) -> dict[str, int]:
+    """Each player's place, 0 for first: players tied on total and nature tokens share
+    the better place (two seconds, then a fourth)."""
+    found: dict[str, int] = {}
+    previous: tuple[int, int] | None = None
+    for place, name in enumerate(sheet.ranking):
+        player = sheet.player(name)
+        key = (player.total, player.nature_tokens)
+        found[name] = found[sheet.ranking[place - 1]] if key == previous else place
+        previous = key
+    return found
+
+
+def render_scores_image(
+    sheet: ScoreSheet, *, title: str = "Final scores", final: bool = True
+) -> Image.Image:
     """The score sheet as a palette image (see :func:`render.render_scores`)."""
     players = sheet.players
-    table_width = LABEL_COLUMN + PLAYER_COLUMN * len(players)
+    label_width = label_column()
+    table_width = label_width + PLAYER_COLUMN * len(players)
     width = max(MIN_WIDTH, table_width + 2 * MARGIN)
     rows = _rows()
     height = TITLE_HEIGHT + NAME_HEIGHT + sum(row.height for row in rows) + ROW + 2 * MARGIN
@@ -40,14 +68,15 @@ def render_scores_image(sheet: ScoreSheet, *, title: str = "Final scores") -> Im
     shown_title = fit_name(title, 28, width - 2 * MARGIN)
     draw_line(image, (MARGIN, TITLE_HEIGHT / 2), shown_title, theme.TITLE, anchor="lm")
     left = (width - table_width) // 2
-    # A solo game has a score, not a winner.
-    winners = set(sheet.winners) if len(players) > 1 else set()
-    shared = len(winners) > 1
-    ranks = _ranks(sheet)
+    # A solo game has a score, not a winner; a game still going has a leader.
+    leaders = set(sheet.winners) if len(players) > 1 else set()
+    winners = leaders if final else set()
+    shared = len(leaders) > 1
+    ranks = places(sheet)
     top = TITLE_HEIGHT + MARGIN
     # Player names, the winner crowned.
     for index, player in enumerate(players):
-        x0 = left + LABEL_COLUMN + index * PLAYER_COLUMN
+        x0 = left + label_width + index * PLAYER_COLUMN
         cx = x0 + PLAYER_COLUMN // 2
         won = player.name in winners
         if won:
@@ -66,17 +95,22 @@ def render_scores_image(sheet: ScoreSheet, *, title: str = "Final scores") -> Im
                 theme.ON_ROW_DIM[theme.WIN_A],
                 anchor="mm",
             )
+        elif player.name in leaders:
+            tag = "joint lead" if shared else "leading"
+            draw_text(
+                image, (cx, top + NAME_HEIGHT - 9), tag, font(17), theme.BODY_DIM, anchor="mm"
+            )
         style = theme.ON_ROW[theme.WIN_A] if won else theme.BODY
         draw_line(image, (cx, top + 41), _fitted_name(player.name), style, anchor="mm")
     y = top + NAME_HEIGHT
     stripe = 0
     for row in rows:
         stripe = 0 if row.subtotal else stripe + 1
-        _draw_row(image, draw, sheet, left, y, row, stripe, winners)
+        _draw_row(image, draw, sheet, left, label_width, y, row, stripe, winners)
         y += row.height
-    # Finishing places.
-    for index, player in enumerate(players if winners else ()):
-        cx = left + LABEL_COLUMN + index * PLAYER_COLUMN + PLAYER_COLUMN // 2
+    # Places (so far, while the game goes on).
+    for index, player in enumerate(players if leaders else ()):
+        cx = left + label_width + index * PLAYER_COLUMN + PLAYER_COLUMN // 2
         draw_text(
             image,
             (cx, y + ROW / 2 + 2),
@@ -133,22 +167,12 @@ def _fitted_name(name: str) -> Line:
     return fit_name(name, 18, room)
 
 
-def _ranks(sheet: ScoreSheet) -> dict[str, int]:
-    ranks: dict[str, int] = {}
-    previous: tuple[int, int] | None = None
-    for place, name in enumerate(sheet.ranking):
-        player = sheet.player(name)
-        key = (player.total, player.nature_tokens)
-        ranks[name] = ranks[sheet.ranking[place - 1]] if key == previous else place
-        previous = key
-    return ranks
-
-
 def _draw_row(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
     sheet: ScoreSheet,
     left: int,
+    label_width: int,
     top: int,
     row: _Row,
     stripe: int,
@@ -157,20 +181,21 @@ def _draw_row(
     height = row.height
     stripes = (theme.ROW_B, theme.ROW_A)
     background = theme.HEADER if row.subtotal else stripes[stripe % 2]
-    right = left + LABEL_COLUMN + PLAYER_COLUMN * len(sheet.players)
+    right = left + label_width + PLAYER_COLUMN * len(sheet.players)
     draw.rectangle((left, top, right - 1, top + height - 1), fill=background)
     middle = top + height / 2
     style = theme.ON_ROW[background]
     label = row.label
     if row.subtotal:
         size = 26 if height == TOTAL_ROW else 21
-        box = draw_text(image, (left + 12, middle), str(label), font(size), style, anchor="lm")
+        box = draw_text(
+            image, (left + LABEL_PAD, middle), str(label), font(size), style, anchor="lm"
+        )
         if label == HABITATS:
-            # How to read the habitat rows above: largest corridor, then the bonus.
             draw_text(
                 image,
                 (box[2] + 8, middle + 1),
-                "tiles +bonus",
+                HABITATS_KEY,
                 font(15),
                 theme.ON_ROW_DIM[background],
                 anchor="lm",
@@ -184,9 +209,9 @@ def _draw_row(
         else:
             glyphs.draw_pinecone(draw, left + 20, middle, 12)
         text = str(label) if label == NATURE else label.capitalize()
-        draw_text(image, (left + 42, middle), text, font(20), style, anchor="lm")
+        draw_text(image, (left + TEXT_INDENT, middle), text, font(20), style, anchor="lm")
     for index, player in enumerate(sheet.players):
-        x0 = left + LABEL_COLUMN + index * PLAYER_COLUMN
+        x0 = left + label_width + index * PLAYER_COLUMN
         cell_bg = background
         if player.name in winners:
             cell_bg = theme.WINNER_BG[background]

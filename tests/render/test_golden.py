@@ -110,6 +110,12 @@ def _scores_in_scripts() -> bytes:
     return render_scores(_named(sheet, ("محمد علي", "田中さくら", "Ελένη 🦊", "שרה כהן")))
 
 
+def _scores_so_far() -> bytes:
+    state = positions.finished_game(players=3, seed=5)
+    sheet = _named(positions.score_sheet(state), ("Chloé", "Дмитрий", "Ana 🦊 علي"))
+    return render_scores(sheet, title="Scores so far", final=False)
+
+
 CASES: dict[str, Callable[[], bytes]] = {
     "display_start": _start_display,
     "environment_start": _start_environment,
@@ -123,11 +129,12 @@ CASES: dict[str, Callable[[], bytes]] = {
     "scores_final": _final_scores,
     "scores_solo": _solo_scores,
     "scores_in_scripts": _scores_in_scripts,
+    "scores_so_far": _scores_so_far,
 }
 
 # Names in right-to-left and other complex scripts are drawn shaped only where Pillow has
 # libraqm (the CI installs its FriBiDi); without it these pictures differ on purpose.
-NEEDS_SHAPING = {"names_in_headers", "scores_in_scripts"}
+NEEDS_SHAPING = {"names_in_headers", "scores_in_scripts", "scores_so_far"}
 CASES["names_in_headers"] = _names_in_headers
 
 
