@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import CascadiaError, InvalidInput
 from engine.game import MAX_PLAYERS
-from engine.players import random_game
-from engine.scoring.sheet import final_scores
-from engine.serialize import GameRecord
-from engine.summary import score_state
+from engine.players import Budget, play_game, policy_names, random_game
+from engine.scoring.sheet import PlayerScore, final_scores
+from engine.serialize import GameRecord, record_for
+from engine.summary import score_state, state_table
 from engine.table import read_table
 
 EXIT_BAD_INPUT = 2
@@ -95,6 +98,9 @@ def run_replay(args: argparse.Namespace) -> int:
         state = record.replay()
     except CascadiaError as error:
         raise InvalidInput(f"the record does not replay: {error}") from None
+    if args.table:
+        print(json.dumps(state_table(state, record.names or None), indent=2))
+        return 0
     sheet = score_state(state, record.names or None)
     print(json.dumps({**sheet.to_json(), "finished": state.is_over}, indent=2))
     return 0
@@ -122,6 +128,93 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def base_score(score: PlayerScore) -> int:
+    """Wildlife, largest corridors and nature tokens: the score without any habitat bonus."""
+    return score.wildlife_total + sum(score.habitats.values()) + score.nature_tokens
+
+
+def _confidence(values: list[float]) -> float:
+    """Half the width of a 95 % confidence interval of the mean (normal approximation)."""
+    if len(values) < 2:
+        return float("nan")
+    spread: float = statistics.stdev(values)
+    return 1.96 * spread / math.sqrt(len(values))
+
+
+def _policy_summary(name: str, lines: list[dict[str, Any]]) -> str:
+    """One policy's line: mean base and total score with 95 % intervals (the game's mean over
+    the policy's seats is the unit), per-move p50 and p99, and the score split."""
+    base, total, seconds = [], [], []
+    split: dict[str, list[float]] = {}
+    for line in lines:
+        seats = [i for i, policy in enumerate(line["policies"]) if policy == name]
+        if not seats:
+            continue
+        scores = [line["scores"][i] for i in seats]
+        base.append(statistics.fmean(s["base"] for s in scores))
+        total.append(statistics.fmean(s["total"] for s in scores))
+        seconds += [secs for seat, secs in line["seconds"] if seat in seats]
+        for s in scores:
+            parts = {**s["wildlife"], "corridors": sum(s["habitats"].values())}
+            parts["nature"] = s["nature_tokens"]
+            for part, points in parts.items():
+                split.setdefault(part, []).append(points)
+    if not base:
+        return f"{name}: no seats"
+    quantiles = statistics.quantiles(seconds, n=100) if len(seconds) > 1 else [0.0] * 99
+    parts_text = " ".join(f"{part} {statistics.fmean(v):.1f}" for part, v in split.items())
+    return (
+        f"{name}: base {statistics.fmean(base):.2f} +- {_confidence(base):.2f}"
+        f" (total {statistics.fmean(total):.2f} +- {_confidence(total):.2f}) over {len(base)}"
+        f" games; per move p50 {statistics.median(seconds) * 1e3:.1f} ms"
+        f" p99 {quantiles[98] * 1e3:.1f} ms; {parts_text}"
+    )
+
+
+def run_selfplay(args: argparse.Namespace) -> int:
+    """``selfplay``: computer players play whole games; one JSON line per game to ``--out``
+    (the replayable record, each decision's seconds, the scores), a summary per policy."""
+    policies = policy_names(args.policy)
+    budget = Budget(seconds=args.seconds, clock=time.monotonic, rollouts=args.rollouts)
+    lines: list[dict[str, Any]] = []
+    try:
+        out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 - written game by game
+    except OSError as error:
+        raise InvalidInput(f"cannot write {args.out}: {error.strerror or error}") from None
+    with out:
+        for game in range(args.games):
+            seed = args.seed + game
+            seats = [policies[(seat + game) % len(policies)] for seat in range(args.players)]
+            played = play_game(
+                players=args.players,
+                seed=seed,
+                cards=args.cards,
+                policies=seats,
+                budget=budget,
+                clock=time.perf_counter,
+            )
+            names = [f"{seat + 1} {policy}" for seat, policy in enumerate(seats)]
+            sheet = score_state(played.state, names)
+            line = {
+                "game": game,
+                "seed": seed,
+                "players": args.players,
+                "cards": str(played.state.cards),
+                "policies": seats,
+                "record": record_for(played.state, played.actions, names).to_json(),
+                "seconds": [[seat, round(secs, 6)] for seat, secs in played.seconds],
+                "scores": [
+                    {**score.to_json(), "base": base_score(score)} for score in sheet.players
+                ],
+            }
+            lines.append(line)
+            out.write(json.dumps(line) + "\n")
+            out.flush()
+    for name in dict.fromkeys(policies):
+        print(_policy_summary(name, lines))
+    return 0
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "score",
@@ -133,7 +226,14 @@ COMMANDS: tuple[Command, ...] = (
         "replay",
         "replay a game record and print its score sheet",
         run_replay,
-        (argument("record", metavar="RECORD", help="a game record (JSON), or - for stdin"),),
+        (
+            argument("record", metavar="RECORD", help="a game record (JSON), or - for stdin"),
+            argument(
+                "--table",
+                action="store_true",
+                help="print the environments in the table-json input shape instead",
+            ),
+        ),
     ),
     Command(
         "simulate",
@@ -144,6 +244,26 @@ COMMANDS: tuple[Command, ...] = (
             argument("--seed", type=int, required=True, help="seed of the first game"),
             argument("--cards", default="random", help="ABCDA, A, family, intermediate, random"),
             argument("--games", type=_positive, default=1, help="how many games (seeds S, S+1...)"),
+        ),
+    ),
+    Command(
+        "selfplay",
+        "computer players play whole games; one JSON line per game, a summary per policy",
+        run_selfplay,
+        (
+            argument("--players", type=_player_count, required=True, help="1-4"),
+            argument("--cards", default="random", help="ABCDA, A, family, intermediate, random"),
+            argument(
+                "--policy",
+                required=True,
+                help="policies by seat, comma-separated (random, greedy, fast, strong);"
+                " game g seats them from the (g mod count)-th on",
+            ),
+            argument("--games", type=_positive, default=1, help="how many games (seeds S, S+1...)"),
+            argument("--seed", type=int, required=True, help="seed of the first game"),
+            argument("--out", required=True, metavar="FILE.jsonl", help="where the lines go"),
+            argument("--seconds", type=float, default=None, help="strong: seconds per move"),
+            argument("--rollouts", type=int, default=None, help="strong: rollouts per move"),
         ),
     ),
 )

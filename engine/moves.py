@@ -212,6 +212,19 @@ class Corridors:
             self._memo[key] = found
         return found
 
+    def matching_edges(self, tile: Tile, at: Hex) -> tuple[int, ...]:
+        """How many edges of ``tile`` at ``at`` would match the habitat they touch, for each
+        of its distinct rotations (corridors to grow later even when none grows now)."""
+        facing = self._facing.get(at, {})
+        masks = {habitat: 0 for habitat in tile.habitats}
+        for habitat in masks:
+            for bit, _, _ in facing.get(habitat, ()):
+                masks[habitat] |= bit
+        if len(tile.habitats) == 1:
+            return (masks[tile.habitats[0]].bit_count(),)
+        first, second = (masks[h] for h in tile.habitats)
+        return tuple((first & half).bit_count() + (second & ~half).bit_count() for half in _HALVES)
+
     def gain(self, tile: Tile, at: Hex, rotation: int) -> int:
         """The score change of placing ``tile`` at ``at`` with ``rotation``."""
         gains = self.gains(tile, at)

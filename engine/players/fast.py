@@ -1,0 +1,175 @@
+"""The fast player: greedy plus what the next turn's token is likely to be worth.
+
+It prices a small frontier of moves (after the port of the "pattern-aware" heuristic):
+
+- the :data:`BY_GAIN` best by immediate gain (the best rotation of each position);
+- the :data:`BY_EDGES` best tile placements by matching edges, then corridor gain
+  (corridors to grow later), each with its best token;
+- the :data:`BY_BEAR` best moves that place a bear (a lone bear scores nothing yet but
+  starts a pair).
+
+Each is valued as its exact gain plus the *opportunity* of the board it leaves: for each
+species, the best gain one more token of it could make on the tiles left empty (never below
+0: a token can be returned), and the expected best of those over four tokens drawn without
+replacement from the tokens not on any board (bag and display, public counts). On the seat's
+last turn the opportunity is 0, so it plays the greedy move. Ties as the greedy player. It
+never wipes tokens and reads nothing hidden: the same public state gives the same move.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from math import comb
+
+from engine.actions import Action
+from engine.components import CardSet, Tile, Wildlife
+from engine.environment import Environment, PlacedTile
+from engine.game import GameState
+from engine.hexes import Hex
+from engine.moves import Move, MoveScorer, WildlifeGains
+from engine.players.base import Budget, pick_best, supply, turns_left, whole_move
+from engine.players.greedy import useful_takes
+
+SPECIES = tuple(Wildlife)
+DRAWS = 4
+"""Tokens the next display shows a seat: the opportunity is the best of four."""
+
+BY_GAIN = 20
+BY_EDGES = 8
+BY_BEAR = 8
+
+
+def expected_best(values: list[float], counts: list[int], draws: int = DRAWS) -> float:
+    """The expected highest value among ``draws`` tokens drawn without replacement, when
+    ``counts[i]`` tokens are worth ``values[i]`` each (exact: species by value, the chance
+    that the best drawn is the k-th is the chance none of the k-1 better ones comes up minus
+    the chance none of the k better ones does)."""
+    total = sum(counts)
+    draws = min(draws, total)
+    if draws <= 0:
+        return 0.0
+    ways = comb(total, draws)
+    result = 0.0
+    left = total
+    for index in sorted(range(len(values)), key=lambda i: -values[i]):
+        if not counts[index]:
+            continue
+        before = comb(left, draws)
+        left -= counts[index]
+        result += values[index] * (before - comb(left, draws))
+    return result / ways
+
+
+def _after(env: Environment, move: Move, tile: Tile, token: Wildlife) -> Environment:
+    placed = PlacedTile(tile, move.rotation, token if move.token_at == move.at else None)
+    after = env.with_tile(move.at, placed)
+    if move.token_at is not None and move.token_at != move.at:
+        after = after.with_token(move.token_at, token)
+    return after
+
+
+class Opportunity:
+    """The opportunity of the boards a turn's moves leave (see the module docstring),
+    sharing work between moves that leave the same tokens."""
+
+    def __init__(self, state: GameState, scorer: MoveScorer) -> None:
+        self.cards: CardSet = state.cards
+        self.scorer = scorer
+        self.supply = supply(state)
+        self._gains: dict[tuple[Hex, Wildlife] | None, WildlifeGains] = {None: scorer.wildlife}
+
+    def __call__(self, move: Move, tile: Tile, token: Wildlife) -> float:
+        """The expected best next token's gain on the board ``move`` leaves."""
+        after = _after(self.scorer.environment, move, tile, token)
+        key = None if move.token_at is None else (move.token_at, token)
+        wildlife = self._gains.get(key)
+        if wildlife is None:
+            wildlife = self._gains[key] = WildlifeGains(self.cards, after)
+        values: list[float] = []
+        for species in SPECIES:
+            best = 0
+            for at in after.token_targets(species):
+                gain = wildlife.gain(species, at) + after[at].tile.keystone
+                best = max(best, gain)
+            values.append(best)
+        counts = list(self.supply)
+        if move.token_at is not None:
+            counts[SPECIES.index(token)] -= 1
+        return expected_best(values, counts)
+
+
+def frontier(scorer: MoveScorer) -> list[tuple[int, Move]]:
+    """The moves worth a closer look, with their gains (see the module docstring)."""
+    tiles, tokens = scorer.state.display_tiles, scorer.state.display_tokens
+    corridors = scorer.corridors
+    every: list[tuple[int, Move]] = []
+    by_edges: list[tuple[tuple[int, int], int, Move]] = []
+    for take in useful_takes(scorer):
+        tile, token = tiles[take.tile - 1], tokens[take.token - 1]
+        if tile is None or token is None:
+            continue
+        cost = 1 if take.free_choice else 0
+        placed = scorer.targets(token)
+        for at in scorer.frontier:
+            gains = corridors.gains(tile, at)
+            top = max(gains)
+            rotation = tile.rotations[gains.index(top)]
+            options: list[tuple[Hex | None, int]] = [*placed, (None, 0)]
+            on_new = scorer.new_tile_gain(tile, token, at)
+            if on_new is not None:
+                options.append((at, on_new))
+            base = top - cost
+            every += [
+                (base + gain, Move(take.tile, take.token, at, rotation, where))
+                for where, gain in options
+            ]
+            edges = corridors.matching_edges(tile, at)
+            best_edges = max(range(len(gains)), key=lambda r: (edges[r], gains[r]))
+            token_gain, token_at = scorer.best_token(tile, token, at)
+            edge_rotation = tile.rotations[best_edges]
+            by_edges.append(
+                (
+                    (edges[best_edges], gains[best_edges]),
+                    gains[best_edges] + token_gain - cost,
+                    Move(take.tile, take.token, at, edge_rotation, token_at),
+                )
+            )
+    chosen = heapq.nlargest(BY_GAIN, every, key=lambda e: e[0])
+    chosen += [
+        (gain, move) for _, gain, move in heapq.nlargest(BY_EDGES, by_edges, key=lambda e: e[0])
+    ]
+    bears = [
+        entry
+        for entry in every
+        if entry[1].token_at is not None and tokens[entry[1].token - 1] is Wildlife.BEAR
+    ]
+    chosen += heapq.nlargest(BY_BEAR, bears, key=lambda e: e[0])
+    unique = dict.fromkeys(chosen)
+    return list(unique)
+
+
+def valued_frontier(state: GameState, scorer: MoveScorer) -> list[tuple[float, Move]]:
+    """The frontier's moves, each valued as its gain plus the opportunity it leaves (none on
+    the seat's last turn)."""
+    candidates = frontier(scorer)
+    if turns_left(state, state.current) <= 1:
+        return [(float(gain), move) for gain, move in candidates]
+    opportunity = Opportunity(state, scorer)
+    tiles, tokens = state.display_tiles, state.display_tokens
+    valued = []
+    for gain, move in candidates:
+        tile, token = tiles[move.tile - 1], tokens[move.token - 1]
+        if tile is not None and token is not None:
+            valued.append((gain + opportunity(move, tile, token), move))
+    return valued
+
+
+def fast_move(state: GameState, scorer: MoveScorer, rng: random.Random) -> Move:
+    """The fast player's choice at the start of a turn (see the module docstring)."""
+    return pick_best(valued_frontier(state, scorer), rng)
+
+
+def fast(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
+    """The fast player (see the module docstring); ``budget`` is not needed."""
+    return whole_move(state, lambda scorer: fast_move(state, scorer, rng))

@@ -1,0 +1,75 @@
+"""``python -m engine selfplay`` and ``replay --table``, run as the checks run them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine import GameRecord, score_state
+from tests.engine.test_cli_games import run
+
+
+def test_selfplay_lines_replay_and_rescore_to_their_scores(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    result = run(
+        "selfplay", "--players", "2", "--cards", "random", "--policy", "greedy,fast",
+        "--games", "2", "--seed", "40", "--out", str(out),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    summary = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in summary] == ["greedy", "fast"]
+    assert all("+-" in line and "p99" in line and "corridors" in line for line in summary)
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [line["seed"] for line in lines] == [40, 41]
+    assert [line["policies"] for line in lines] == [["greedy", "fast"], ["fast", "greedy"]]
+    for line in lines:
+        state = GameRecord.from_json(line["record"]).replay()
+        assert state.is_over
+        assert {seat for seat, _ in line["seconds"]} == {0, 1}
+        record = tmp_path / "record.json"
+        record.write_text(json.dumps(line))
+        table = run("replay", "--table", str(record))
+        assert table.returncode == 0, table.stderr
+        assert set(json.loads(table.stdout)) == {"cards", "players"}
+        scored = run("score", "-", stdin=table.stdout)
+        assert scored.returncode == 0, scored.stderr
+        players = json.loads(scored.stdout)["players"]
+        assert [p["total"] for p in players] == [s["total"] for s in line["scores"]]
+        names = line["record"]["names"]
+        assert players == score_state(state, names).to_json()["players"]
+        for score in line["scores"]:
+            corridors = sum(score["habitats"].values())
+            assert score["base"] == score["wildlife_total"] + corridors + score["nature_tokens"]
+
+
+def test_selfplay_strong_with_a_rollout_budget(tmp_path: Path) -> None:
+    out = tmp_path / "strong.jsonl"
+    result = run(
+        "selfplay", "--players", "1", "--cards", "A", "--policy", "strong", "--games", "1",
+        "--seed", "3", "--out", str(out), "--rollouts", "4",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("strong: base ")
+    assert len(out.read_text().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--policy", "clever"], "unknown policy"),
+        (["--policy", "greedy", "--cards", "QQ"], "not a card choice"),
+        (["--policy", "greedy", "--out", "/nonexistent/dir/x.jsonl"], "cannot write"),
+    ],
+)
+def test_selfplay_bad_options_are_one_line_and_exit_2(
+    tmp_path: Path, args: list[str], message: str
+) -> None:
+    base = ["--players", "2", "--seed", "1", "--out", str(tmp_path / "x.jsonl")]
+    result = run("selfplay", *base, *args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert message in lines[0]
