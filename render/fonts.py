@@ -8,9 +8,10 @@ layout, so that it does not depend on whether libraqm is installed.
 Player names can be in any script, so they are set through a fallback chain, :data:`FACES`:
 each character goes to the first face whose character map covers it (see
 :mod:`render.names`). DejaVu covers Latin, Greek, Cyrillic, Hebrew and Arabic; Droid Sans
-Fallback Chinese and Japanese; a few Noto Sans faces the large South and South-East Asian
-scripts; Noto Emoji the emoji, in monochrome. Names are shaped with libraqm where Pillow has
-it (:data:`SHAPING`), which joins Arabic letters and lays right-to-left text out correctly.
+Fallback Chinese and Japanese; NanumSquare Korean; a few Noto Sans faces the large South and
+South-East Asian scripts; Noto Emoji the emoji, in monochrome. Names are shaped with libraqm
+where Pillow has it (:data:`SHAPING`), which joins Arabic letters and lays right-to-left text
+out correctly.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Face:
 FACES = (
     Face(FONT_FILE),
     Face("DroidSansFallbackFull.ttf"),
+    Face("NanumSquareB.ttf"),
     Face("NotoSansDevanagari-Bold.ttf"),
     Face("NotoSansBengali-Bold.ttf"),
     Face("NotoSansTamil-Bold.ttf"),

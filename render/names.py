@@ -22,7 +22,7 @@ from render.palette import TextStyle, ink
 
 ELLIPSIS = "\u2026"
 MISSING = "?"
-"""Drawn for a character no bundled face has (say, Hangul), so a name is never blank."""
+"""Drawn for a character no bundled face has (say, Adlam), so a name is never blank."""
 MAX_CHARS = 120
 """Longer names are cut before they are laid out: no picture has room for more."""
 

@@ -18,7 +18,7 @@ from render.palette import new_image
 from tests.render import positions
 
 FONTS = Path(__file__).resolve().parents[2] / "render" / "fonts"
-DEJAVU, DROID, DEVANAGARI = 0, 1, 2
+DEJAVU, DROID, NANUM, DEVANAGARI = 0, 1, 2, 3
 EMOJI = len(FACES) - 1
 
 
@@ -36,7 +36,8 @@ EMOJI = len(FACES) - 1
         ("\ud800x", "x"),
         ("", "?"),
         (" \u200b ", "?"),
-        ("안녕", "??"),
+        ("안녕", "안녕"),
+        ("\U0001e900x", "?x"),
         ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),
         ("a\u200d👍", "a👍"),
         ("❤\ufe0f", "❤"),
@@ -61,6 +62,7 @@ def test_a_long_name_is_cut_before_layout() -> None:
         ("محمد علي", {DEJAVU}),
         ("שרה כהן", {DEJAVU}),
         ("田中さくら", {DROID}),
+        ("김민준", {NANUM}),
         ("प्रिया", {DEVANAGARI}),
         ("🦊👨\u200d👩\u200d👧👍🏽", {EMOJI}),
     ],
