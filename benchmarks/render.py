@@ -21,6 +21,7 @@ if __name__ == "__main__" and not __package__:
     # hide the render package.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from engine import apply_all, turn_actions
 from render import (
     clear_picture_cache,
     fonts,
@@ -126,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     label = f"{len(SCRIPT_NAMES)} new names, one per script"
     print(f"{label:40} {median:10.1f} {p90:8.1f} {'-':>8}")
 
+    preview_at = late.current_player.environment.frontier()[0]
     pictures = {
         "display": render_display(late),
         "environment (line)": render_environment(line, 0, name=players[0], score=99),
@@ -134,13 +136,10 @@ def main(argv: list[str] | None = None) -> int:
             for seat in range(4)
         },
         "preview": render_preview(
-            late,
+            apply_all(late, turn_actions(1, preview_at, 0, None)),
             late.current,
             name=players[late.current],
-            pair=1,
-            tile_at=late.current_player.environment.frontier()[0],
-            rotation=0,
-            token_at=None,
+            highlight=(preview_at,),
         ),
         "scores": render_scores(positions.score_sheet(finished)),
     }

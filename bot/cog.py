@@ -21,7 +21,7 @@ from bot import lobby
 from bot.client import CascadiaBot
 from bot.core import choices, messages
 from bot.core.errors import NoGame, NotInGame
-from bot.core.service import LoadedGame, Turn, as_seat
+from bot.core.service import LoadedGame, Turn
 from bot.store import GameStatus
 from bot.views import EndConfirmation
 from engine import Hex, InvalidInput
@@ -255,14 +255,10 @@ class Cascadia(commands.Cog):
         state = found.table.require_state()
         image = await asyncio.to_thread(
             render_preview,
-            as_seat(state, found.seat),
+            found.after,
             found.seat,
             name=found.table.players[found.seat].name,
-            pair=pair,
-            tile_at=tile_at,
-            rotation=rotation,
-            token_at=token_at,
-            token=token,
+            highlight=found.placed,
             score=found.score_after,
         )
         await interaction.followup.send(

@@ -6,7 +6,7 @@ sizes), so the same state always gives the same bytes:
 - :func:`render_display`: the four numbered pairs, tiles left, scoring cards, wipe hint;
 - :func:`render_environment`: one player's tiles with a label on every placed hex and every
   place a tile may go (the ``"q,r"`` text the commands accept);
-- :func:`render_preview`: the same with a proposed move drawn in and highlighted;
+- :func:`render_preview`: the same after a proposed move, the move highlighted;
 - :func:`render_scores`: the score sheet, final or so far.
 
 This package depends on :mod:`engine` and Pillow only. Rendering takes a few tens of
@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from functools import lru_cache
 
-from engine import Environment, GameState, Hex, ScoreSheet, play_turn
+from engine import Environment, GameState, Hex, ScoreSheet
 from render.display import render_display_image
 from render.environment import draw_environment, plan_environment
 from render.png import encode
@@ -72,43 +72,25 @@ def _environment_png(
 
 
 def render_preview(
-    state: GameState,
+    after: GameState,
     seat: int,
     *,
     name: str,
-    pair: int,
-    tile_at: Hex,
-    rotation: int,
-    token_at: Hex | None,
-    token: int | None = None,
+    highlight: Collection[Hex],
     score: int | None = None,
 ) -> bytes:
-    """Seat ``seat``'s environment after a proposed turn, as PNG bytes, with the new tile
-    (and the hex given the token) highlighted and the header tagged "preview".
-
-    The turn is worked out with :func:`engine.play_turn` on ``state``, which is not
-    changed; an illegal turn raises the engine's error (:class:`engine.IllegalAction` or
-    :class:`engine.InvalidInput`).
-    """
-    after = play_turn(
-        state,
-        pair=pair,
-        tile_at=tile_at,
-        rotation=rotation,
-        token_at=token_at,
-        token=token,
-        seat=seat,
-    )
+    """Seat ``seat``'s environment in ``after``, the state a proposed turn would lead to
+    (worked out by the caller), as PNG bytes: the hexes in ``highlight`` (the new tile and
+    the hex given the token) ringed and the header tagged "preview"."""
     player = after.seats[seat]
     env = player.environment
-    highlight = {tile_at} if token_at is None else {tile_at, token_at}
     image = draw_environment(
         plan_environment(env),
         env,
         name=name,
         nature_tokens=player.nature_tokens,
         score=score,
-        highlight=highlight,
+        highlight=frozenset(highlight),
         tag="preview",
     )
     return encode(image)

@@ -131,11 +131,13 @@ class LoadedGame:
 
 @dataclass(frozen=True, slots=True)
 class Preview:
-    """A turn worked out but not played: the state it would lead to and the score change."""
+    """A turn worked out but not played: the state it would lead to, where it puts its tile
+    and token (``placed``), and the score change."""
 
     table: LoadedGame
     seat: int
     after: GameState
+    placed: tuple[Hex, ...]
     score_before: int
     score_after: int
 
@@ -351,6 +353,7 @@ class GameService:
             table=table,
             seat=seat,
             after=after,
+            placed=_placed(turn),
             score_before=table.score_sheet(before).player(name).total,
             score_after=table.score_sheet(after).player(name).total,
         )

@@ -433,6 +433,7 @@ async def test_preview_commits_nothing(service: GameService, store: SqliteStore)
     turn = _any_turn(table, random.Random(6))
     preview = await service.preview(CHANNEL, user_id=mover, turn=turn)
     assert preview.after == turn.play(table.require_state(), preview.seat)
+    assert set(preview.placed) == {turn.tile_at, turn.token_at} - {None}
     name = table.players[preview.seat].name
     assert preview.score_before == table.score_sheet().player(name).total
     assert preview.score_after == table.score_sheet(preview.after).player(name).total
@@ -442,6 +443,17 @@ async def test_preview_commits_nothing(service: GameService, store: SqliteStore)
     after = await service.table(CHANNEL)
     assert after.game.revision == table.game.revision
     assert await store.moves(table.game.id) == []
+
+
+async def test_preview_of_an_illegal_turn_is_refused(service: GameService) -> None:
+    table = await _started(service, ADA, BOB)
+    state = table.require_state()
+    mover = _current_user(table)
+    occupied = next(iter(state.current_player.environment))
+    far = Hex(40, 40)
+    for tile_at in (occupied, far):
+        with pytest.raises(IllegalAction):
+            await service.preview(CHANNEL, user_id=mover, turn=Turn(1, tile_at, 0, None))
 
 
 # --- running the game -------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from io import BytesIO
 import pytest
 from PIL import Image
 
-from engine import Hex, Phase, ScoreSheet
+from engine import Hex, Phase, ScoreSheet, apply_all, turn_actions
 from render import render_display, render_environment, render_preview, render_scores
 from render.fonts import SHAPING
 from render.png import encode
@@ -54,14 +54,12 @@ def _late_environment() -> bytes:
 
 def _late_preview() -> bytes:
     state = positions.late_four_player()
+    actions = turn_actions(2, Hex(0, -4), 2, Hex(1, -3))
     return render_preview(
-        state,
+        apply_all(state, actions),
         state.current,
         name=positions.NAMES[state.current],
-        pair=2,
-        tile_at=Hex(0, -4),
-        rotation=2,
-        token_at=Hex(1, -3),
+        highlight={Hex(0, -4), Hex(1, -3)},
         score=51,
     )
 

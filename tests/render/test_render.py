@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageFont
 
-from engine import Hex, IllegalAction, Phase, Wildlife
+from engine import Hex, Phase, Wildlife, apply_all, turn_actions
 from engine.scoring.sheet import PlayerScore, ScoreSheet
 from render import render_display, render_environment, render_preview, render_scores, theme
 from render.fonts import font
@@ -106,39 +106,17 @@ def test_render_imports_only_engine_pillow_and_the_standard_library() -> None:
                 assert name.split(".")[0] in allowed, (path.name, name)
 
 
-def test_preview_draws_the_move_without_playing_it() -> None:
+def test_preview_draws_the_state_it_is_given_tagged() -> None:
     state = positions.late_four_player()
-    before = state
-    png = render_preview(
-        state,
-        state.current,
-        name="Bartholomew",
-        pair=2,
-        tile_at=Hex(0, -4),
-        rotation=2,
-        token_at=Hex(1, -3),
-    )
-    assert state == before
-    plain = render_environment(state, state.current, name="Bartholomew")
-    assert _open(png).size != _open(plain).size or png != plain
-
-
-def test_preview_of_an_illegal_move_raises_the_engines_error() -> None:
-    state = positions.late_four_player()
-    occupied = next(iter(state.current_player.environment))
-    with pytest.raises(IllegalAction):
-        render_preview(
-            state, state.current, name="x", pair=1, tile_at=occupied, rotation=0, token_at=None
-        )
-    far = Hex(40, 40)
-    with pytest.raises(IllegalAction):
-        render_preview(
-            state, state.current, name="x", pair=1, tile_at=far, rotation=0, token_at=None
-        )
-    other = (state.current + 1) % state.players
-    frontier = state.seats[other].environment.frontier()[0]
-    with pytest.raises(IllegalAction):
-        render_preview(state, other, name="x", pair=1, tile_at=frontier, rotation=0, token_at=None)
+    seat = state.current
+    after = apply_all(state, turn_actions(2, Hex(0, -4), 2, Hex(1, -3)))
+    placed = {Hex(0, -4), Hex(1, -3)}
+    png = render_preview(after, seat, name="Bartholomew", highlight=placed)
+    ringed = render_environment(after, seat, name="Bartholomew", highlight=placed)
+    before = render_preview(state, seat, name="Bartholomew", highlight=())
+    assert _open(png).size == _open(ringed).size
+    assert png != ringed  # the "preview" tag
+    assert png != before  # the new tile is drawn
 
 
 def test_display_renders_in_every_phase_and_at_the_end() -> None:
