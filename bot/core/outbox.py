@@ -22,14 +22,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from bot.core import records
 from bot.store import OutboxMessage, OutboxRow, Store
-from engine import GameState, Hex, score_state, state_from_json, state_to_json
+from engine import GameState, Hex, score_state, state_from_json
 from render import render_display, render_environment, render_scores
 
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 2000
 """Discord's limit on a message's text."""
+SNAPSHOT_VERSION = 1
+"""The ``version`` of an outbox snapshot's JSON (a snapshot without one is version 1)."""
 
 
 class Picture(StrEnum):
@@ -62,20 +65,30 @@ class Announcement:
     highlights: tuple[tuple[Hex, ...], ...] = ()
     files: tuple[tuple[str, str], ...] = ()
 
-    def to_outbox(self) -> OutboxMessage:
-        """The row to store: what is said in ``payload``, what is drawn in ``snapshot``."""
+    def to_outbox(self, *, state_text: str | None = None) -> OutboxMessage:
+        """The row to store: what is said in ``payload``, what is drawn in ``snapshot``.
+
+        ``state_text`` is :attr:`state` already encoded (the text the game row stores), so that
+        a move encodes its state once; without it the state is encoded here.
+        """
         payload = {"text": self.text, "mentions": list(self.mentions)}
-        snapshot: dict[str, Any] = {
+        if self.state is None:
+            state_text = "null"
+        elif state_text is None:
+            state_text = records.state_text(self.state)
+        rest: dict[str, Any] = {
             "pictures": [p.value for p in self.pictures],
-            "state": None if self.state is None else state_to_json(self.state),
             "names": list(self.names),
             "highlights": [[str(h) for h in hexes] for hexes in self.highlights],
             "files": [list(f) for f in self.files],
         }
+        fields = json.dumps(rest, ensure_ascii=False, separators=(",", ":"))
+        # The state's text goes in as it is: a JSON value inside the snapshot's object.
+        snapshot = f'{{"version":{SNAPSHOT_VERSION},"state":{state_text},{fields[1:]}'
         return OutboxMessage(
             kind=self.kind,
             payload=json.dumps(payload, ensure_ascii=False),
-            snapshot=json.dumps(snapshot, ensure_ascii=False, separators=(",", ":")),
+            snapshot=snapshot,
         )
 
     @classmethod
@@ -83,6 +96,10 @@ class Announcement:
         """Read a stored row back (a sent row has lost its snapshot: text only)."""
         payload = json.loads(row.payload)
         snapshot = json.loads(row.snapshot) if row.snapshot else {}
+        # Rows queued before snapshots had a version are version 1.
+        version = snapshot.get("version", 1)
+        if version > SNAPSHOT_VERSION:
+            raise ValueError(f"outbox snapshot version {version} is newer than this code knows")
         state = snapshot.get("state")
         return cls(
             kind=row.kind,

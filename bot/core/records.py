@@ -1,4 +1,4 @@
-"""The move log's text form and the exported game document.
+"""The stored text forms of a game (its state, its move log) and the exported document.
 
 A logged move is one turn (or one wipe): the text forms of its engine actions joined by
 :data:`ACTION_SEPARATOR`, as the store keeps it in ``moves.action``. The export is the JSON
@@ -23,13 +23,26 @@ from engine import (
     parse_action,
     record_for,
     score_state,
+    state_from_json,
     state_table,
+    state_to_json,
 )
 
 EXPORT_VERSION = 1
 """The ``version`` of the exported document."""
 ACTION_SEPARATOR = "; "
 """Joins the actions of one move in the log (no action's text form contains it)."""
+
+
+def state_text(state: GameState) -> str:
+    """The engine state as stored: compact JSON text, written once per change and kept both
+    in the game row and in the outbox snapshot that announces it."""
+    return json.dumps(state_to_json(state), separators=(",", ":"))
+
+
+def read_state(text: str) -> GameState:
+    """The engine state back from its stored text."""
+    return state_from_json(json.loads(text))
 
 
 def move_text(actions: Sequence[Action]) -> str:

@@ -9,7 +9,6 @@ tested against a real SQLite file.
 from __future__ import annotations
 
 import dataclasses
-import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -26,7 +25,9 @@ from bot.core.records import (
     logged_actions,
     move_text,
     placed_hexes,
+    read_state,
     record_file,
+    state_text,
 )
 from bot.core.reminders import ReminderDue, catch_up, next_reminder_time
 from bot.store import (
@@ -55,8 +56,6 @@ from engine import (
     new_game,
     record_for,
     score_state,
-    state_from_json,
-    state_to_json,
     turn_actions,
 )
 
@@ -221,7 +220,7 @@ class GameService:
         seats = await self.store.seats(game.id)
         names = messages.unique_names([s.name for s in seats])
         players = tuple(Player(s.user_id, n) for s, n in zip(seats, names, strict=True))
-        state = None if game.state is None else state_from_json(json.loads(game.state))
+        state = None if game.state is None else read_state(game.state)
         return LoadedGame(game, players, state)
 
     # --- the lobby ----------------------------------------------------------------------------
@@ -268,12 +267,13 @@ class GameService:
             state=state,
             names=table.names,
         )
+        text = state_text(state)
         return await self.store.start_game(
             game.id,
             game.revision,
-            state_json=_dump(state),
+            state_json=text,
             seat_order=[p.user_id for p in table.players],
-            outbox_messages=[announcement.to_outbox()],
+            outbox_messages=[announcement.to_outbox(state_text=text)],
             turn_started_at=now,
             next_reminder_at=self._next_reminder(now, game.reminder_hours, 0),
         )
@@ -326,14 +326,15 @@ class GameService:
             )
             status = GameStatus.ACTIVE
             next_at = self._next_reminder(now, game.reminder_hours, 0)
+        text = state_text(after)
         return await self.store.commit_move(
             game.id,
             game.revision,
             user_id=user_id,
             action_text=move_text(actions),
-            new_state_json=_dump(after),
+            new_state_json=text,
             new_status=status,
-            outbox_messages=[announcement.to_outbox()],
+            outbox_messages=[announcement.to_outbox(state_text=text)],
             turn_started_at=now,
             next_reminder_at=next_at,
         )
@@ -371,14 +372,15 @@ class GameService:
             state=after,
             names=table.names,
         )
+        text = state_text(after)
         return await self.store.commit_move(
             game.id,
             game.revision,
             user_id=user_id,
             action_text=str(action),
-            new_state_json=_dump(after),
+            new_state_json=text,
             new_status=GameStatus.ACTIVE,
-            outbox_messages=[announcement.to_outbox()],
+            outbox_messages=[announcement.to_outbox(state_text=text)],
             # The same turn goes on: its start time and reminder schedule stay.
             turn_started_at=game.turn_started_at or self._now(),
             next_reminder_at=game.next_reminder_at,
@@ -497,7 +499,3 @@ def _check_can_end(table: LoadedGame, user_id: int, can_manage: bool) -> None:
 
 def _placed(turn: Turn) -> tuple[Hex, ...]:
     return placed_hexes(turn.tile_at, turn.token_at)
-
-
-def _dump(state: GameState) -> str:
-    return json.dumps(state_to_json(state), separators=(",", ":"))

@@ -8,12 +8,21 @@ import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.core.outbox import Announcement, Outbox, Picture, Post, render_pictures
-from bot.store import GameRow, SqliteStore
-from engine import Hex, new_game
+from bot.core.outbox import (
+    SNAPSHOT_VERSION,
+    Announcement,
+    Outbox,
+    Picture,
+    Post,
+    render_pictures,
+)
+from bot.core.records import state_text
+from bot.store import GameRow, OutboxRow, SqliteStore
+from engine import Hex, new_game, state_to_json
 
 CHANNEL_A, CHANNEL_B = 10, 20
 
@@ -87,20 +96,41 @@ def test_announcement_round_trips_through_a_row() -> None:
         files=(("record.json", "{}\n"),),
     )
     message = announcement.to_outbox()
-    from bot.store import OutboxRow
-
     row = OutboxRow(
         id=1, game_id=1, channel_id=1, kind=message.kind, payload=message.payload,
         snapshot=message.snapshot, created_at=None,  # type: ignore[arg-type]
         attempts=0, last_error=None, sent_at=None, message_id=None,
     )  # fmt: skip
     assert Announcement.from_row(row) == announcement
+    assert json.loads(message.snapshot or "")["version"] == SNAPSHOT_VERSION
+    text = state_text(state)
+    assert announcement.to_outbox(state_text=text) == message
+    assert f'"state":{text},' in (message.snapshot or "")
+
+
+def _snapshot_row(snapshot: dict[str, Any]) -> OutboxRow:
+    return OutboxRow(
+        id=1, game_id=1, channel_id=1, kind="turn", payload='{"text": "hi", "mentions": []}',
+        snapshot=json.dumps(snapshot), created_at=None,  # type: ignore[arg-type]
+        attempts=0, last_error=None, sent_at=None, message_id=None,
+    )  # fmt: skip
+
+
+def test_a_snapshot_without_a_version_is_version_one() -> None:
+    state = new_game(players=2, seed=3)
+    snapshot = {"pictures": ["display"], "state": state_to_json(state), "names": ["A", "B"],
+                "highlights": [], "files": []}  # fmt: skip
+    assert Announcement.from_row(_snapshot_row(snapshot)).state == state
+
+
+def test_a_snapshot_from_newer_code_is_refused() -> None:
+    snapshot = {"version": SNAPSHOT_VERSION + 1, "pictures": [], "state": None}
+    with pytest.raises(ValueError, match="newer"):
+        Announcement.from_row(_snapshot_row(snapshot))
 
 
 def test_a_row_queued_by_the_previous_version_still_reads() -> None:
     """Before every seat had its highlight, a snapshot held only the mover's."""
-    from bot.store import OutboxRow
-
     snapshot = {"pictures": ["environments"], "state": None, "names": [], "files": [],
                 "highlight": [1, ["1,-1", "0,1"]]}  # fmt: skip
     row = OutboxRow(

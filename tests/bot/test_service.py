@@ -10,9 +10,11 @@ import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.core import records
 from bot.core.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
 from bot.core.messages import Player
 from bot.core.outbox import Announcement, render_pictures
@@ -35,6 +37,7 @@ from bot.store import (
 )
 from engine import (
     GameRecord,
+    GameState,
     Hex,
     IllegalAction,
     InvalidInput,
@@ -46,6 +49,7 @@ from engine import (
     WipeThree,
     apply,
     legal_actions,
+    state_to_json,
 )
 from engine.scoring.sheet import final_scores
 from engine.table import table_from_json
@@ -443,6 +447,27 @@ async def test_preview_commits_nothing(service: GameService, store: SqliteStore)
     after = await service.table(CHANNEL)
     assert after.game.revision == table.game.revision
     assert await store.moves(table.game.id) == []
+
+
+async def test_a_move_encodes_its_state_once(
+    service: GameService, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await _started(service, ADA, BOB)
+    for row in await store.pending():
+        await store.mark_sent(row.id, 1)
+    calls: list[GameState] = []
+
+    def counted(state: GameState) -> dict[str, Any]:
+        calls.append(state)
+        return state_to_json(state)
+
+    monkeypatch.setattr(records, "state_to_json", counted)
+    turn = _any_turn(table, random.Random(3))
+    await service.play(CHANNEL, user_id=_current_user(table), turn=turn)
+    assert len(calls) == 1
+    game = (await service.table(CHANNEL)).game
+    (row,) = await store.pending()
+    assert f'"state":{game.state},' in (row.snapshot or "")
 
 
 async def test_preview_of_an_illegal_turn_is_refused(service: GameService) -> None:
