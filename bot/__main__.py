@@ -1,8 +1,12 @@
 """Run the bot: ``cascadia-bot`` or ``python -m bot``.
 
-Reads its settings from the environment (see :mod:`bot.config`), opens the database, then
-runs the client until SIGTERM or Ctrl-C, and shuts down in order: the client first (a post
-in progress finishes), then the database.
+Reads its settings from the environment (see :mod:`bot.config`), checks the database and takes
+its lock (see :mod:`bot.preflight`), waits until Discord answers (see :mod:`bot.reach`), opens
+the database, then runs the client until SIGTERM or Ctrl-C, and shuts down in order: the
+client first (a post in progress finishes), then the database.
+
+An operator mistake (bad settings, an unusable database) is one line on standard error and
+exit status 2, before any file is touched.
 """
 
 from __future__ import annotations
@@ -17,13 +21,17 @@ import discord
 
 from bot.client import CascadiaBot
 from bot.config import ConfigError, Settings
+from bot.preflight import StartupError, check_database
+from bot.reach import wait_until_reachable
 from bot.store import SqliteStore, StoreError
 
 log = logging.getLogger("bot")
 
 
 async def run(settings: Settings) -> None:
-    """Open the store and run the bot on it until it is closed (by a signal or an error)."""
+    """Wait for Discord, open the store and run the bot on it until it is closed (by a signal
+    or an error)."""
+    await wait_until_reachable(settings.api_base or discord.http.Route.BASE)
     async with SqliteStore.open(settings.db_path) as store, CascadiaBot(settings, store) as bot:
         loop = asyncio.get_running_loop()
         closing: set[asyncio.Task[None]] = set()
@@ -52,10 +60,12 @@ def configure_logging(level_name: str) -> None:
 
 
 def main() -> None:
-    """The console entry point; exits with status 2 on bad settings, 1 on a fatal error."""
+    """The console entry point; exits with status 2 on bad settings or an unusable database,
+    1 on a fatal error."""
     try:
         settings = Settings.from_env()
-    except ConfigError as error:
+        lock = check_database(settings.db_path)
+    except (ConfigError, StartupError) as error:
         print(f"cascadia-bot: {error}", file=sys.stderr)
         raise SystemExit(2) from None
     configure_logging(settings.log_level)
@@ -69,6 +79,8 @@ def main() -> None:
     except StoreError as error:
         log.error("cannot use the database %s: %s", settings.db_path, error)
         raise SystemExit(1) from None
+    finally:
+        lock.release()
     log.info("stopped")
 
 

@@ -1,0 +1,175 @@
+"""Checks before the bot touches anything: is ``CASCADIA_DB`` a database this process may use?
+
+Each operator mistake (a missing or read-only folder, a directory, a read-only or foreign file,
+a damaged database, a second bot on the same file) becomes one :class:`StartupError` whose
+message names the problem and what to do, raised before any file is created or written.
+Passing the checks takes the database's lock (a ``.lock`` file beside it, locked with
+``flock``), held until the process exits, so that two bots never share one database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no flock, so no lock either
+    fcntl = None  # type: ignore[assignment]
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of every SQLite database file."""
+
+
+class StartupError(Exception):
+    """The bot cannot start on this database; the message says why and what to do."""
+
+
+@dataclass
+class DatabaseLock:
+    """The exclusive lock on a database, held while the bot runs (see :func:`check_database`)."""
+
+    path: Path
+    fd: int | None
+    created: bool = False
+    """Whether this process created the lock file."""
+
+    def release(self) -> None:
+        """Give the lock up (exiting does the same). The lock file stays: removing it could
+        race with a process that has just opened it."""
+        fd, self.fd = self.fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def abandon(self) -> None:
+        """Give the lock up after a refused start, removing the lock file if this start made
+        it, so that a refusal leaves no file behind."""
+        if self.created and self.fd is not None:
+            with contextlib.suppress(OSError):
+                self.path.unlink()
+        self.release()
+
+
+def lock_path(db_path: Path) -> Path:
+    """The lock file of a database: beside it, with ``.lock`` added to its name."""
+    return db_path.with_name(db_path.name + ".lock")
+
+
+def check_database(db_path: Path) -> DatabaseLock:
+    """Check that the bot can use ``db_path`` (which need not exist yet) and take its lock.
+
+    Raises :class:`StartupError` and leaves every file as it was when it cannot.
+    """
+    folder = db_path.parent
+    if db_path.is_dir():
+        raise StartupError(
+            f"CASCADIA_DB ({db_path}) is a directory: set it to a file in it, such as "
+            f"{db_path / 'cascadia.sqlite3'}"
+        )
+    if not folder.is_dir():
+        raise StartupError(
+            f"the folder of CASCADIA_DB ({folder}) does not exist: create it, or point "
+            "CASCADIA_DB at a file in an existing folder"
+        )
+    if not _writable(folder):
+        raise StartupError(
+            f"the folder of CASCADIA_DB ({folder}) is read-only: the bot keeps its journal and "
+            "lock files beside the database, so make the folder writable for the user running "
+            "the bot, or move CASCADIA_DB"
+        )
+    exists = db_path.exists()
+    if exists:
+        _check_file(db_path)
+    lock = _take_lock(db_path)
+    try:
+        if exists:
+            _check_integrity(db_path)
+    except BaseException:
+        lock.abandon()
+        raise
+    return lock
+
+
+def _writable(path: Path) -> bool:
+    return os.access(path, os.W_OK | (os.X_OK if path.is_dir() else 0))
+
+
+def _check_file(db_path: Path) -> None:
+    if not stat.S_ISREG(db_path.stat().st_mode):
+        raise StartupError(
+            f"CASCADIA_DB ({db_path}) is not a regular file: point it at the bot's database file"
+        )
+    try:
+        with db_path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except PermissionError:
+        raise StartupError(
+            f"the database {db_path} cannot be read: give the user running the bot read and "
+            "write access to it"
+        ) from None
+    if header and header != SQLITE_HEADER:
+        raise StartupError(
+            f"{db_path} is not a SQLite database: point CASCADIA_DB at the bot's database, or "
+            "at a new file name to start an empty one"
+        )
+    if not _writable(db_path):
+        raise StartupError(
+            f"the database {db_path} is read-only: make it writable for the user running the bot"
+        )
+
+
+def _take_lock(db_path: Path) -> DatabaseLock:
+    path = lock_path(db_path)
+    if fcntl is None:
+        return DatabaseLock(path, None)
+    created = not path.exists()
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise StartupError(
+            f"cannot open the lock file {path} ({error.strerror}): make it writable for the "
+            "user running the bot"
+        ) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StartupError(
+            f"another bot process is already using {db_path} (it holds {path.name}): stop it "
+            "first, or give this one its own CASCADIA_DB"
+        ) from None
+    return DatabaseLock(path, fd, created)
+
+
+def _check_integrity(db_path: Path) -> None:
+    # Read-only; "immutable" also keeps SQLite from creating -wal and -shm files beside a
+    # database that has none (a cleanly closed one). With a journal left over, SQLite must
+    # read it, and the files are there already.
+    journal = db_path.with_name(db_path.name + "-wal").exists()
+    uri = f"{db_path.resolve().as_uri()}?mode=ro{'' if journal else '&immutable=1'}"
+    try:
+        connection = sqlite3.connect(uri, uri=True)
+        try:
+            rows = connection.execute("PRAGMA quick_check").fetchall()
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as error:
+        problem = str(error)
+    else:
+        found = [line for row in rows for line in str(row[0]).splitlines()]
+        if found == ["ok"]:
+            return
+        problem = found[0] if len(found) == 1 else f"{found[0]}, and {len(found) - 1} more"
+    if "not a database" in problem:
+        raise StartupError(
+            f"{db_path} is not a SQLite database: point CASCADIA_DB at the bot's database, or "
+            "at a new file name to start an empty one"
+        )
+    raise StartupError(
+        f"the database {db_path} is damaged ({problem}): restore it from a backup, or move it "
+        "away to start with an empty one"
+    )

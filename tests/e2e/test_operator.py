@@ -1,0 +1,236 @@
+"""Operator mistakes at start-up, through the real ``python -m bot``: each is one line naming the
+problem and what to do, a non-zero exit, and every file left as it was; an unreachable Discord
+is one line and then retries until it answers."""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import hashlib
+import os
+import random
+import re
+import socket
+import sqlite3
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.preflight import lock_path
+from fakediscord import DiscordServer
+from tests.e2e.harness import REPO_ROOT, World
+
+RUN_TIMEOUT = 20.0
+PR_CAPBSET_DROP = 24
+FILE_OVERRIDES = (1, 2)
+"""CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH: what lets root ignore file modes."""
+
+
+def _respect_file_modes() -> None:
+    """Run in the child before ``exec``: as root, drop the capabilities that ignore file
+    modes, so that a read-only file is read-only to the bot as it is to any other user."""
+    if os.geteuid() != 0:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in FILE_OVERRIDES:
+        if libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
+
+
+def _dead_api() -> str:
+    """An API address where nothing listens (the bot must stop before it would get there)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    return f"http://127.0.0.1:{port}/api/v10"
+
+
+async def run_bot(db: Path, *, env: dict[str, str] | None = None) -> tuple[int, list[str]]:
+    """Run ``python -m bot`` on ``db`` to its end; returns the exit status and the non-empty
+    lines of its output."""
+    environment = {
+        **os.environ,
+        "DISCORD_TOKEN": "test-token",
+        "CASCADIA_DB": str(db),
+        "DISCORD_API_BASE": _dead_api(),
+        **(env or {}),
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=REPO_ROOT,
+        env=environment,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        preexec_fn=_respect_file_modes,
+    )
+    try:
+        async with asyncio.timeout(RUN_TIMEOUT):
+            output, _ = await process.communicate()
+    except TimeoutError:
+        process.kill()
+        output, _ = await process.communicate()
+        raise AssertionError(
+            f"the bot did not exit within {RUN_TIMEOUT}s: {output.decode(errors='replace')}"
+        ) from None
+    lines = [line for line in output.decode(errors="replace").splitlines() if line.strip()]
+    assert process.returncode is not None
+    return process.returncode, lines
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int, str]]:
+    """Every file under ``folder``: mode, modification time and a hash of its bytes."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        info = path.lstat()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
+        found[str(path.relative_to(folder))] = (info.st_mode, info.st_mtime_ns, digest)
+    return found
+
+
+def bot_database(path: Path) -> None:
+    """A SQLite database in write-ahead mode with some pages of rows, cleanly closed."""
+    connection = sqlite3.connect(path)
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, channel INTEGER, state TEXT)")
+    connection.executemany(
+        "INSERT INTO games (channel, state) VALUES (?, ?)",
+        [(n, "x" * 2000) for n in range(200)],
+    )
+    connection.commit()
+    connection.close()
+
+
+def corrupt(path: Path) -> None:
+    """Overwrite the middle pages of ``path`` with seeded noise."""
+    data = bytearray(path.read_bytes())
+    noise = random.Random(9).randbytes(len(data) // 2)
+    start = len(data) // 4
+    data[start : start + len(noise)] = noise
+    path.write_bytes(bytes(data))
+
+
+def _directory(folder: Path) -> Path:
+    (folder / "games").mkdir()
+    return folder / "games"
+
+
+def _missing_folder(folder: Path) -> Path:
+    return folder / "nowhere" / "cascadia.sqlite3"
+
+
+def _read_only_folder(folder: Path) -> Path:
+    inner = folder / "locked"
+    inner.mkdir()
+    inner.chmod(0o555)
+    return inner / "cascadia.sqlite3"
+
+
+def _read_only_file(folder: Path) -> Path:
+    db = folder / "cascadia.sqlite3"
+    bot_database(db)
+    db.chmod(0o444)
+    return db
+
+
+def _not_sqlite(folder: Path) -> Path:
+    db = folder / "cascadia.sqlite3"
+    db.write_text("game notes, not a database\n" * 50)
+    return db
+
+
+def _corrupted(folder: Path) -> Path:
+    db = folder / "cascadia.sqlite3"
+    bot_database(db)
+    corrupt(db)
+    return db
+
+
+MISTAKES: dict[str, tuple[Callable[[Path], Path], str]] = {
+    "a directory": (_directory, r"is a directory: set it to a file in it"),
+    "a missing folder": (_missing_folder, r"folder of CASCADIA_DB .* does not exist: create it"),
+    "a read-only folder": (_read_only_folder, r"folder of CASCADIA_DB .* is read-only: .*writable"),
+    "a read-only file": (_read_only_file, r"database .* is read-only: make it writable"),
+    "not SQLite": (_not_sqlite, r"is not a SQLite database: point CASCADIA_DB at"),
+    "a damaged database": (_corrupted, r"database .* is damaged \(.*\): restore it from a backup"),
+}
+
+
+@pytest.mark.parametrize("mistake", list(MISTAKES))
+async def test_an_unusable_database_is_one_line_and_changes_nothing(
+    tmp_path: Path, mistake: str
+) -> None:
+    make, expected = MISTAKES[mistake]
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    db = make(folder)
+    before = snapshot(folder)
+    status, lines = await run_bot(db)
+    assert status == 2, (status, lines)
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("cascadia-bot: "), lines
+    assert re.search(expected, lines[0]), lines[0]
+    assert snapshot(folder) == before, "the refused start changed files"
+
+
+async def test_a_second_bot_on_the_same_database_is_refused(world: World) -> None:
+    db = world.bot.db_path
+    env = {**world.server.env(), "CASCADIA_GUILD_ID": str(world.guild)}
+    status, lines = await run_bot(db, env=env)
+    assert status == 2, (status, lines)
+    assert len(lines) == 1, lines
+    assert "another bot process is already using" in lines[0], lines
+    assert lock_path(db).name in lines[0]
+    # The first bot is untouched and still answers.
+    answer = await world.table().run(world.alice, "mygames")
+    assert "not in any game" in answer.content
+
+
+async def test_an_unreachable_discord_is_one_line_then_retried_until_it_answers(
+    tmp_path: Path,
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": "test-token",
+        "CASCADIA_DB": str(tmp_path / "cascadia.sqlite3"),
+        "DISCORD_API_BASE": f"http://{base}/api/v10",
+        "DISCORD_GATEWAY_URL": f"ws://{base}/gateway",
+        "DISCORD_CDN_BASE": f"http://{base}/cdn",
+        "PYTHONUNBUFFERED": "1",
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=REPO_ROOT, env=env,
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    assert process.stdout is not None
+    server = DiscordServer()
+    try:
+        async with asyncio.timeout(RUN_TIMEOUT):
+            first = (await process.stdout.readline()).decode()
+        assert "cannot reach Discord" in first, first
+        assert "DISCORD_API_BASE" in first, first
+        assert process.returncode is None, "the bot exited instead of retrying"
+        await server.start(port=port)
+        guild = server.add_guild("Late Club")
+        server.add_channel(guild, "cascadia")
+        await server.wait_connected(timeout=RUN_TIMEOUT)
+        await server.wait_for(
+            lambda: server.command_syncs, timeout=RUN_TIMEOUT, what="the commands to sync"
+        )
+    finally:
+        if process.returncode is None:
+            process.terminate()
+        rest, _ = await process.communicate()
+        await server.close()
+    lines = [first, *rest.decode(errors="replace").splitlines()]
+    assert not [line for line in lines if "Traceback" in line or "ERROR" in line], lines
+    assert sum("cannot reach Discord" in line for line in lines) == 1, lines
