@@ -27,19 +27,27 @@ from fakediscord.model import (
 )
 from fakediscord.protocol import (
     ADMINISTRATOR,
+    ATTACH_FILES,
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_EVERYONE_PERMISSIONS,
     JSON,
     MANAGE_CHANNELS,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
 )
 from fakediscord.server import DiscordServer
 
 __all__ = [
     "ADMINISTRATOR",
+    "ATTACH_FILES",
     "DEFAULT_BOT_PERMISSIONS",
     "DEFAULT_EVERYONE_PERMISSIONS",
     "JSON",
     "MANAGE_CHANNELS",
+    "SEND_MESSAGES",
+    "SEND_MESSAGES_IN_THREADS",
+    "VIEW_CHANNEL",
     "Attachment",
     "CommandSync",
     "DiscordServer",

@@ -60,7 +60,9 @@ def _resolve_option(
             resolved.setdefault("members", {})[key] = member
     elif kind in (7, 9) and int(value) in world.channels:
         ch = world.channel_payload(world.channels[int(value)])
-        perms = world.permissions(guild.id, world.bot_user_id) if guild else ALL_PERMISSIONS
+        perms = (
+            world.channel_permissions(int(value), world.bot_user_id) if guild else ALL_PERMISSIONS
+        )
         resolved.setdefault("channels", {})[key] = {**ch, "permissions": str(perms)}
     elif kind in (8, 9) and guild is not None and int(value) in guild.roles:
         resolved.setdefault("roles", {})[key] = guild.roles[int(value)].payload()

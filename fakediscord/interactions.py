@@ -236,9 +236,10 @@ class Interactions:
         if guild is not None:
             if user not in guild.members:
                 raise ValueError(f"user {user} is not a member of guild {guild.id}")
-            perms = self.world.permissions(guild.id, self.world.bot_user_id)
+            # Both as the channel's overwrites leave them, as Discord sends them.
+            perms = self.world.channel_permissions(channel.id, self.world.bot_user_id)
             member = self.world.member_payload(guild, user)
-            member["permissions"] = str(self.world.permissions(guild.id, user))
+            member["permissions"] = str(self.world.channel_permissions(channel.id, user))
             payload.update(
                 guild_id=str(guild.id),
                 guild={"id": str(guild.id), "locale": "en-US", "features": []},

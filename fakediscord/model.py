@@ -14,6 +14,7 @@ __all__ = [
     "Guild",
     "InteractionRecord",
     "MessageRecord",
+    "Overwrite",
     "RequestRecord",
     "Role",
     "User",
@@ -55,8 +56,26 @@ class Role:
 
 
 @dataclass
+class Overwrite:
+    """A channel's permission overwrite for a role (``type`` 0) or a member (``type`` 1)."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> JSON:
+        """The overwrite object of a channel payload."""
+        return {
+            **{"id": str(self.id), "type": self.type},
+            **{"allow": str(self.allow), "deny": str(self.deny)},
+        }
+
+
+@dataclass
 class Channel:
-    """A guild text channel (type 0) or a DM channel with one recipient (type 1)."""
+    """A guild text channel (type 0), a thread in one (type 11, with ``parent_id``), or a DM
+    channel with one recipient (type 1)."""
 
     id: int
     name: str
@@ -64,6 +83,9 @@ class Channel:
     guild_id: int | None
     position: int = 0
     recipient_id: int | None = None
+    parent_id: int | None = None
+    owner_id: int | None = None
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
 
 
 @dataclass

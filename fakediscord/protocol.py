@@ -18,10 +18,14 @@ from aiohttp import BodyPartReader, web
 
 __all__ = [
     "ADMINISTRATOR",
+    "ATTACH_FILES",
     "DEFAULT_BOT_PERMISSIONS",
     "DEFAULT_EVERYONE_PERMISSIONS",
     "JSON",
     "MANAGE_CHANNELS",
+    "SEND_MESSAGES",
+    "SEND_MESSAGES_IN_THREADS",
+    "VIEW_CHANNEL",
 ]
 
 JSON = dict[str, Any]
@@ -31,10 +35,30 @@ Files = dict[int, tuple[str, bytes, str]]
 
 ADMINISTRATOR: Final = 1 << 3
 MANAGE_CHANNELS: Final = 1 << 4
+VIEW_CHANNEL: Final = 1 << 10
+SEND_MESSAGES: Final = 1 << 11
+EMBED_LINKS: Final = 1 << 14
+ATTACH_FILES: Final = 1 << 15
+READ_MESSAGE_HISTORY: Final = 1 << 16
+MENTION_EVERYONE: Final = 1 << 17
+SEND_MESSAGES_IN_THREADS: Final = 1 << 38
 DEFAULT_EVERYONE_PERMISSIONS: Final = (
-    (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 18) | (1 << 31)
+    (1 << 6)
+    | VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | (1 << 18)
+    | (1 << 31)
+    | SEND_MESSAGES_IN_THREADS
 )
-"""View channel, send messages, embed links, attach files, read history, and the like."""
+"""View channel, send messages (also in threads), embed links, attach files, read history,
+and the like."""
+SENDING_PERMISSIONS: Final = (
+    SEND_MESSAGES | SEND_MESSAGES_IN_THREADS | EMBED_LINKS | ATTACH_FILES | MENTION_EVERYONE
+)
+"""What a member cannot use in a channel where they may not send messages (Discord's rule)."""
 DEFAULT_BOT_PERMISSIONS: Final = DEFAULT_EVERYONE_PERMISSIONS | MANAGE_CHANNELS | (1 << 13)
 """The everyone permissions plus Manage Channels and Manage Messages."""
 ALL_PERMISSIONS: Final = (1 << 53) - 1
@@ -57,6 +81,8 @@ DISCORD_EPOCH_MS: Final = 1_420_070_400_000
 ATTACHMENT_SIZE_LIMIT: Final = 10 * 1024 * 1024
 MAX_CONTENT: Final = 2000
 MAX_STRING_OPTION: Final = 6000  # Discord's cap on a string option value
+THREAD_TYPES: Final = frozenset({10, 11, 12})
+"""Channel types of threads (announcement, public, private)."""
 USER_MENTION: Final = re.compile(r"<@!?(\d+)>")
 ROLE_MENTION: Final = re.compile(r"<@&(\d+)>")
 PNG: Final = base64.b64decode(

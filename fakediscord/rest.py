@@ -33,7 +33,18 @@ from aiohttp import web
 from fakediscord.faults import Faults
 from fakediscord.interactions import Interactions
 from fakediscord.model import CommandSync, RequestRecord
-from fakediscord.protocol import PNG, ApiError, json_response, read_body
+from fakediscord.protocol import (
+    ATTACH_FILES,
+    PNG,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    THREAD_TYPES,
+    VIEW_CHANNEL,
+    ApiError,
+    json_response,
+    read_body,
+)
 from fakediscord.recorder import Recorder
 from fakediscord.world import World
 
@@ -158,7 +169,8 @@ class RestApi:
     # ---------------------------------------------------------------------- REST handlers
 
     async def _typing(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        self.world.channel(p["channel"])
+        ch = self.world.channel(p["channel"])
+        self._require(ch.id, SEND_MESSAGES_IN_THREADS if ch.type in THREAD_TYPES else SEND_MESSAGES)
         return web.Response(status=204)
 
     async def _get_me(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
@@ -217,11 +229,23 @@ class RestApi:
         self.world.command_syncs.append(CommandSync(scope, stored))
         return json_response(stored)
 
+    def _require(self, channel_id: int, needed: int) -> None:
+        """Refuse a request about ``channel_id`` unless the bot holds ``needed`` there: 403
+        Missing Access without View Channel, else 403 Missing Permissions."""
+        perms = self.world.channel_permissions(channel_id, self.world.bot_user_id)
+        if not perms & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if perms & needed != needed:
+            raise ApiError(403, 50013, "Missing Permissions")
+
     async def _get_channel(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        return json_response(self.world.channel_payload(self.world.channel(p["channel"])))
+        ch = self.world.channel(p["channel"])
+        self._require(ch.id, VIEW_CHANNEL)
+        return json_response(self.world.channel_payload(ch))
 
     async def _history(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         ch = self.world.channel(p["channel"])
+        self._require(ch.id, VIEW_CHANNEL | READ_MESSAGE_HISTORY)
         q = request.query
         limit = min(int(q.get("limit", 50)), 100)
         before, after = int(q.get("before", 1 << 63)), int(q.get("after", 0))
@@ -237,6 +261,8 @@ class RestApi:
     async def _post_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         body, files = await read_body(request)
         channel = self.world.channel(p["channel"])
+        send = SEND_MESSAGES_IN_THREADS if channel.type in THREAD_TYPES else SEND_MESSAGES
+        self._require(channel.id, send | (ATTACH_FILES if files else 0))
         enforced = body.get("nonce") is not None and bool(body.get("enforce_nonce"))
         key = (channel.id, self.world.bot_user_id, str(body.get("nonce")))
         # Like Discord: a repeated enforced nonce gets the earlier message, none is created.
@@ -249,6 +275,7 @@ class RestApi:
         return json_response(self.world.message_payload(m))
 
     async def _channel_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        self._require(self.world.channel(p["channel"]).id, VIEW_CHANNEL)
         m = self.world.visible_message(p["channel"], p["msg"])
         if request.method == "DELETE":
             self.world.delete_message(m)

@@ -213,6 +213,35 @@ class DiscordServer:
         """Create a text channel in ``guild`` and return its id."""
         return self.world.add_channel(guild, name)
 
+    def add_thread(self, channel: int, name: str, *, owner: int | None = None) -> int:
+        """Open a public thread in the text channel ``channel`` and return its id."""
+        return self.world.add_thread(channel, name, owner=owner)
+
+    def delete_channel(self, channel: int) -> None:
+        """Delete a channel (and its threads) or a thread, dispatching CHANNEL_DELETE or
+        THREAD_DELETE; requests about it get 404 Unknown Channel from then on."""
+        self.world.delete_channel(channel)
+
+    def remove_member(self, guild: int, user: int) -> None:
+        """``user`` leaves ``guild``: GUILD_MEMBER_REMOVE reaches only a bot with the
+        privileged members intent; member lookups get 404 Unknown Member."""
+        self.world.remove_member(guild, user)
+
+    def set_overwrite(self, channel: int, target: int, *, allow: int = 0, deny: int = 0) -> None:
+        """Set ``channel``'s permission overwrite for a role (the guild's id: @everyone) or a
+        member ``target``; ``allow`` and ``deny`` both 0 remove it. The bot's requests there
+        are then refused with 403 50001/50013 as Discord refuses them."""
+        self.world.set_overwrite(channel, target, allow=allow, deny=deny)
+
+    def set_role_permissions(self, guild: int, role: int, permissions: int) -> None:
+        """Change what a role allows (the guild's id: @everyone)."""
+        self.world.set_role_permissions(guild, role, permissions)
+
+    def channel_permissions(self, channel: int, user: int) -> int:
+        """What ``user`` may do in ``channel``, overwrites applied (see
+        :meth:`World.channel_permissions`)."""
+        return self.world.channel_permissions(channel, user)
+
     def dm_channel(self, user: int) -> int:
         """The id of the bot's DM channel with ``user`` (created on first use)."""
         return self.world.dm_channel(user)

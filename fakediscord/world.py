@@ -19,6 +19,7 @@ from fakediscord.model import (
     Guild,
     InteractionRecord,
     MessageRecord,
+    Overwrite,
     Role,
     User,
 )
@@ -40,9 +41,14 @@ from fakediscord.protocol import (
     MAX_CONTENT,
     MEMBER_DEFAULTS,
     ROLE_MENTION,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    SENDING_PERMISSIONS,
     SUPPRESS_EMBEDS,
     SUPPRESS_NOTIFICATIONS,
+    THREAD_TYPES,
     USER_MENTION,
+    VIEW_CHANNEL,
     ApiError,
     Files,
     now_iso,
@@ -175,6 +181,107 @@ class World:
             perms |= g.roles[rid].permissions
         return ALL_PERMISSIONS if perms & ADMINISTRATOR else perms
 
+    def channel_permissions(self, channel_id: int, user: int) -> int:
+        """What ``user`` may do in a guild channel or thread, as Discord computes it: the guild
+        permissions, then the channel's overwrites (@everyone, the member's roles together,
+        the member), a thread taking its parent's; without View Channel nothing is allowed,
+        and without Send Messages (in a thread: Send Messages in Threads) no attaching,
+        embedding or mentioning everyone either."""
+        ch = self.channels[channel_id]
+        send = SEND_MESSAGES_IN_THREADS if ch.type in THREAD_TYPES else SEND_MESSAGES
+        if ch.parent_id is not None:
+            ch = self.channels[ch.parent_id]
+        if ch.guild_id is None:
+            return ALL_PERMISSIONS
+        perms = self.permissions(ch.guild_id, user)
+        if perms == ALL_PERMISSIONS:
+            return perms
+        g = self.guilds[ch.guild_id]
+        everyone = ch.overwrites.get(g.id)
+        if everyone is not None:
+            perms = (perms & ~everyone.deny) | everyone.allow
+        roles = [ch.overwrites[r] for r in g.members.get(user, []) if r in ch.overwrites]
+        deny = allow = 0
+        for overwrite in roles:
+            deny |= overwrite.deny
+            allow |= overwrite.allow
+        perms = (perms & ~deny) | allow
+        member = ch.overwrites.get(user)
+        if member is not None and member.type == 1:
+            perms = (perms & ~member.deny) | member.allow
+        if not perms & VIEW_CHANNEL:
+            return 0
+        if not perms & send:
+            # Sending in threads and in the channel are separate: one does not gate the other.
+            other = SEND_MESSAGES if send == SEND_MESSAGES_IN_THREADS else SEND_MESSAGES_IN_THREADS
+            perms &= ~(SENDING_PERMISSIONS & ~other)
+        return perms
+
+    def set_overwrite(self, channel: int, target: int, *, allow: int = 0, deny: int = 0) -> None:
+        """Set the channel's permission overwrite for a role or member ``target`` (both 0
+        removes it) and dispatch CHANNEL_UPDATE."""
+        ch = self.channels[channel]
+        if ch.guild_id is None:
+            raise ValueError(f"channel {channel} is a DM channel: it has no overwrites")
+        kind = 0 if target in self.guilds[ch.guild_id].roles else 1
+        if allow or deny:
+            ch.overwrites[target] = Overwrite(target, kind, allow, deny)
+        else:
+            ch.overwrites.pop(target, None)
+        self.dispatch("CHANNEL_UPDATE", self.channel_payload(ch))
+        self.recorder.bump()
+
+    def set_role_permissions(self, guild: int, role: int, permissions: int) -> None:
+        """Change what a role (the guild's id: @everyone) allows; dispatch GUILD_ROLE_UPDATE."""
+        r = self.guilds[guild].roles[role]
+        r.permissions = permissions
+        self.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild), "role": r.payload()})
+        self.recorder.bump()
+
+    def add_thread(self, channel: int, name: str, *, owner: int | None = None) -> int:
+        """Open a public thread (type 11) in the text channel ``channel``; dispatch
+        THREAD_CREATE. Return its id."""
+        parent = self.channels[channel]
+        if parent.guild_id is None or parent.type != 0:
+            raise ValueError(f"channel {channel} is not a guild text channel: no threads there")
+        tid = self.next_id()
+        owner_id = owner if owner is not None else self.guilds[parent.guild_id].owner_id
+        self.channels[tid] = Channel(
+            tid, name, 11, parent.guild_id, parent_id=parent.id, owner_id=owner_id
+        )
+        self.dispatch("THREAD_CREATE", {**self.channel_payload(self.channels[tid]),
+                                        "newly_created": True})  # fmt: skip
+        self.recorder.bump()
+        return tid
+
+    def delete_channel(self, channel: int) -> None:
+        """Delete a channel (with its threads) or a thread: later requests about it get 404
+        Unknown Channel; CHANNEL_DELETE (THREAD_DELETE for a thread) is dispatched."""
+        ch = self.channel(channel)
+        if ch.guild_id is None:
+            raise ValueError(f"channel {channel} is a DM channel: it cannot be deleted")
+        for thread in [c for c in self.channels.values() if c.parent_id == ch.id]:
+            self.delete_channel(thread.id)
+        del self.channels[ch.id]
+        g = self.guilds[ch.guild_id]
+        if ch.id in g.channel_ids:
+            g.channel_ids.remove(ch.id)
+        if ch.type in THREAD_TYPES:
+            ids = {"id": str(ch.id), "guild_id": str(ch.guild_id), "type": ch.type}
+            self.dispatch("THREAD_DELETE", {**ids, "parent_id": str(ch.parent_id)})
+        else:
+            self.dispatch("CHANNEL_DELETE", self.channel_payload(ch))
+        self.recorder.bump()
+
+    def remove_member(self, guild: int, user: int) -> None:
+        """``user`` leaves ``guild``; GUILD_MEMBER_REMOVE goes only to sessions with the
+        (privileged) members intent, as on Discord."""
+        g = self.guilds[guild]
+        del g.members[user]
+        payload = {"guild_id": str(guild), "user": self.user_payload(user)}
+        self.dispatch("GUILD_MEMBER_REMOVE", payload, intent=INTENT_MEMBERS)
+        self.recorder.bump()
+
     def channel(self, channel_id: int | str) -> Channel:
         """The channel ``channel_id``, or Discord's 404 Unknown Channel."""
         ch = self.channels.get(int(channel_id)) if str(channel_id).isdigit() else None
@@ -201,12 +308,25 @@ class World:
             recipients = [self.user_payload(ch.recipient_id)]
             return {"id": str(ch.id), "type": 1, "recipients": recipients, "last_message_id": None}
         ids = {"id": str(ch.id), "guild_id": str(ch.guild_id)}
+        if ch.type in THREAD_TYPES:
+            # fmt: off
+            return {
+                **ids, "type": ch.type, "name": ch.name, "parent_id": str(ch.parent_id),
+                "owner_id": str(ch.owner_id), "last_message_id": None, "rate_limit_per_user": 0,
+                "message_count": 0, "member_count": 1, "flags": 0,
+                "thread_metadata": {
+                    "archived": False, "auto_archive_duration": 1440, "locked": False,
+                    "archive_timestamp": now_iso(),
+                },
+            }
+            # fmt: on
         return {
             **CHANNEL_DEFAULTS,
             **ids,
             "type": ch.type,
             "name": ch.name,
             "position": ch.position,
+            "permission_overwrites": [o.payload() for o in ch.overwrites.values()],
         }
 
     def guild_payload(self, g: Guild) -> JSON:
@@ -217,6 +337,11 @@ class World:
             "joined_at": g.joined_at,
             "roles": [r.payload() for r in g.roles.values()],
             "channels": [self.channel_payload(self.channels[c]) for c in g.channel_ids],
+            "threads": [
+                self.channel_payload(c)
+                for c in self.channels.values()
+                if c.guild_id == g.id and c.type in THREAD_TYPES
+            ],
             "members": [self.member_payload(g, uid) for uid in g.members],
             # member_count == len(members) keeps discord.py from chunking at startup.
             "member_count": len(g.members),

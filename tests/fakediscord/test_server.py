@@ -20,7 +20,14 @@ from discord.asset import Asset
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
-from fakediscord import MANAGE_CHANNELS, DiscordServer
+from fakediscord import (
+    ATTACH_FILES,
+    MANAGE_CHANNELS,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    DiscordServer,
+)
 
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
@@ -454,3 +461,74 @@ async def test_starts_on_a_chosen_port_and_stops() -> None:
     with pytest.raises(aiohttp.ClientConnectionError):
         async with aiohttp.ClientSession() as http, http.get(f"{server.api_base}/gateway"):
             pass
+
+
+async def test_permission_overwrites_refuse_posts_as_discord_does(world: World) -> None:
+    s, bot = world.server, world.bot
+    channel = bot.get_channel(world.channel)
+    assert isinstance(channel, discord.TextChannel)
+    s.set_overwrite(world.channel, world.guild, deny=ATTACH_FILES)
+    await s.wait_for(
+        lambda: channel.overwrites_for(channel.guild.default_role).attach_files is False,
+        what="the bot to see the @everyone overwrite",
+    )
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.send(file=discord.File(io.BytesIO(PNG), "board.png"))
+    assert refused.value.code == 50013
+    await channel.send("words still go out")
+    handle = await s.slash(world.alice, world.channel, "demo", "slow")
+    await handle
+    payload = handle.record.payload
+    assert not int(payload["app_permissions"]) & ATTACH_FILES
+    assert int(payload["app_permissions"]) & SEND_MESSAGES
+
+    s.set_overwrite(world.channel, s.bot_user_id, deny=VIEW_CHANNEL)
+    with pytest.raises(discord.Forbidden) as hidden:
+        await channel.send("anyone there?")
+    assert hidden.value.code == 50001
+    s.set_overwrite(world.channel, s.bot_user_id)
+    s.set_overwrite(world.channel, world.guild)
+    await channel.send(file=discord.File(io.BytesIO(PNG), "board.png"))
+
+
+async def test_threads_have_their_own_send_permission(world: World) -> None:
+    s, bot = world.server, world.bot
+    thread_id = s.add_thread(world.channel, "a game")
+    thread = await s.wait_for(lambda: bot.get_channel(thread_id), what="THREAD_CREATE")
+    assert isinstance(thread, discord.Thread)
+    assert thread.parent_id == world.channel
+    await thread.send("in the thread")
+    everyone = s.guilds[world.guild].roles[world.guild]
+    s.set_role_permissions(world.guild, world.guild, everyone.permissions)
+    s.set_overwrite(world.channel, world.guild, deny=SEND_MESSAGES_IN_THREADS)
+    with pytest.raises(discord.Forbidden) as refused:
+        await thread.send("not any more")
+    assert refused.value.code == 50013
+    parent = bot.get_channel(world.channel)
+    assert isinstance(parent, discord.TextChannel)
+    await parent.send("the channel itself still takes messages")
+    handle = await s.slash(world.alice, thread_id, "demo", "slow")
+    await handle
+    assert handle.record.payload["channel"]["type"] == 11
+    assert not int(handle.record.payload["app_permissions"]) & SEND_MESSAGES_IN_THREADS
+
+
+async def test_deleted_channels_and_departed_members(world: World) -> None:
+    s, bot = world.server, world.bot
+    deleted = asyncio.ensure_future(bot.wait_for("guild_channel_delete"))
+    left = asyncio.ensure_future(bot.wait_for("raw_member_remove"))
+    channel = bot.get_channel(world.channel)
+    assert isinstance(channel, discord.TextChannel)
+    s.delete_channel(world.channel)
+    assert (await s.guard(deleted, what="CHANNEL_DELETE")).id == world.channel
+    with pytest.raises(discord.NotFound) as gone:
+        await channel.send("hello?")
+    assert gone.value.code == 10003
+
+    guild = bot.get_guild(world.guild)
+    assert guild is not None
+    s.remove_member(world.guild, world.bob)
+    assert (await s.guard(left, what="GUILD_MEMBER_REMOVE")).user.id == world.bob
+    with pytest.raises(discord.NotFound) as unknown:
+        await guild.fetch_member(world.bob)
+    assert unknown.value.code == 10007
