@@ -4,11 +4,18 @@ The renderer and the bot only ask this package; it imports nothing but the stand
 """
 
 from engine.actions import Action, NatureWipe, PlaceTile, PlaceToken, Take, WipeThree, parse_action
-from engine.components import TURNS_PER_PLAYER, CardSet, Habitat, Tile, Variant, Wildlife
+from engine.components import (
+    MAX_PLAYERS,
+    TURNS_PER_PLAYER,
+    CardSet,
+    Habitat,
+    Tile,
+    Variant,
+    Wildlife,
+)
 from engine.environment import Environment, PlacedTile
 from engine.errors import CascadiaError, IllegalAction, InvalidInput, Reason
 from engine.game import (
-    MAX_PLAYERS,
     GameState,
     Phase,
     PlayerState,

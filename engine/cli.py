@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.components import MAX_PLAYERS
 from engine.errors import CascadiaError, InvalidInput
-from engine.game import MAX_PLAYERS
 from engine.players import Budget, play_game, policy_names, random_game
 from engine.scoring.sheet import PlayerScore, final_scores
 from engine.serialize import GameRecord, record_for

@@ -190,6 +190,8 @@ TILES_BY_ID: dict[int, Tile] = {
 TOKENS_PER_SPECIES = 20
 NATURE_TOKEN_SUPPLY = 25
 TURNS_PER_PLAYER = 20
+MAX_PLAYERS = 4
+"""The most players a game can have."""
 
 
 def tiles_in_play(players: int) -> int:

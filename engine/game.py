@@ -19,6 +19,7 @@ from engine.actions import Action, NatureWipe, PlaceTile, PlaceToken, Take, Wipe
 from engine.components import (
     CARD_LETTERS,
     HABITAT_TILES_ALL,
+    MAX_PLAYERS,
     STARTERS,
     TOKENS_PER_SPECIES,
     TURNS_PER_PLAYER,
@@ -33,7 +34,6 @@ from engine.errors import IllegalAction, InvalidInput, Reason
 from engine.hexes import Hex
 
 SPECIES: tuple[Wildlife, ...] = tuple(Wildlife)
-MAX_PLAYERS = 4
 
 
 class Phase(StrEnum):

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from engine.components import (
     CARD_LETTERS,
+    MAX_PLAYERS,
     TILES_BY_ID,
     TOKENS_PER_SPECIES,
     CardSet,
@@ -27,9 +28,6 @@ from engine.components import (
 from engine.environment import Environment, PlacedTile
 from engine.errors import InvalidInput
 from engine.hexes import Hex
-
-MAX_PLAYERS = 4
-"""The most players a table may list."""
 
 PlayerEntry = tuple[str, Environment, int]
 """One player of a table: name, environment, unspent nature tokens."""

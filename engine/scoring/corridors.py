@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from engine.components import Habitat
+from engine.components import MAX_PLAYERS, Habitat
 from engine.environment import PlacedTile
 from engine.errors import InvalidInput
 from engine.hexes import VECTORS, Hex
@@ -29,9 +29,6 @@ MULTIPLAYER_BONUS = (3, 1)
 
 MULTIPLAYER_TIED_BONUS = (2, 1)
 """Three or four players: each of two tied for largest; each of three or more tied."""
-
-MAX_PLAYERS = 4
-"""The most players a game (and a bonus comparison) can have."""
 
 _TWO_PLAYERS = 2
 

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.components import CardSet, Habitat, Wildlife
+from engine.components import MAX_PLAYERS, CardSet, Habitat, Wildlife
 from engine.environment import Environment
 from engine.errors import InvalidInput
 from engine.scoring import wildlife_score
-from engine.scoring.corridors import MAX_PLAYERS, habitat_bonuses, largest_corridors
+from engine.scoring.corridors import habitat_bonuses, largest_corridors
 
 
 @dataclass(frozen=True, slots=True)
