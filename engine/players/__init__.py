@@ -17,10 +17,10 @@ from engine.components import CardSet
 from engine.errors import InvalidInput
 from engine.game import GameState, apply, new_game
 from engine.players.base import Budget, Player
-from engine.players.fast import fast
-from engine.players.greedy import greedy
+from engine.players.fast import fast_player
+from engine.players.greedy import greedy_player
 from engine.players.random_player import random_action, random_game
-from engine.players.strong import strong
+from engine.players.strong import strong_player
 
 
 def random_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
@@ -30,9 +30,9 @@ def random_player(state: GameState, rng: random.Random, budget: Budget) -> list[
 
 POLICIES: dict[str, Player] = {
     "random": random_player,
-    "greedy": greedy,
-    "fast": fast,
-    "strong": strong,
+    "greedy": greedy_player,
+    "fast": fast_player,
+    "strong": strong_player,
 }
 """Every player by the name ``selfplay`` and the bot use."""
 
@@ -110,9 +110,12 @@ __all__ = [
     "PlayedGame",
     "Player",
     "choose",
+    "fast_player",
+    "greedy_player",
     "play_game",
     "policy_names",
     "random_action",
     "random_game",
     "random_player",
+    "strong_player",
 ]

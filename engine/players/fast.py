@@ -2,7 +2,8 @@
 
 It prices a small frontier of moves (after the port of the "pattern-aware" heuristic):
 
-- the :data:`BY_GAIN` best by immediate gain (the best rotation of each position);
+- the :data:`BY_GAIN` best by immediate gain (at each position the rotation with the best
+  gain, then the most matching edges);
 - the :data:`BY_EDGES` best tile placements by matching edges, then corridor gain
   (corridors to grow later), each with its best token;
 - the :data:`BY_BEAR` best moves that place a bear (a lone bear scores nothing yet but
@@ -113,8 +114,10 @@ def frontier(scorer: MoveScorer) -> list[tuple[int, Move]]:
         placed = scorer.targets(token)
         for at in scorer.frontier:
             gains = corridors.gains(tile, at)
+            edges = corridors.matching_edges(tile, at)
             top = max(gains)
-            rotation = tile.rotations[gains.index(top)]
+            best = max(range(len(gains)), key=lambda r: (gains[r], edges[r], -r))
+            rotation = tile.rotations[best]
             options: list[tuple[Hex | None, int]] = [*placed, (None, 0)]
             on_new = scorer.new_tile_gain(tile, token, at)
             if on_new is not None:
@@ -124,8 +127,7 @@ def frontier(scorer: MoveScorer) -> list[tuple[int, Move]]:
                 (base + gain, Move(take.tile, take.token, at, rotation, where))
                 for where, gain in options
             ]
-            edges = corridors.matching_edges(tile, at)
-            best_edges = max(range(len(gains)), key=lambda r: (edges[r], gains[r]))
+            best_edges = max(range(len(gains)), key=lambda r: (edges[r], gains[r], -r))
             token_gain, token_at = scorer.best_token(tile, token, at)
             edge_rotation = tile.rotations[best_edges]
             by_edges.append(
@@ -170,6 +172,6 @@ def fast_move(state: GameState, scorer: MoveScorer, rng: random.Random) -> Move:
     return pick_best(valued_frontier(state, scorer), rng)
 
 
-def fast(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
+def fast_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
     """The fast player (see the module docstring); ``budget`` is not needed."""
     return whole_move(state, lambda scorer: fast_move(state, scorer, rng))

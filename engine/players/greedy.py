@@ -60,6 +60,6 @@ def greedy_move(scorer: MoveScorer, rng: random.Random) -> Move:
     return Move(chosen.tile, chosen.token, chosen.at, rotation, chosen.token_at)
 
 
-def greedy(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
+def greedy_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
     """The greedy player (see the module docstring); ``budget`` is not needed."""
     return whole_move(state, lambda scorer: greedy_move(scorer, rng))

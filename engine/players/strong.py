@@ -113,7 +113,7 @@ def _gate(scores: dict[Move, list[int]], anchor: Move) -> Move:
     return best
 
 
-def strong(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
+def strong_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
     """The strong player (see the module docstring)."""
     if state.phase is not Phase.CHOOSE:
         return finish_turn(state)
