@@ -1,0 +1,355 @@
+"""The turn panel's step machine, driven directly: what each step offers, where each press
+leads, and that every path through what is offered reaches Confirm with a legal move."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from bot.core import gains
+from bot.core.turnpanel import (
+    PAGE_SIZE,
+    Draft,
+    Offer,
+    Press,
+    Step,
+    Verb,
+    actions,
+    advance,
+    command_text,
+    offer,
+    score_change,
+    work_out,
+)
+from engine import (
+    Environment,
+    GameState,
+    Hex,
+    InvalidInput,
+    NatureWipe,
+    PlaceTile,
+    PlaceToken,
+    Take,
+    WipeThree,
+    apply,
+    new_game,
+    score_state,
+)
+from engine.components import HABITAT_TILES_ALL, Tile, Wildlife
+from engine.scoring.corridors import largest_corridors
+
+
+def _presses(step_offer: Offer, rng: random.Random) -> list[Press]:
+    """Every press the step offers (selects with a random pick of values), but Cancel."""
+    found = []
+    for select in step_offer.selects:
+        values = [o.value for o in select.options]
+        count = rng.randint(select.min_values, select.max_values)
+        found.append(Press(select.verb, tuple(rng.sample(values, count))))
+    for row in step_offer.buttons:
+        for button in row:
+            if button.verb is not Verb.CANCEL:
+                found.append(Press(button.verb, (button.arg,) if button.arg else ()))
+    return found
+
+
+def _confirm(state: GameState, draft: Draft) -> GameState:
+    for action in actions(draft):
+        state = apply(state, action, seat=state.current)
+    return state
+
+
+def _play_through_panel(
+    state: GameState, rng: random.Random, *, max_presses: int = 60
+) -> tuple[GameState, list[Step]]:
+    """One turn chosen among what the panel offers, pressing anything offered (Back too)
+    until Confirm turns up and is pressed; wipes confirmed on the way are played."""
+    draft = Draft()
+    steps = []
+    for _ in range(max_presses):
+        shown = offer(state, draft)
+        steps.append(shown.step)
+        presses = _presses(shown, rng)
+        assert presses, f"the {shown.step} step offers nothing to press"
+        confirm = [p for p in presses if p.verb is Verb.CONFIRM]
+        if confirm and (shown.step is Step.CHECK or rng.random() < 0.5):
+            state = _confirm(state, draft)
+            if shown.step is Step.CHECK:
+                return state, steps
+            draft = Draft()
+            continue
+        others = [p for p in presses if p.verb is not Verb.CONFIRM]
+        # Going back now and then, but mostly forward, so that turns end.
+        forward = [p for p in others if p.verb is not Verb.BACK] or others
+        press = rng.choice(others if rng.random() < 0.1 else forward)
+        draft = advance(state, draft, press)
+    raise AssertionError(f"no Confirm after {max_presses} presses: {steps}")
+
+
+@pytest.mark.parametrize(("players", "seed"), [(1, 1), (2, 2), (3, 3), (4, 4), (2, 5)])
+def test_whole_games_played_only_through_what_the_panel_offers(players: int, seed: int) -> None:
+    rng = random.Random(seed)
+    state = new_game(players=players, seed=seed)
+    seen: set[Step] = set()
+    turns = 0
+    while not state.is_over:
+        state, steps = _play_through_panel(state, rng)
+        seen.update(steps)
+        turns += 1
+    assert turns == 20 * players
+    assert {Step.PAIR, Step.WHERE, Step.TOKEN, Step.CHECK} <= seen
+
+
+def _state_with_nature_tokens(seed: int = 7, tokens: int = 2) -> GameState:
+    state = new_game(players=2, seed=seed, cards="A")
+    seats = list(state.seats)
+    seats[state.current] = dataclasses.replace(seats[state.current], nature_tokens=tokens)
+    return dataclasses.replace(state, seats=tuple(seats))
+
+
+def test_free_choice_takes_tile_and_token_apart_and_spends_a_nature_token() -> None:
+    state = _state_with_nature_tokens()
+    first = offer(state, Draft())
+    labels = [b.label for row in first.buttons for b in row]
+    assert any("Free choice" in label for label in labels)
+    draft = advance(state, Draft(), Press(Verb.FREE))
+    assert offer(state, draft).step is Step.FREE
+    draft = advance(state, draft, Press(Verb.FREE_TILE, ("1",)))
+    assert draft.step is Step.FREE
+    draft = advance(state, draft, Press(Verb.FREE_TOKEN, ("3",)))
+    assert draft.step is Step.WHERE
+    assert (draft.tile, draft.token) == (1, 3)
+    assert "Free choice" in offer(state, draft).text
+    where = offer(state, draft).selects[0].options[0].value
+    draft = advance(state, draft, Press(Verb.WHERE, (where,)))
+    while draft.step is not Step.CHECK:
+        draft = advance(state, draft, Press(Verb.NEXT if draft.step is Step.TURN else Verb.RETURN))
+    check = offer(state, draft)
+    assert "token:3" in check.text
+    assert "pair:1" in check.text
+    assert "nature tokens -1" in check.text
+    after = _confirm(state, draft)
+    assert after.seats[state.current].nature_tokens == 1
+    # Back from Where after a free choice keeps the tile and asks for the token again.
+    back = advance(state, Draft(tile=1, token=3, free=True), Press(Verb.BACK))
+    assert back == Draft(free=True, tile=1)
+
+
+def test_no_free_choice_or_nature_wipe_without_a_nature_token() -> None:
+    state = new_game(players=2, seed=3)
+    shown = offer(state, Draft())
+    verbs = shown.verbs()
+    assert Verb.FREE not in verbs
+    assert Verb.NATURE_WIPE not in verbs
+    with pytest.raises(InvalidInput):
+        advance(state, Draft(), Press(Verb.FREE))
+
+
+def test_a_nature_wipe_is_confirmed_alone_and_the_panel_starts_again() -> None:
+    state = _state_with_nature_tokens()
+    draft = advance(state, Draft(), Press(Verb.NATURE_WIPE))
+    select = offer(state, draft).selects[0]
+    assert "nature token" in select.placeholder
+    assert select.max_values == 4
+    draft = advance(state, draft, Press(Verb.WIPE_SLOTS, ("3", "1")))
+    check = offer(state, draft)
+    assert check.step is Step.WIPE
+    assert "Confirm" in [b.label.split()[0] for row in check.buttons for b in row]
+    assert actions(draft) == (NatureWipe((1, 3)),)
+    assert command_text(draft) == "/cascadia wipe tokens:1 3"
+    assert advance(state, draft, Press(Verb.BACK)) == Draft()
+
+
+def test_wipe_three_is_offered_only_when_three_match_and_it_is_unused() -> None:
+    state = new_game(players=2, seed=11)
+    bear = Wildlife.BEAR
+    three = dataclasses.replace(state, display_tokens=(bear, bear, Wildlife.ELK, bear))
+    assert Verb.WIPE_THREE in offer(three, Draft()).verbs()
+    assert Verb.WIPE_THREE not in offer(state, Draft()).verbs() or state.three_of_a_kind()
+    used = dataclasses.replace(three, three_wipe_used=True)
+    assert Verb.WIPE_THREE not in offer(used, Draft()).verbs()
+    draft = advance(three, Draft(), Press(Verb.WIPE_THREE))
+    assert actions(draft) == (WipeThree(),)
+    assert (
+        offer(three, Draft(), planning=True).verbs().isdisjoint({Verb.WIPE_THREE, Verb.NATURE_WIPE})
+    )
+
+
+def test_single_habitat_tiles_skip_the_turn_step_both_ways() -> None:
+    state = new_game(players=2, seed=5)
+    keystone = next(t for t in HABITAT_TILES_ALL if t.keystone)
+    state = dataclasses.replace(state, display_tiles=(keystone, *state.display_tiles[1:]))
+    draft = advance(state, Draft(), Press(Verb.PAIR, ("1",)))
+    where = offer(state, draft).selects[0].options[0].value
+    draft = advance(state, draft, Press(Verb.WHERE, (where,)))
+    assert draft.step is Step.TOKEN
+    assert advance(state, draft, Press(Verb.BACK)).step is Step.WHERE
+
+
+def test_turning_is_in_steps_and_next_goes_on() -> None:
+    state = new_game(players=2, seed=5)
+    two = next(t for t in HABITAT_TILES_ALL if len(t.habitats) == 2)
+    state = dataclasses.replace(state, display_tiles=(two, *state.display_tiles[1:]))
+    draft = advance(state, Draft(), Press(Verb.PAIR, ("1",)))
+    where = offer(state, draft).selects[0].options[0].value
+    draft = advance(state, draft, Press(Verb.WHERE, (where,)))
+    assert draft.step is Step.TURN
+    start = draft.rotation
+    left = advance(state, draft, Press(Verb.LEFT))
+    assert left.rotation == (start + 1) % 6
+    assert advance(state, left, Press(Verb.RIGHT)).rotation == start
+    turn = offer(state, left)
+    assert "faces" in turn.text
+    assert turn.highlight == (Hex.parse(where),)
+    placed = turn.shown.current_player.environment[Hex.parse(where)]
+    assert placed.rotation == left.rotation, "the picture shows the tile as turned"
+    nxt = advance(state, left, Press(Verb.NEXT))
+    assert nxt.step is Step.TOKEN
+    assert advance(state, nxt, Press(Verb.BACK)).step is Step.TURN
+
+
+def test_presses_not_on_offer_are_refused() -> None:
+    state = new_game(players=2, seed=9)
+    with pytest.raises(InvalidInput):
+        advance(state, Draft(), Press(Verb.WHERE, ("0,0",)))
+    draft = advance(state, Draft(), Press(Verb.PAIR, ("2",)))
+    with pytest.raises(InvalidInput):
+        advance(state, draft, Press(Verb.WHERE, ("0,0",)))  # occupied: not an option
+    with pytest.raises(InvalidInput):
+        advance(state, draft, Press(Verb.CONFIRM))
+    with pytest.raises(InvalidInput):
+        advance(state, Draft(), Press(Verb.PAIR, ("5",)))
+
+
+def test_the_check_step_shows_the_move_command_and_split_score() -> None:
+    state = new_game(players=2, seed=21, cards="A")
+    draft = advance(state, Draft(), Press(Verb.PAIR, ("2",)))
+    best = offer(state, draft).selects[0].options[0].value
+    draft = advance(state, draft, Press(Verb.WHERE, (best,)))
+    if draft.step is Step.TURN:
+        draft = advance(state, draft, Press(Verb.NEXT))
+    token = offer(state, draft)
+    if token.selects:
+        draft = advance(state, draft, Press(Verb.TOKEN, (token.selects[0].options[0].value,)))
+    else:
+        draft = advance(state, draft, Press(Verb.NEXT))
+    check = offer(state, draft)
+    assert check.step is Step.CHECK
+    labels = [b.label for row in check.buttons for b in row]
+    assert labels == ["Confirm", "Back", "Cancel"]
+    assert f"`{command_text(draft)}`" in check.text
+    assert command_text(draft).startswith(f"/cascadia play pair:2 tile_at:{best} rotation:")
+    after = _confirm(state, draft)
+    change = score_change(state, after, state.current)
+    total = score_state(after).players[state.current].total
+    assert change.total == total - score_state(state).players[state.current].total
+    assert sum(v for _, v in change.parts) == change.total
+    assert f"Score: {change}." in check.text
+    planning = offer(state, draft, planning=True)
+    assert "Planning only" in planning.text
+    assert Verb.CONFIRM not in planning.verbs()
+
+
+def test_score_change_names_each_card_and_corridor() -> None:
+    state = new_game(players=1, seed=2, cards="A")
+    draft = Draft(tile=1, token=1)
+    taken = work_out(state, draft).taken
+    assert taken is not None
+    place = gains.place_gains(state.cards, taken.current_player.environment, *_held(taken))[0]
+    after = _confirm(
+        state,
+        dataclasses.replace(
+            draft, at=place.at, rotation=place.rotation, turned=True, token_done=True
+        ),
+    )
+    change = score_change(state, after, 0)
+    assert str(change) == (
+        f"{change.total:+d}"
+        + (": " if change.parts else "")
+        + ", ".join(f"{name} {value:+d}" for name, value in change.parts)
+    )
+    assert all(
+        " corridor" in name
+        or name in {w.value for w in Wildlife} | {"nature tokens"}
+        or name.endswith(" bonus")
+        for name, _ in change.parts
+    )
+
+
+def _held(state: GameState) -> tuple[Tile, Wildlife]:
+    assert state.held_tile is not None
+    assert state.held_token is not None
+    return state.held_tile, state.held_token
+
+
+def test_where_pages_reach_every_legal_place_and_are_best_first() -> None:
+    state = new_game(players=1, seed=4)
+    rng = random.Random(4)
+    while len(state.current_player.environment.frontier()) <= PAGE_SIZE:
+        pair = rng.randint(1, 4)
+        state = apply(state, Take(pair, pair))
+        state = apply(state, PlaceTile(rng.choice(state.current_player.environment.frontier())))
+        state = apply(state, PlaceToken(None))
+    draft = advance(state, Draft(), Press(Verb.PAIR, ("1",)))
+    frontier = set(map(str, state.current_player.environment.frontier()))
+    seen: list[str] = []
+    for _ in range(4):
+        shown = offer(state, draft)
+        seen += [o.value for o in shown.selects[0].options]
+        more = [b for row in shown.buttons for b in row if b.verb is Verb.MORE]
+        assert more
+        assert "More" in more[0].label
+        draft = advance(state, draft, Press(Verb.MORE))
+        if set(seen) == frontier:
+            break
+    assert set(seen) == frontier
+    taken = work_out(state, draft).taken
+    assert taken is not None
+    ranked = gains.place_gains(state.cards, taken.current_player.environment, *_held(taken))
+    bests = [g.best for g in ranked]
+    assert bests == sorted(bests, reverse=True)
+
+
+def _own_score(cards, env: Environment, nature: int = 0) -> int:
+    from engine.scoring import wildlife_score
+
+    return sum(wildlife_score(cards, env).values()) + sum(largest_corridors(env).values()) + nature
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_option_gains_equal_the_difference_of_two_full_scorings(seed: int) -> None:
+    rng = random.Random(seed)
+    state = new_game(players=rng.randint(1, 4), seed=seed, cards=rng.choice("ABCD") * 5)
+    for _ in range(rng.randint(0, 12)):
+        pair = rng.randint(1, 4)
+        state = apply(state, Take(pair, pair))
+        env = state.current_player.environment
+        state = apply(state, PlaceTile(rng.choice(env.frontier()), rng.randrange(6)))
+        held = state.held_token
+        assert held is not None
+        targets = state.current_player.environment.token_targets(held)
+        state = apply(state, PlaceToken(rng.choice(targets) if targets else None))
+    pair = rng.randint(1, 4)
+    taken = apply(state, Take(pair, pair))
+    tile, token = _held(taken)
+    env = taken.current_player.environment
+    cards = state.cards
+    base = _own_score(cards, env)
+    places = gains.place_gains(cards, env, tile, token)
+    assert {g.at for g in places} == set(env.frontier())
+    place = rng.choice(places)
+    from engine.environment import PlacedTile
+
+    grown = env.with_tile(place.at, PlacedTile(tile, place.rotation))
+    assert place.tile_gain == _own_score(cards, grown) - base
+    assert place.tile_gain == max(
+        _own_score(cards, env.with_tile(place.at, PlacedTile(tile, r))) - base
+        for r in tile.rotations
+    )
+    for at, gain in gains.token_gains(cards, grown, token).items():
+        keystone = 1 if grown[at].tile.keystone else 0
+        assert gain == _own_score(cards, grown.with_token(at, token), keystone) - _own_score(
+            cards, grown
+        )
