@@ -36,6 +36,7 @@ from engine import (
     NatureWipe,
     PlaceTile,
     PlaceToken,
+    PlayerScore,
     Reason,
     Take,
     Tile,
@@ -45,7 +46,9 @@ from engine import (
     can_wipe_three,
     score_state,
 )
-from engine.scoring.sheet import PlayerScore
+
+PLAY_LABEL = "Play"
+"""The label of the button on turn messages that opens the panel."""
 
 PAGE_SIZE = 25
 """Discord shows at most this many options in a select."""
@@ -261,6 +264,12 @@ def _optional_slot(value: object) -> int | None:
     return slot
 
 
+def play_custom_id(game_id: int, turn: int) -> str:
+    """The custom id of the **Play** button of ``game_id``'s turn ``turn``: it carries only
+    ids, so the button works after a restart and knows when its turn has passed."""
+    return f"cascadia:play:{game_id}:{turn}"
+
+
 # --- what the choices lead to -------------------------------------------------------------
 
 
@@ -387,6 +396,12 @@ def _advance(before: GameState, draft: Draft, press: Press) -> Draft:
     raise InvalidInput(f"{verb.value} is not a step")
 
 
+def _take(draft: Draft) -> Take:
+    if draft.tile is None or draft.token is None:
+        raise RuntimeError("a pair is taken from the Where step on")
+    return Take(draft.tile, draft.token)
+
+
 def _placed_choice(before: GameState, draft: Draft) -> Draft:
     """A pair (or a completed free choice): its step is Where."""
     if draft.tile is None or draft.token is None:
@@ -400,9 +415,9 @@ def _at(before: GameState, draft: Draft, at: Hex) -> Draft:
     taken = worked.taken
     if taken is None or taken.held_tile is None or taken.held_token is None:
         raise InvalidInput("no tile is taken yet")
-    tile, token = taken.held_tile, taken.held_token
-    env = taken.current_player.environment
-    best = next((g for g in gains.place_gains(before.cards, env, tile, token) if g.at == at), None)
+    tile = taken.held_tile
+    take = _take(draft)
+    best = next((g for g in gains.place_gains(before, take) if g.at == at), None)
     if best is None:
         raise IllegalAction(Reason.NOT_ADJACENT, f"{at} does not touch your environment")
     single = len(tile.rotations) == 1
@@ -459,9 +474,9 @@ def offer(before: GameState, draft: Draft, *, planning: bool = False) -> Offer:
         if len(tile.rotations) == 1:
             # A single-habitat tile has nothing to turn (a stored draft may still say so).
             return offer(before, dataclasses.replace(draft, turned=True), planning=planning)
-        return _turn_step(taken, placed, draft, tile)
+        return _turn_step(before, taken, placed, draft, tile)
     if step is Step.TOKEN:
-        return _token_step(placed, draft, tile, token)
+        return _token_step(before, placed, draft, tile, token)
     after = worked.after
     if after is None:
         raise RuntimeError("the move is whole on the Check step")
@@ -591,15 +606,14 @@ def _neighbour_words(env_state: GameState, at: Hex) -> str:
 def _where_step(
     before: GameState, taken: GameState, draft: Draft, tile: Tile, token: Wildlife
 ) -> Offer:
-    env = taken.current_player.environment
-    places = gains.place_gains(before.cards, env, tile, token)
+    places = gains.place_gains(before, _take(draft))
     pages = max(1, -(-len(places) // PAGE_SIZE))
     page = draft.page % pages
     shown = places[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
     options = tuple(
         Option(
             str(g.at),
-            f"{g.at}: up to {g.best:+d}",
+            f"{g.at}: up to {g.gain:+d}",
             _cut(f"{_neighbour_words(taken, g.at)}; the tile alone {g.tile_gain:+d}", 100),
         )
         for g in shown
@@ -607,8 +621,9 @@ def _where_step(
     took = _took_words(before, draft, tile, token)
     lines = [
         f"**Step 2 of 5: where does the tile go?** {took}",
-        "Places are labelled as on the picture, best first (score change with the best turn "
-        "and the best spot for the token; majority bonuses not counted).",
+        "Places are labelled as on the picture, best first: the score change of the whole "
+        "move with the best turn and the best spot for the token (majority bonuses not "
+        "counted).",
     ]
     if pages > 1:
         first = page * PAGE_SIZE + 1
@@ -649,12 +664,14 @@ def rotation_words(tile: Tile, at: Hex, rotation: int, env_state: GameState) -> 
     return "; ".join(parts)
 
 
-def _turn_step(taken: GameState, placed: GameState, draft: Draft, tile: Tile) -> Offer:
+def _turn_step(
+    before: GameState, taken: GameState, placed: GameState, draft: Draft, tile: Tile
+) -> Offer:
     at = draft.at
     if at is None:
         raise RuntimeError("the Turn step has a place")
-    env = taken.current_player.environment
-    gain = gains.rotation_gain(env, tile, at, draft.rotation)
+    take = _take(draft)
+    gain = gains.rotation_gain(before, take, at, draft.rotation)
     lines = [
         f"**Step 3 of 5: turn the tile** at `{at}` (turn {draft.rotation}: corridors {gain:+d}).",
         f"Now: {rotation_words(tile, at, draft.rotation, taken)}.",
@@ -668,13 +685,16 @@ def _turn_step(taken: GameState, placed: GameState, draft: Draft, tile: Tile) ->
     return Offer(Step.TURN, tuple(lines), (), (row, (BACK, CANCEL)), placed, (at,))
 
 
-def _token_step(placed: GameState, draft: Draft, tile: Tile, token: Wildlife) -> Offer:
+def _token_step(
+    before: GameState, placed: GameState, draft: Draft, tile: Tile, token: Wildlife
+) -> Offer:
     at = draft.at
     if at is None:
         raise RuntimeError("the Token step has a place")
     env = placed.current_player.environment
-    found = gains.token_gains(placed.cards, env, token)
-    ordered = sorted(found.items(), key=lambda item: (-item[1], item[0] != at, item[0]))
+    take = _take(draft)
+    found = gains.token_options(before, take, at, draft.rotation)
+    ordered = found.targets
     options = tuple(
         Option(
             str(hex_),
@@ -687,16 +707,19 @@ def _token_step(placed: GameState, draft: Draft, tile: Tile, token: Wildlife) ->
     selects: tuple[Select, ...] = ()
     if options:
         lines.append(
-            f"Pick a tile for the {token.value} (score change shown), or return it to the bag."
+            f"Pick a tile for the {token.value} (the whole move's score change shown), or "
+            f"return it to the bag ({found.returned:+d})."
         )
         selects = (Select(Verb.TOKEN, f"Where the {token.value} goes", options),)
-        first = Button(Verb.RETURN, "Return to bag")
+        first = Button(Verb.RETURN, f"Return to bag ({found.returned:+d})")
     else:
         lines.append(
-            f"None of your tiles can take the {token.value}: it goes back to the bag. "
-            "Press **Next**."
+            f"None of your tiles can take the {token.value}: it goes back to the bag "
+            f"({found.returned:+d}). Press **Next**."
         )
-        first = Button(Verb.NEXT, "Next: return the token to the bag", style="primary")
+        first = Button(
+            Verb.NEXT, f"Next: return the token to the bag ({found.returned:+d})", style="primary"
+        )
     return Offer(Step.TOKEN, tuple(lines), selects, ((first, BACK, CANCEL),), placed, (at,))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 
 import pytest
 
@@ -21,10 +22,8 @@ from bot.core.turnpanel import (
     command_text,
     offer,
     score_change,
-    work_out,
 )
 from engine import (
-    Environment,
     GameState,
     Hex,
     InvalidInput,
@@ -34,11 +33,12 @@ from engine import (
     Take,
     WipeThree,
     apply,
+    legal_actions,
     new_game,
+    own_score,
     score_state,
 )
 from engine.components import HABITAT_TILES_ALL, Tile, Wildlife
-from engine.scoring.corridors import largest_corridors
 
 
 def _presses(step_offer: Offer, rng: random.Random) -> list[Press]:
@@ -255,9 +255,7 @@ def test_the_check_step_shows_the_move_command_and_split_score() -> None:
 def test_score_change_names_each_card_and_corridor() -> None:
     state = new_game(players=1, seed=2, cards="A")
     draft = Draft(tile=1, token=1)
-    taken = work_out(state, draft).taken
-    assert taken is not None
-    place = gains.place_gains(state.cards, taken.current_player.environment, *_held(taken))[0]
+    place = gains.place_gains(state, Take(1, 1))[0]
     after = _confirm(
         state,
         dataclasses.replace(
@@ -305,23 +303,32 @@ def test_where_pages_reach_every_legal_place_and_are_best_first() -> None:
         if set(seen) == frontier:
             break
     assert set(seen) == frontier
-    taken = work_out(state, draft).taken
-    assert taken is not None
-    ranked = gains.place_gains(state.cards, taken.current_player.environment, *_held(taken))
-    bests = [g.best for g in ranked]
+    ranked = gains.place_gains(state, Take(1, 1))
+    bests = [g.gain for g in ranked]
     assert bests == sorted(bests, reverse=True)
+    first_page = offer(state, Draft(tile=1, token=1)).selects[0].options
+    assert [_gain_shown(o.label) for o in first_page] == bests[:PAGE_SIZE]
 
 
-def _own_score(cards, env: Environment, nature: int = 0) -> int:
-    from engine.scoring import wildlife_score
+def _own(state: GameState, seat: int) -> int:
+    player = state.seats[seat]
+    return own_score(state.cards, player.environment, player.nature_tokens, solo=state.solo)
 
-    return sum(wildlife_score(cards, env).values()) + sum(largest_corridors(env).values()) + nature
+
+def _gain_shown(label: str) -> int:
+    """The score change an option's label shows ("1,-2: up to +3", "0,1: -1 (the new tile)")."""
+    found = re.search(r"([+-]\d+)", label.split(":", 1)[1])
+    assert found is not None, label
+    return int(found[1])
 
 
 @pytest.mark.parametrize("seed", range(200))
 def test_option_gains_equal_the_difference_of_two_full_scorings(seed: int) -> None:
     rng = random.Random(seed)
-    state = new_game(players=rng.randint(1, 4), seed=seed, cards=rng.choice("ABCD") * 5)
+    players = rng.randint(1, 4)
+    state = new_game(
+        players=players, seed=seed, cards=rng.choice(["AAAAA", "BBBBB", "CCCCC", "DDDDD", "ABCDA"])
+    )
     for _ in range(rng.randint(0, 12)):
         pair = rng.randint(1, 4)
         state = apply(state, Take(pair, pair))
@@ -331,25 +338,37 @@ def test_option_gains_equal_the_difference_of_two_full_scorings(seed: int) -> No
         assert held is not None
         targets = state.current_player.environment.token_targets(held)
         state = apply(state, PlaceToken(rng.choice(targets) if targets else None))
-    pair = rng.randint(1, 4)
-    taken = apply(state, Take(pair, pair))
-    tile, token = _held(taken)
-    env = taken.current_player.environment
-    cards = state.cards
-    base = _own_score(cards, env)
-    places = gains.place_gains(cards, env, tile, token)
-    assert {g.at for g in places} == set(env.frontier())
-    place = rng.choice(places)
-    from engine.environment import PlacedTile
-
-    grown = env.with_tile(place.at, PlacedTile(tile, place.rotation))
-    assert place.tile_gain == _own_score(cards, grown) - base
-    assert place.tile_gain == max(
-        _own_score(cards, env.with_tile(place.at, PlacedTile(tile, r))) - base
-        for r in tile.rotations
-    )
-    for at, gain in gains.token_gains(cards, grown, token).items():
-        keystone = 1 if grown[at].tile.keystone else 0
-        assert gain == _own_score(cards, grown.with_token(at, token), keystone) - _own_score(
-            cards, grown
-        )
+    if rng.random() < 0.3:
+        # Now and then a nature token, so that free choices (which cost one) are priced too.
+        seats = list(state.seats)
+        seats[state.current] = dataclasses.replace(seats[state.current], nature_tokens=1)
+        state = dataclasses.replace(state, seats=tuple(seats))
+    seat = state.current
+    tile_slot = rng.randint(1, 4)
+    token_slot = rng.randint(1, 4) if state.current_player.nature_tokens else tile_slot
+    draft = Draft(tile=tile_slot, token=token_slot, free=tile_slot != token_slot)
+    base = _own(state, seat)
+    taken = apply(state, Take(tile_slot, token_slot))
+    tile, _ = _held(taken)
+    where = offer(state, draft).selects[0].options
+    for option in rng.sample(where, min(3, len(where))):
+        at = Hex.parse(option.value)
+        best = None
+        for rotation in tile.rotations:
+            placed = apply(taken, PlaceTile(at, rotation))
+            for action in legal_actions(placed):
+                after = apply(placed, action)
+                change = _own(after, seat) - base
+                best = change if best is None else max(best, change)
+        assert _gain_shown(option.label) == best, option
+    at = Hex.parse(rng.choice(where).value)
+    draft = advance(state, draft, Press(Verb.WHERE, (str(at),)))
+    draft = dataclasses.replace(draft, turned=True)
+    token_step = offer(state, draft)
+    placed = apply(taken, PlaceTile(at, draft.rotation))
+    for option in token_step.selects[0].options if token_step.selects else ():
+        after = apply(placed, PlaceToken(Hex.parse(option.value)))
+        assert _gain_shown(option.label) == _own(after, seat) - base, option
+    returned = [b.label for row in token_step.buttons for b in row if "bag" in b.label]
+    after = apply(placed, PlaceToken(None))
+    assert f"({_own(after, seat) - base:+d})" in returned[0]
