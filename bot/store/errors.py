@@ -115,3 +115,17 @@ class RevisionConflict(StoreError):
 
     def __str__(self) -> str:
         return f"game {self.game_id} is at revision {self.actual}, not {self.expected}"
+
+
+@dataclass(eq=False)
+class StalePanel(StoreError):
+    """The panel was saved by another press since the caller read it; nothing was written."""
+
+    game_id: int
+    user_id: int
+    expected: int
+
+    def __str__(self) -> str:
+        return (
+            f"panel of user {self.user_id} in game {self.game_id} is past version {self.expected}"
+        )

@@ -14,6 +14,7 @@ from bot.store.rows import (
     MoveRow,
     OutboxMessage,
     OutboxRow,
+    PanelRow,
     Seat,
     UserGame,
 )
@@ -143,4 +144,26 @@ class Store(Protocol):
         outbox_messages: Sequence[OutboxMessage],
     ) -> CommitResult:
         """Count a reminder as sent, schedule the next one and queue its message."""
+        ...
+
+    async def get_panel(self, game_id: int, user_id: int) -> PanelRow | None:
+        """The user's turn-panel draft in a game, if any."""
+        ...
+
+    async def save_panel(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        turn: int,
+        revision: int,
+        draft: str,
+        expected_version: int | None,
+    ) -> PanelRow:
+        """Store the user's panel draft at the next version: only over ``expected_version``
+        when given (:class:`StalePanel` otherwise), over whatever is there when ``None``."""
+        ...
+
+    async def latest_message(self, game_id: int) -> int | None:
+        """The Discord id of the game's latest posted channel message, if any."""
         ...

@@ -122,3 +122,20 @@ class CommitResult:
 
     revision: int
     outbox_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PanelRow:
+    """A player's turn-panel draft: the choices so far (opaque text) for one turn of a game.
+
+    ``revision`` is the game's revision the draft was made on; ``version`` goes up on every
+    save, so a press on an older copy of the panel can be told apart.
+    """
+
+    game_id: int
+    user_id: int
+    turn: int
+    revision: int
+    version: int
+    draft: str
+    updated_at: datetime

@@ -27,6 +27,7 @@ from bot.store.errors import (
     NotInLobby,
     NotSeated,
     RevisionConflict,
+    StalePanel,
     StoreError,
 )
 from bot.store.rows import (
@@ -38,6 +39,7 @@ from bot.store.rows import (
     MoveRow,
     OutboxMessage,
     OutboxRow,
+    PanelRow,
     Seat,
     UserGame,
     utc_now,
@@ -64,6 +66,7 @@ _OUTBOX_COLUMNS = (
     " o.last_error, o.sent_at, o.message_id"
 )
 _OUTBOX_TABLES = "outbox o LEFT JOIN outbox_snapshots s ON s.outbox_id = o.id"
+_PANEL_COLUMNS = "game_id, user_id, turn, revision, version, draft, updated_at"
 
 
 class _Keep:
@@ -526,6 +529,68 @@ class SqliteStore:
             ids = await self._insert_outbox(db, game, outbox_messages)
             return CommitResult(revision=game.revision, outbox_ids=ids)
 
+    # --- turn panels --------------------------------------------------------------------------
+
+    async def get_panel(self, game_id: int, user_id: int) -> PanelRow | None:
+        """The user's turn-panel draft in a game, if any."""
+        rows = await self._read(
+            f"SELECT {_PANEL_COLUMNS} FROM panels WHERE game_id = ? AND user_id = ?",
+            (game_id, user_id),
+        )
+        return _panel(rows[0]) if rows else None
+
+    async def save_panel(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        turn: int,
+        revision: int,
+        draft: str,
+        expected_version: int | None,
+    ) -> PanelRow:
+        """Store the user's panel draft at the next version (bookkeeping: the game's revision
+        stays). With ``expected_version``, only over that version: a press that lost a race
+        with another raises :class:`StalePanel` and writes nothing. With ``None``, over
+        whatever is there (opening a panel, closing a played one)."""
+        stamp = self._stamp()
+        async with self.transaction() as db:
+            found = await _fetchone(
+                db,
+                "SELECT version FROM panels WHERE game_id = ? AND user_id = ?",
+                (game_id, user_id),
+            )
+            current = None if found is None else int(found["version"])
+            if expected_version is not None and current != expected_version:
+                raise StalePanel(game_id, user_id, expected_version)
+            version = 1 if current is None else current + 1
+            await db.execute(
+                "INSERT INTO panels (game_id, user_id, turn, revision, version, draft, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET"
+                " turn = excluded.turn, revision = excluded.revision,"
+                " version = excluded.version, draft = excluded.draft,"
+                " updated_at = excluded.updated_at",
+                (game_id, user_id, turn, revision, version, draft, stamp),
+            )
+            row = await _fetchone(
+                db,
+                f"SELECT {_PANEL_COLUMNS} FROM panels WHERE game_id = ? AND user_id = ?",
+                (game_id, user_id),
+            )
+            if row is None:
+                raise RuntimeError("the panel row was just written")
+            return _panel(row)
+
+    async def latest_message(self, game_id: int) -> int | None:
+        """The Discord id of the game's latest posted turn message (start, turn or wipe)."""
+        rows = await self._read(
+            "SELECT message_id FROM outbox WHERE game_id = ? AND message_id IS NOT NULL"
+            " AND kind IN ('start', 'turn', 'wipe')"
+            " ORDER BY id DESC LIMIT 1",
+            (game_id,),
+        )
+        return int(rows[0][0]) if rows else None
+
     # --- internals ----------------------------------------------------------------------------
 
     async def _configure(self) -> None:
@@ -778,6 +843,18 @@ def _move(row: sqlite3.Row) -> MoveRow:
         user_id=row["user_id"],
         action=row["action"],
         created_at=_from_text(row["created_at"]),
+    )
+
+
+def _panel(row: sqlite3.Row) -> PanelRow:
+    return PanelRow(
+        game_id=int(row["game_id"]),
+        user_id=int(row["user_id"]),
+        turn=int(row["turn"]),
+        revision=int(row["revision"]),
+        version=int(row["version"]),
+        draft=str(row["draft"]),
+        updated_at=_from_text(row["updated_at"]),
     )
 
 
