@@ -23,11 +23,15 @@ from enum import StrEnum
 from typing import Any
 
 from bot.core import records
+from bot.core.turnpanel import PLAY_LABEL, play_custom_id
 from bot.store import OutboxMessage, OutboxRow, Store
 from engine import GameState, Hex, score_state, state_from_json
 from render import render_display, render_environment, render_scores
 
 log = logging.getLogger(__name__)
+
+PLAYABLE = frozenset({"start", "turn", "wipe"})
+"""The kinds of announcement that call a player to move, and so carry a Play button."""
 
 MAX_TEXT = 2000
 """Discord's limit on a message's text."""
@@ -122,6 +126,8 @@ class Post:
     attachments: tuple[tuple[str, bytes], ...]
     nonce: str
     """Derived from the outbox id: Discord drops a repeat of a recent nonce."""
+    buttons: tuple[tuple[str, str], ...] = ()
+    """Buttons under the message, as (label, custom id): the turn messages' **Play**."""
 
 
 Send = Callable[[int, Post], Awaitable[int]]
@@ -263,6 +269,7 @@ class Outbox:
             mentions=announcement.mentions,
             attachments=(*attachments, *files),
             nonce=f"cascadia-{row.id}",
+            buttons=_play_button(row.game_id, announcement),
         )
 
     async def _failed(self, row: OutboxRow, error: Exception) -> None:
@@ -296,3 +303,12 @@ def _read_highlights(snapshot: dict[str, Any]) -> tuple[tuple[Hex, ...], ...]:
 
 def _clip(text: str) -> str:
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def _play_button(game_id: int, announcement: Announcement) -> tuple[tuple[str, str], ...]:
+    """The **Play** button of a message that calls a player to move (the start, a turn, a
+    wipe: the same turn goes on), for the turn it shows."""
+    state = announcement.state
+    if announcement.kind not in PLAYABLE or state is None or state.is_over:
+        return ()
+    return ((PLAY_LABEL, play_custom_id(game_id, state.turn)),)

@@ -35,6 +35,7 @@ from bot.store import (
     CommitResult,
     GameRow,
     GameStatus,
+    NotActive,
     NotInLobby,
     RevisionConflict,
     Store,
@@ -288,9 +289,36 @@ class GameService:
             raise NotYourTurn(table.players[state.current].name)
         return table, state, seat
 
+    async def _mover_by_id(
+        self, game_id: int, user_id: int, expected_revision: int
+    ) -> tuple[LoadedGame, GameState, int]:
+        table = await self.table_by_id(game_id)
+        if table.game.revision != expected_revision:
+            raise RevisionConflict(game_id, expected_revision, table.game.revision)
+        if table.game.status is not GameStatus.ACTIVE:
+            raise NotActive(game_id, table.game.status)
+        state = table.require_state()
+        seat = table.require_seat(user_id)
+        if seat != state.current:
+            raise NotYourTurn(table.players[state.current].name)
+        return table, state, seat
+
     async def play(self, channel_id: int, *, user_id: int, turn: Turn) -> CommitResult:
         """Play the caller's whole turn; the next player is called (or the game ends)."""
         table, before, seat = await self._mover(channel_id, user_id)
+        return await self._play(table, before, seat, user_id, turn)
+
+    async def play_seen(
+        self, game_id: int, *, user_id: int, turn: Turn, expected_revision: int
+    ) -> CommitResult:
+        """Play the caller's whole turn on the game as they saw it (the turn panel's
+        Confirm): :class:`RevisionConflict`, changing nothing, if it changed since."""
+        table, before, seat = await self._mover_by_id(game_id, user_id, expected_revision)
+        return await self._play(table, before, seat, user_id, turn)
+
+    async def _play(
+        self, table: LoadedGame, before: GameState, seat: int, user_id: int, turn: Turn
+    ) -> CommitResult:
         after = turn.play(before, seat)
         actions = turn.actions()
         game = table.game
@@ -363,6 +391,29 @@ class GameService:
         """The three-of-a-kind wipe, or a nature-token wipe of the named tokens."""
         action = parse_wipe(tokens)
         table, before, seat = await self._mover(channel_id, user_id)
+        return await self._wipe(table, before, seat, user_id, action)
+
+    async def wipe_seen(
+        self,
+        game_id: int,
+        *,
+        user_id: int,
+        action: WipeThree | NatureWipe,
+        expected_revision: int,
+    ) -> CommitResult:
+        """A wipe on the game as the caller saw it (the turn panel's wipe Confirm):
+        :class:`RevisionConflict`, changing nothing, if it changed since."""
+        table, before, seat = await self._mover_by_id(game_id, user_id, expected_revision)
+        return await self._wipe(table, before, seat, user_id, action)
+
+    async def _wipe(
+        self,
+        table: LoadedGame,
+        before: GameState,
+        seat: int,
+        user_id: int,
+        action: WipeThree | NatureWipe,
+    ) -> CommitResult:
         after = apply(before, action, seat=seat)
         game = table.game
         announcement = Announcement(

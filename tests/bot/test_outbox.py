@@ -4,6 +4,7 @@ only delays them. Run against a real SQLite file with a fake ``send``."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from bot.core.outbox import (
 )
 from bot.core.records import state_text
 from bot.store import GameRow, OutboxRow, SqliteStore
-from engine import Hex, new_game, state_to_json
+from engine import Hex, Phase, new_game, state_to_json
 
 CHANNEL_A, CHANNEL_B = 10, 20
 
@@ -312,3 +313,18 @@ async def test_a_stuck_channel_does_not_hold_up_another(store: SqliteStore) -> N
         await stuck
     assert sorted(sent) == ["a1", "b1"]
     assert await store.pending() == []
+
+
+async def test_messages_that_call_a_player_carry_the_play_button(store: SqliteStore) -> None:
+    fake, clock = FakeDiscord(), Clock()
+    outbox = _outbox(store, fake, clock)
+    game = await _game(store, CHANNEL_A)
+    state = new_game(players=2, seed=3)
+    over = dataclasses.replace(state, phase=Phase.OVER)
+    kinds = [("start", state), ("turn", state), ("wipe", state), ("finish", over), ("end", None)]
+    messages = [Announcement(kind=k, text=k, state=s).to_outbox() for k, s in kinds]
+    await store.end_game(game.id, outbox_messages=messages)
+    await outbox.drain()
+    buttons = {post.text: post.buttons for _, post in fake.posts}
+    play = (("Play", f"cascadia:play:{game.id}:{state.turn}"),)
+    assert buttons == {"start": play, "turn": play, "wipe": play, "finish": (), "end": ()}

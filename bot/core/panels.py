@@ -1,0 +1,282 @@
+"""The turn panel behind the buttons: opening it, each press, Confirm and Cancel, with the
+draft of choices kept in the database between presses.
+
+No Discord objects: users are ids, presses are :class:`~bot.core.turnpanel.Press` values, and
+what the panel should show comes back as a :class:`Shown`. Confirm plays through the same
+service path as ``/cascadia play`` and ``/cascadia wipe`` (revision check, move log, outbox),
+with the revision the draft was made on: a panel whose game changed underneath it plays
+nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.core import turnpanel
+from bot.core.errors import BotError, NotInGame
+from bot.core.service import GameService, LoadedGame, Turn, as_seat
+from bot.core.turnpanel import Draft, Offer, Press, Step, Verb
+from bot.store import CommitResult, GameStatus, PanelRow
+from engine import CascadiaError, GameState, NatureWipe, WipeThree, score_state
+from render import render_environment
+
+log = logging.getLogger(__name__)
+
+
+class PanelGone(BotError):
+    """The panel can no longer act: its turn passed, its game changed or ended, or it was
+    closed. Nothing was played."""
+
+
+class Outcome(StrEnum):
+    """What a press led to."""
+
+    SHOWN = "shown"
+    """The panel shows a step (a new one, or the same one again)."""
+    PLAYED = "played"
+    """Confirm played the turn."""
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the panel shows after a press: the step's offer (for ``SHOWN``), the ids its
+    components carry, and the outbox rows a Confirm queued."""
+
+    outcome: Outcome
+    game_id: int
+    user_id: int
+    turn: int
+    version: int
+    seat: int
+    name: str
+    planning: bool
+    offer: Offer | None = None
+    notice: str = ""
+    """A line above the step (a wipe was played; the panel had moved on)."""
+    outbox_ids: tuple[int, ...] = ()
+
+
+CLOSED = ""
+"""The stored draft of a closed panel (Cancel, or its turn played)."""
+
+
+def _gone_text(what: str) -> str:
+    return f"{what} Nothing was played."
+
+
+class Panels:
+    """Opens panels and handles their presses, on the game service and its store."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.store = service.store
+
+    async def open(self, game_id: int, *, user_id: int, turn: int) -> Shown:
+        """The Play button: the panel of ``user_id`` for turn ``turn``, resumed where it was
+        if it is still good, else from the first step. Someone other than the player to
+        move gets it in planning mode."""
+        loaded = await self.service.table_by_id(game_id)
+        state, seat = self._check_live(loaded, user_id, turn)
+        row = await self.store.get_panel(game_id, user_id)
+        draft = Draft()
+        live = row is not None and row.draft != CLOSED
+        if live and row is not None and row.turn == turn and row.revision == loaded.game.revision:
+            draft = self._read_draft(row)
+        expected = None if row is None else row.version
+        saved = await self.store.save_panel(
+            game_id,
+            user_id,
+            turn=turn,
+            revision=loaded.game.revision,
+            draft=draft.dumps(),
+            expected_version=expected,
+        )
+        return self._show(loaded, state, seat, saved, draft)
+
+    async def press(
+        self, game_id: int, *, user_id: int, turn: int, version: int, press: Press
+    ) -> Shown:
+        """One press on ``user_id``'s panel, shown at ``version``. Raises :class:`PanelGone`
+        (or the engine's and store's refusals) when it cannot act; nothing changes then."""
+        loaded = await self.service.table_by_id(game_id)
+        state, seat = self._check_live(loaded, user_id, turn)
+        row = await self.store.get_panel(game_id, user_id)
+        if row is None or row.turn != turn or row.draft == CLOSED:
+            raise PanelGone(
+                _gone_text("This panel was closed: press **Play** on the turn message to open it.")
+            )
+        if row.revision != loaded.game.revision:
+            raise PanelGone(
+                _gone_text(
+                    "The game changed since this panel was opened. Press **Play** on the "
+                    "latest turn message to start again from what is on the table now."
+                )
+            )
+        draft = self._read_draft(row)
+        if version != row.version:
+            # A press on an older picture of this panel (a double click, a second copy):
+            # show the panel as it stands instead of acting on what was seen.
+            shown = self._show(loaded, state, seat, row, draft)
+            return dataclasses.replace(
+                shown, notice="This panel had already moved on: here it is as it stands."
+            )
+        planning = seat != state.current
+        before = as_seat(state, seat)
+        if press.verb is Verb.CANCEL:
+            await self._close(row, row.version)
+            return self._result(Outcome.CANCELLED, loaded, seat, row, planning)
+        if press.verb is Verb.CONFIRM:
+            return await self._confirm(loaded, before, seat, row, draft, planning)
+        new = turnpanel.advance(before, draft, press, planning=planning)
+        saved = await self.store.save_panel(
+            game_id,
+            user_id,
+            turn=turn,
+            revision=row.revision,
+            draft=new.dumps(),
+            expected_version=row.version,
+        )
+        return self._show(loaded, state, seat, saved, new)
+
+    async def _confirm(
+        self,
+        loaded: LoadedGame,
+        before: GameState,
+        seat: int,
+        row: PanelRow,
+        draft: Draft,
+        planning: bool,
+    ) -> Shown:
+        if planning:
+            raise PanelGone("It is not your turn: this panel only plans. Nothing was played.")
+        step = draft.step
+        if step not in (Step.CHECK, Step.WIPE):
+            raise PanelGone("There is nothing to confirm on this step yet.")
+        actions = turnpanel.actions(draft)
+        user_id = row.user_id
+        if step is Step.WIPE:
+            [wipe] = actions
+            if not isinstance(wipe, WipeThree | NatureWipe):
+                raise RuntimeError("a wipe draft plays one wipe")
+            result = await self.service.wipe_seen(
+                loaded.game.id, user_id=user_id, action=wipe, expected_revision=row.revision
+            )
+            return await self._after_wipe(loaded.game.id, user_id, row, result)
+        result = await self.service.play_seen(
+            loaded.game.id, user_id=user_id, turn=_turn(draft), expected_revision=row.revision
+        )
+        await self._close(row, None)
+        return dataclasses.replace(
+            self._result(Outcome.PLAYED, loaded, seat, row, planning),
+            outbox_ids=result.outbox_ids,
+            notice=f"Turn played: `{turnpanel.command_text(draft)}`.",
+        )
+
+    async def _after_wipe(
+        self, game_id: int, user_id: int, row: PanelRow, result: CommitResult
+    ) -> Shown:
+        loaded = await self.service.table_by_id(game_id)
+        state = loaded.require_state()
+        seat = loaded.require_seat(user_id)
+        saved = await self.store.save_panel(
+            game_id,
+            user_id,
+            turn=row.turn,
+            revision=loaded.game.revision,
+            draft=Draft().dumps(),
+            expected_version=row.version,
+        )
+        shown = self._show(loaded, state, seat, saved, Draft())
+        return dataclasses.replace(
+            shown,
+            outbox_ids=result.outbox_ids,
+            notice="Wiped: the new display is below and in the channel.",
+        )
+
+    async def _close(self, row: PanelRow, expected_version: int | None) -> None:
+        await self.store.save_panel(
+            row.game_id,
+            row.user_id,
+            turn=row.turn,
+            revision=row.revision,
+            draft=CLOSED,
+            expected_version=expected_version,
+        )
+
+    def _check_live(self, loaded: LoadedGame, user_id: int, turn: int) -> tuple[GameState, int]:
+        game = loaded.game
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            raise NotInGame()
+        state = loaded.require_state()
+        if game.status is GameStatus.ENDED:
+            raise PanelGone(_gone_text("This game was ended."))
+        if game.status is not GameStatus.ACTIVE or state.is_over:
+            raise PanelGone(_gone_text("This game is over."))
+        if state.turn != turn:
+            raise PanelGone(
+                _gone_text("This turn has passed: press **Play** on the latest turn message.")
+            )
+        return state, seat
+
+    def _read_draft(self, row: PanelRow) -> Draft:
+        try:
+            return Draft.loads(row.draft)
+        except CascadiaError:
+            log.warning(
+                "panel of game %d, user %d unreadable: starting it again", row.game_id, row.user_id
+            )
+            return Draft()
+
+    def _show(
+        self, loaded: LoadedGame, state: GameState, seat: int, row: PanelRow, draft: Draft
+    ) -> Shown:
+        planning = seat != state.current
+        before = as_seat(state, seat)
+        try:
+            step_offer = turnpanel.offer(before, draft, planning=planning)
+        except CascadiaError:
+            # A stored choice no longer fits (it cannot, at the same revision; but a corrupt
+            # row must not lock the panel): start the turn's choices again.
+            log.warning("panel of game %d, user %d did not fit its game", row.game_id, row.user_id)
+            step_offer = turnpanel.offer(before, Draft(), planning=planning)
+        return dataclasses.replace(
+            self._result(Outcome.SHOWN, loaded, seat, row, planning), offer=step_offer
+        )
+
+    def _result(
+        self, outcome: Outcome, loaded: LoadedGame, seat: int, row: PanelRow, planning: bool
+    ) -> Shown:
+        return Shown(
+            outcome=outcome,
+            game_id=loaded.game.id,
+            user_id=row.user_id,
+            turn=row.turn,
+            version=row.version,
+            seat=seat,
+            name=loaded.players[seat].name,
+            planning=planning,
+        )
+
+
+def _turn(draft: Draft) -> Turn:
+    """The ``/cascadia play`` options of a whole drafted turn."""
+    if draft.tile is None or draft.token is None or draft.at is None:
+        raise RuntimeError("a turn to confirm is whole")
+    token = draft.token if draft.token != draft.tile else None
+    return Turn(draft.tile, draft.at, draft.rotation, draft.token_at, token)
+
+
+def draw_panel(offer: Offer, seat: int, name: str) -> bytes:
+    """The panel's picture: ``seat``'s environment with the move so far drawn in and ringed,
+    headed by the score it would have. CPU work: run it off the event loop."""
+    state = offer.shown
+    score = score_state(state).players[seat].total
+    return render_environment(state, seat, name=name, score=score, highlight=offer.highlight)
+
+
+__all__ = ["CLOSED", "Outcome", "PanelGone", "Panels", "Shown", "draw_panel"]

@@ -1,0 +1,243 @@
+"""The turn panel behind the buttons, against a real SQLite file: drafts kept between presses,
+Confirm through the service's commit path, and every refusal leaving the game unchanged."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.core.errors import NotInGame
+from bot.core.panels import CLOSED, Outcome, PanelGone, Panels, Shown
+from bot.core.service import GameService, LoadedGame
+from bot.core.turnpanel import Press, Step, Verb
+from bot.store import SqliteStore, StalePanel
+from engine import InvalidInput
+
+GUILD, CHANNEL = 1, 10
+ADA, BOB, EVE = 100, 200, 999
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    async with SqliteStore.open(tmp_path / "cascadia.sqlite3") as opened:
+        yield opened
+
+
+@pytest.fixture
+def service(store: SqliteStore) -> GameService:
+    return GameService(store, seeds=lambda: 5)
+
+
+@pytest.fixture
+def panels(service: GameService) -> Panels:
+    return Panels(service)
+
+
+async def _started(service: GameService, *users: int) -> LoadedGame:
+    loaded = await service.open_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, user_id=users[0], name=f"u{users[0]}", cards="A"
+    )
+    for user in users[1:]:
+        await service.join(loaded.game.id, user_id=user, name=f"u{user}")
+    await service.start(loaded.game.id, user_id=users[0])
+    return await service.table(CHANNEL)
+
+
+def _mover(loaded: LoadedGame) -> tuple[int, int]:
+    state = loaded.require_state()
+    return loaded.players[state.current].user_id, loaded.players[1 - state.current].user_id
+
+
+async def _press(panels: Panels, shown: Shown, verb: Verb, *values: str) -> Shown:
+    return await panels.press(
+        shown.game_id,
+        user_id=shown.user_id,
+        turn=shown.turn,
+        version=shown.version,
+        press=Press(verb, values),
+    )
+
+
+async def _to_check(panels: Panels, shown: Shown) -> Shown:
+    """Forward through the steps, the first offer each time, to Check."""
+    while shown.offer is not None and shown.offer.step is not Step.CHECK:
+        offer = shown.offer
+        if offer.step is Step.PAIR:
+            shown = await _press(panels, shown, Verb.PAIR, "1")
+        elif offer.selects:
+            shown = await _press(
+                panels, shown, offer.selects[0].verb, offer.selects[0].options[0].value
+            )
+        else:
+            shown = await _press(panels, shown, Verb.NEXT)
+    return shown
+
+
+async def test_a_turn_through_the_panel_is_played_by_the_service(
+    service: GameService, store: SqliteStore, panels: Panels
+) -> None:
+    loaded = await _started(service, ADA, BOB)
+    mover, _ = _mover(loaded)
+    game_id = loaded.game.id
+    shown = await panels.open(game_id, user_id=mover, turn=0)
+    assert shown.offer is not None
+    assert shown.offer.step is Step.PAIR
+    assert not shown.planning
+    pending = len(await store.pending())
+    shown = await _to_check(panels, shown)
+    # Nothing reaches the game or the outbox before Confirm.
+    assert await store.moves(game_id) == []
+    assert len(await store.pending()) == pending
+    assert (await service.table_by_id(game_id)).game.revision == loaded.game.revision
+    played = await _press(panels, shown, Verb.CONFIRM)
+    assert played.outcome is Outcome.PLAYED
+    assert played.outbox_ids
+    [move] = await store.moves(game_id)
+    assert move.user_id == mover
+    assert move.action.startswith("take 1; tile ")
+    # Pressing Confirm again (a double click) plays nothing more.
+    with pytest.raises(PanelGone, match="turn has passed"):
+        await _press(panels, shown, Verb.CONFIRM)
+    assert len(await store.moves(game_id)) == 1
+
+
+async def test_the_draft_is_stored_and_resumed(service: GameService, panels: Panels) -> None:
+    loaded = await _started(service, ADA, BOB)
+    mover, _ = _mover(loaded)
+    shown = await panels.open(loaded.game.id, user_id=mover, turn=0)
+    shown = await _press(panels, shown, Verb.PAIR, "2")
+    assert shown.offer is not None
+    assert shown.offer.step is Step.WHERE
+    # A new Panels on the same store (a restarted bot) opens at the same step.
+    again = await Panels(service).open(loaded.game.id, user_id=mover, turn=0)
+    assert again.offer is not None
+    assert again.offer.step is Step.WHERE
+    assert again.version > shown.version
+    # The older copy's press is not acted on: the panel is shown as it stands.
+    stale = await _press(panels, shown, Verb.BACK)
+    assert "moved on" in stale.notice
+    assert stale.offer is not None
+    assert stale.offer.step is Step.WHERE
+
+
+async def test_refusals_change_nothing(
+    service: GameService, store: SqliteStore, panels: Panels
+) -> None:
+    loaded = await _started(service, ADA, BOB)
+    mover, waiting = _mover(loaded)
+    game_id = loaded.game.id
+    with pytest.raises(NotInGame):
+        await panels.open(game_id, user_id=EVE, turn=0)
+    with pytest.raises(PanelGone, match="turn has passed"):
+        await panels.open(game_id, user_id=mover, turn=3)
+    planner = await panels.open(game_id, user_id=waiting, turn=0)
+    assert planner.planning
+    planned = await _to_check(panels, planner)
+    assert planned.offer is not None
+    assert Verb.CONFIRM not in planned.offer.verbs()
+    with pytest.raises(PanelGone, match="not your turn"):
+        await _press(panels, planned, Verb.CONFIRM)
+    shown = await panels.open(game_id, user_id=mover, turn=0)
+    with pytest.raises(InvalidInput):
+        await _press(panels, shown, Verb.WHERE, "0,0")
+    shown = await _to_check(panels, shown)
+    # The host ends the game: Confirm plays nothing.
+    await service.end(game_id, user_id=ADA, name="u100", can_manage=False)
+    with pytest.raises(PanelGone, match="ended"):
+        await _press(panels, shown, Verb.CONFIRM)
+    assert await store.moves(game_id) == []
+
+
+async def test_a_game_changed_underneath_plays_nothing(store: SqliteStore) -> None:
+    # Seed 24 opens a two-player game whose display shows three elk.
+    service = GameService(store, seeds=lambda: 24)
+    panels = Panels(service)
+    loaded = await _started(service, ADA, BOB)
+    mover, _ = _mover(loaded)
+    game_id = loaded.game.id
+    shown = await _to_check(panels, await panels.open(game_id, user_id=mover, turn=0))
+    # The player wipes by command meanwhile: the display the panel was built on is gone.
+    await service.wipe(CHANNEL, user_id=mover, tokens=None)
+    with pytest.raises(PanelGone, match="game changed"):
+        await _press(panels, shown, Verb.CONFIRM)
+    assert [m.action for m in await store.moves(game_id)] == ["wipe"]
+    # Play again starts over from what is on the table now.
+    again = await panels.open(game_id, user_id=mover, turn=0)
+    assert again.offer is not None
+    assert again.offer.step is Step.PAIR
+
+
+async def test_cancel_stores_only_the_cleared_draft(
+    service: GameService, store: SqliteStore, panels: Panels
+) -> None:
+    loaded = await _started(service, ADA, BOB)
+    mover, _ = _mover(loaded)
+    game_id = loaded.game.id
+    shown = await panels.open(game_id, user_id=mover, turn=0)
+    shown = await _press(panels, shown, Verb.PAIR, "3")
+    before = await service.table_by_id(game_id)
+    cancelled = await _press(panels, shown, Verb.CANCEL)
+    assert cancelled.outcome is Outcome.CANCELLED
+    row = await store.get_panel(game_id, mover)
+    assert row is not None
+    assert row.draft == CLOSED
+    after = await service.table_by_id(game_id)
+    assert after.game == before.game
+    with pytest.raises(PanelGone, match="closed"):
+        await _press(panels, shown, Verb.BACK)
+    reopened = await panels.open(game_id, user_id=mover, turn=0)
+    assert reopened.offer is not None
+    assert reopened.offer.step is Step.PAIR
+
+
+async def test_a_wipe_is_confirmed_alone_and_the_panel_goes_on(
+    service: GameService, store: SqliteStore, panels: Panels
+) -> None:
+    # Seed 24 opens a two-player game whose display shows three elk.
+    service = GameService(store, seeds=lambda: 24)
+    panels = Panels(service)
+    loaded = await _started(service, ADA, BOB)
+    mover, _ = _mover(loaded)
+    game_id = loaded.game.id
+    shown = await panels.open(game_id, user_id=mover, turn=0)
+    assert shown.offer is not None
+    assert Verb.WIPE_THREE in shown.offer.verbs()
+    shown = await _press(panels, shown, Verb.WIPE_THREE)
+    assert shown.offer is not None
+    assert shown.offer.step is Step.WIPE
+    assert await store.moves(game_id) == []
+    wiped = await _press(panels, shown, Verb.CONFIRM)
+    assert wiped.outcome is Outcome.SHOWN
+    assert wiped.outbox_ids
+    assert wiped.offer is not None
+    assert wiped.offer.step is Step.PAIR
+    assert Verb.WIPE_THREE not in wiped.offer.verbs()
+    [move] = await store.moves(game_id)
+    assert move.action == "wipe"
+    played = await _press(panels, await _to_check(panels, wiped), Verb.CONFIRM)
+    assert played.outcome is Outcome.PLAYED
+    assert len(await store.moves(game_id)) == 2
+
+
+async def test_panel_versions_refuse_a_lost_update(
+    store: SqliteStore, service: GameService
+) -> None:
+    loaded = await _started(service, ADA, BOB)
+    game_id = loaded.game.id
+    first = await store.save_panel(
+        game_id, ADA, turn=0, revision=loaded.game.revision, draft="{}", expected_version=None
+    )
+    second = await store.save_panel(
+        game_id, ADA, turn=0, revision=loaded.game.revision, draft="{}",
+        expected_version=first.version,
+    )  # fmt: skip
+    assert second.version == first.version + 1
+    with pytest.raises(StalePanel):
+        await store.save_panel(
+            game_id, ADA, turn=0, revision=loaded.game.revision, draft="{}",
+            expected_version=first.version,
+        )  # fmt: skip
+    assert (await store.get_panel(game_id, ADA)) == second
+    assert await store.get_panel(game_id, BOB) is None
