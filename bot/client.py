@@ -175,8 +175,16 @@ class CascadiaBot(commands.Bot):
             replied_user=False,
             users=[discord.Object(id=user_id) for user_id in post.mentions],
         )
+        view = discord.ui.View(timeout=None) if post.buttons else discord.utils.MISSING
+        for label, custom_id in post.buttons:
+            # The cog registers the dynamic item that answers each custom id.
+            view.add_item(
+                discord.ui.Button(
+                    label=label, custom_id=custom_id, style=discord.ButtonStyle.primary
+                )
+            )
         message = await channel.send(
-            post.text, files=files, allowed_mentions=mentions, nonce=post.nonce
+            post.text, files=files, allowed_mentions=mentions, nonce=post.nonce, view=view
         )
         return message.id
 

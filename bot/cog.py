@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import lobby
+from bot import lobby, panel
 from bot.client import CascadiaBot
 from bot.core import choices, messages
 from bot.core.errors import NoGame, NotInGame
@@ -166,12 +166,13 @@ class Cascadia(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        """Register the lobby buttons, so that lobbies posted before a restart still work."""
-        self.bot.add_dynamic_items(*lobby.LOBBY_BUTTONS)
+        """Register the lobby buttons and the turn panel's, so that messages posted before a
+        restart still work."""
+        self.bot.add_dynamic_items(*lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS)
 
     async def cog_unload(self) -> None:
-        """Take the lobby buttons away with the cog."""
-        self.bot.remove_dynamic_items(*lobby.LOBBY_BUTTONS)
+        """Take the buttons away with the cog."""
+        self.bot.remove_dynamic_items(*lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS)
 
     # --- the lobby ----------------------------------------------------------------------------
 

@@ -57,6 +57,8 @@ def _store_message(error: BaseException) -> str | None:
             "The game changed at the same moment (someone was faster). "
             "Nothing was changed: please look again and retry."
         )
+    if isinstance(error, store.StalePanel):
+        return "This panel was changed by another press at the same moment: nothing was played."
     if isinstance(error, store.NotFound):
         return "That game no longer exists."
     return None

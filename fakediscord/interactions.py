@@ -305,12 +305,14 @@ class Interactions:
         assert ix.choices is not None
         return ix.choices
 
-    def _message_for_component(self, user: int, message: MessageRecord | int) -> MessageRecord:
+    def _message_for_component(
+        self, user: int, message: MessageRecord | int, *, forged: bool = False
+    ) -> MessageRecord:
         m = self.world.messages_by_id[message if isinstance(message, int) else message.id]
         if m.deleted:
             raise ValueError(f"message {m.id} was deleted")
         ix = self.world.interactions_by_id.get(m.interaction_id or 0)
-        if m.ephemeral and ix is not None and ix.user_id != user:
+        if m.ephemeral and ix is not None and ix.user_id != user and not forged:
             raise ValueError(f"only the invoking user can use ephemeral message {m.id}")
         return m
 
@@ -323,10 +325,18 @@ class Interactions:
         raise ValueError(f"no component {custom_id!r} on message {m.id}: {m.custom_ids()}")
 
     async def click(
-        self, user: int, message: MessageRecord | int, custom_id: str, *, timeout: float = 5.0
+        self,
+        user: int,
+        message: MessageRecord | int,
+        custom_id: str,
+        *,
+        timeout: float = 5.0,
+        forged: bool = False,
     ) -> InteractionHandle:
-        """Click the button ``custom_id`` on ``message`` as ``user``."""
-        m = self._message_for_component(user, message)
+        """Click the button ``custom_id`` on ``message`` as ``user``; ``forged`` clicks it even
+        on another user's ephemeral message (a custom id passed on and replayed), so that the
+        bot's own check of who presses is tested."""
+        m = self._message_for_component(user, message, forged=forged)
         self._component(m, custom_id, (2,))
         data = {"custom_id": custom_id, "component_type": 2}
         ix = await self._start(

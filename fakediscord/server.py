@@ -298,10 +298,19 @@ class DiscordServer:
         )
 
     async def click(
-        self, user: int, message: MessageRecord | int, custom_id: str, *, timeout: float = 5.0
+        self,
+        user: int,
+        message: MessageRecord | int,
+        custom_id: str,
+        *,
+        timeout: float = 5.0,
+        forged: bool = False,
     ) -> InteractionHandle:
-        """Click the button ``custom_id`` on ``message`` as ``user``."""
-        return await self.interaction_api.click(user, message, custom_id, timeout=timeout)
+        """Click the button ``custom_id`` on ``message`` as ``user`` (``forged``: even on another
+        user's ephemeral message, as a replayed custom id could)."""
+        return await self.interaction_api.click(
+            user, message, custom_id, timeout=timeout, forged=forged
+        )
 
     async def select(
         self,

@@ -1,0 +1,328 @@
+"""The turn panel in Discord: the **Play** button on turn messages and the private panel it
+opens, edited in place at each step.
+
+Every component is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only ids (the
+game, the panel's owner, the turn, the panel version and the press), so a panel keeps working
+after a restart; its choices are in the database (see :mod:`bot.core.panels`). This module
+only turns presses into :class:`~bot.core.turnpanel.Press` values and offers into components;
+each press is acknowledged at once and the picture is drawn in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Self, cast
+
+import discord
+
+from bot import errors
+from bot.core.panels import Outcome, PanelGone, Panels, Shown, draw_panel
+from bot.core.turnpanel import PLAY_LABEL, Button, Press, Select, Verb, play_custom_id
+
+if TYPE_CHECKING:
+    from bot.client import CascadiaBot
+
+    Interaction = discord.Interaction[CascadiaBot]
+
+log = logging.getLogger(__name__)
+
+PICTURE = "panel.png"
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+_IDS = (
+    r"(?P<game_id>[0-9]+):(?P<user_id>[0-9]+):(?P<turn>[0-9]+):(?P<version>[0-9]+)"
+    r":(?P<verb>" + "|".join(verb.value for verb in Verb) + ")"
+)
+
+
+# --- the Play button ----------------------------------------------------------------------
+
+
+class PlayButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"cascadia:play:(?P<game_id>[0-9]+):(?P<turn>[0-9]+)",
+):
+    """Opens the presser's private turn panel (planning mode when it is not their turn)."""
+
+    def __init__(self, game_id: int, turn: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=PLAY_LABEL,
+                style=discord.ButtonStyle.primary,
+                custom_id=play_custom_id(game_id, turn),
+            )
+        )
+        self.game_id = game_id
+        self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the button from a press."""
+        return cls(int(match["game_id"]), int(match["turn"]))
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
+        """Admit the press like any command (refused while the bot shuts down)."""
+        return await interaction.client.admit(interaction)
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        """Open the panel privately, resumed where the player left it."""
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            bot = interaction.client
+            shown = await Panels(bot.service).open(
+                self.game_id, user_id=interaction.user.id, turn=self.turn
+            )
+            content, files = await _render(shown)
+            view = panel_view(shown)
+            if view is None:
+                raise RuntimeError("an opened panel shows a step")
+            await interaction.followup.send(content, files=files, view=view, ephemeral=True)
+        except PanelGone as gone:
+            await errors.report(interaction, PanelGone(await _with_latest(interaction, gone)))
+        except Exception as error:
+            await errors.report(interaction, error)
+
+
+async def _with_latest(interaction: Interaction, gone: PanelGone) -> str:
+    """The refusal, with a link to the game's latest turn message when there is one."""
+    text = str(gone)
+    match = re.match(r"cascadia:(?:play|panel|pick):([0-9]+)", _custom_id(interaction))
+    if match is None or interaction.guild_id is None:
+        return text
+    message_id = await interaction.client.store.latest_message(int(match[1]))
+    if message_id is None or interaction.channel_id is None:
+        return text
+    link = (
+        f"https://discord.com/channels/{interaction.guild_id}/{interaction.channel_id}/{message_id}"
+    )
+    return f"{text} Latest message: {link}"
+
+
+def _custom_id(interaction: Interaction) -> str:
+    return str(cast("dict[str, Any]", interaction.data or {}).get("custom_id", ""))
+
+
+# --- the panel ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PanelIds:
+    """The ids a panel component carries."""
+
+    game_id: int
+    user_id: int
+    turn: int
+    version: int
+
+    def custom_id(self, kind: str, verb: Verb, arg: str = "") -> str:
+        """The component's custom id (at most 100 characters: ids are short)."""
+        text = f"cascadia:{kind}:{self.game_id}:{self.user_id}:{self.turn}:{self.version}:{verb}"
+        return f"{text}:{arg}" if arg else text
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> PanelIds:
+        """Read the ids of a pressed component."""
+        return cls(
+            int(match["game_id"]), int(match["user_id"]), int(match["turn"]), int(match["version"])
+        )
+
+
+def panel_text(shown: Shown) -> str:
+    """The panel message: who and which turn, the step's text (the picture in words too)."""
+    lines = []
+    if shown.notice:
+        lines.append(shown.notice)
+    if shown.planning:
+        lines.append(
+            "**Planning only**: it is not your turn, so nothing chosen here is played "
+            "(the display may change before your turn)."
+        )
+    if shown.offer is not None:
+        lines.append(shown.offer.text)
+    text = "\n".join(lines)
+    return text if len(text) <= 2000 else text[:1999] + "…"
+
+
+def panel_view(shown: Shown) -> discord.ui.View | None:
+    """The step's components, or ``None`` once the panel is closed."""
+    offer = shown.offer
+    if offer is None:
+        return None
+    ids = PanelIds(shown.game_id, shown.user_id, shown.turn, shown.version)
+    view = discord.ui.View(timeout=None)
+    row = 0
+    for select in offer.selects:
+        view.add_item(PanelSelect(ids, select, row=row))
+        row += 1
+    for buttons in offer.buttons:
+        for button in buttons:
+            view.add_item(PanelButton(ids, button, row=row))
+        row += 1
+    return view
+
+
+async def _render(shown: Shown) -> tuple[str, list[discord.File]]:
+    offer = shown.offer
+    if offer is None:
+        return panel_text(shown), []
+    image = await asyncio.to_thread(draw_panel, offer, shown.seat, shown.name)
+    return panel_text(shown), [discord.File(io.BytesIO(image), filename=PICTURE)]
+
+
+async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
+    """Acknowledge at once, then act and edit the panel in place."""
+    await interaction.response.defer()
+    bot = interaction.client
+    owner = interaction.user.id == ids.user_id
+    try:
+        if not owner:
+            raise PanelGone(
+                "This panel is someone else's: press **Play** on the turn message for yours."
+                " Nothing was played."
+            )
+        shown = await Panels(bot.service).press(
+            ids.game_id, user_id=ids.user_id, turn=ids.turn, version=ids.version, press=press
+        )
+        if shown.outcome is Outcome.SHOWN:
+            content, files = await _render(shown)
+            await interaction.edit_original_response(
+                content=content, attachments=files, view=panel_view(shown)
+            )
+            if shown.outbox_ids:
+                await bot.announce(shown.outbox_ids)
+            return
+        if shown.outcome is Outcome.PLAYED:
+            sent = await bot.announce(shown.outbox_ids)
+            text = f"**Turn played.** {shown.notice}"
+            if not sent:
+                text += " (Discord is slow: the channel message is saved and will follow.)"
+            await interaction.edit_original_response(content=text, view=None)
+            return
+        await interaction.edit_original_response(
+            content="Cancelled: nothing was played. Press **Play** on the turn message to start"
+            " again.",
+            attachments=[],
+            view=None,
+        )
+    except PanelGone as gone:
+        text = await _with_latest(interaction, gone)
+        await errors.report(interaction, PanelGone(text))
+        if owner:
+            await _close(interaction, text)
+    except Exception as error:
+        await errors.report(interaction, error)
+
+
+async def _close(interaction: Interaction, text: str) -> None:
+    try:
+        await interaction.edit_original_response(content=text, view=None)
+    except discord.HTTPException:
+        log.warning("could not close a panel message", exc_info=True)
+
+
+class PanelButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=rf"cascadia:panel:{_IDS}(?::(?P<arg>[0-9]))?",
+):
+    """A button of the panel."""
+
+    def __init__(self, ids: PanelIds, button: Button, *, row: int | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=button.label,
+                style=_STYLES[button.style],
+                custom_id=ids.custom_id("panel", button.verb, button.arg),
+                row=row,
+            )
+        )
+        self.ids = ids
+        self.press = Press(button.verb, (button.arg,) if button.arg else ())
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the button from a press: its ids and verb are all it needs."""
+        verb = Verb(match["verb"])
+        return cls(PanelIds.from_match(match), Button(verb, verb.value, match["arg"] or ""))
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
+        """Admit the press like any command (refused while the bot shuts down)."""
+        return await interaction.client.admit(interaction)
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        """Act on the press."""
+        await _press(interaction, self.ids, self.press)
+
+
+class PanelSelect(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=rf"cascadia:pick:{_IDS}",
+):
+    """A select menu of the panel."""
+
+    def __init__(self, ids: PanelIds, select: Select, *, row: int | None = None) -> None:
+        options = [
+            discord.SelectOption(
+                label=option.label,
+                value=option.value,
+                description=option.description or None,
+                default=option.default,
+            )
+            for option in select.options
+        ] or [discord.SelectOption(label="nothing", value="-")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=ids.custom_id("pick", select.verb),
+                placeholder=select.placeholder,
+                options=options,
+                min_values=select.min_values,
+                max_values=select.max_values,
+                row=row,
+            )
+        )
+        self.ids = ids
+        self.verb = select.verb
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the select from a press: the values come with the interaction."""
+        return cls(PanelIds.from_match(match), Select(Verb(match["verb"]), "", ()))
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
+        """Admit the press like any command (refused while the bot shuts down)."""
+        return await interaction.client.admit(interaction)
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        """Act on the values chosen."""
+        data = cast("dict[str, Any]", interaction.data or {})
+        values = tuple(str(v) for v in data.get("values", ()))
+        await _press(interaction, self.ids, Press(self.verb, values))
+
+
+PANEL_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PlayButton, PanelButton, PanelSelect)
+"""The dynamic items the client registers."""

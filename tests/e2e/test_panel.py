@@ -1,0 +1,391 @@
+"""Turns played by tapping: the Play button on turn messages and the private panel, through
+the real bot process, choosing only among what the panel offers."""
+
+# Waiting helpers take explicit timeouts so failures can say what was awaited for how long.
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from fakediscord import InteractionHandle, MessageRecord
+from tests.e2e.harness import (
+    ACK_LIMIT,
+    GameChannel,
+    World,
+    button,
+    check_pngs,
+    labels,
+)
+
+JSON = dict[str, Any]
+
+
+def _walk(components: Iterable[JSON]) -> Iterable[JSON]:
+    for component in components:
+        yield component
+        yield from _walk(component.get("components", []))
+
+
+def buttons(message: MessageRecord) -> list[JSON]:
+    """The enabled buttons of a message."""
+    return [c for c in _walk(message.components) if c.get("type") == 2 and not c.get("disabled")]
+
+
+def selects(message: MessageRecord) -> list[JSON]:
+    """The string selects of a message."""
+    return [c for c in _walk(message.components) if c.get("type") == 3]
+
+
+@dataclass
+class Panel:
+    """One player's private panel message, pressed through the server as they would."""
+
+    table: GameChannel
+    user: int
+    message: MessageRecord
+
+    @property
+    def content(self) -> str:
+        return self.message.content
+
+    def labels(self) -> list[str]:
+        return [str(b.get("label", "")) for b in buttons(self.message)]
+
+    async def _answer(self, handle: InteractionHandle, edited: str | None) -> str | None:
+        """Wait for the press to be acknowledged, then for the panel to be edited or a
+        private refusal to follow; returns the refusal's text, if any."""
+        server = self.table.server
+        record = await handle.response(timeout=ACK_LIMIT + 1)
+        assert record.callback_type in (6, 7), record.callback_type
+        message = self.message
+
+        def done() -> bool:
+            return bool(handle.followup_messages) or message.edited_at != edited
+
+        await server.wait_for(done, timeout=20.0, what=f"the answer to {record.name}")
+        followups = handle.followup_messages
+        if followups:
+            assert followups[0].ephemeral
+            return str(followups[0].content)
+        return None
+
+    async def press(self, label: str) -> str | None:
+        """Press the button whose label contains ``label``."""
+        found = [b for b in buttons(self.message) if label in str(b.get("label", ""))]
+        assert found, f"no {label!r} button on the panel: {self.labels()}\n{self.content}"
+        return await self.press_id(str(found[0]["custom_id"]))
+
+    async def press_id(self, custom_id: str, *, user: int | None = None) -> str | None:
+        edited = self.message.edited_at
+        handle = await self.table.server.click(
+            self.user if user is None else user,
+            self.message,
+            custom_id,
+        )
+        return await self._answer(handle, edited)
+
+    async def choose(self, placeholder: str, values: list[str]) -> str | None:
+        """Choose ``values`` in the select whose placeholder contains ``placeholder``."""
+        found = [s for s in selects(self.message) if placeholder in str(s.get("placeholder"))]
+        assert found, f"no {placeholder!r} select on the panel\n{self.content}"
+        edited = self.message.edited_at
+        handle = await self.table.server.select(
+            self.user,
+            self.message,
+            str(found[0]["custom_id"]),
+            values,
+        )
+        return await self._answer(handle, edited)
+
+
+async def open_panel(table: GameChannel, user: int, turn_message: MessageRecord) -> Panel:
+    """Press Play on ``turn_message``; returns the private panel."""
+    assert "Play" in labels(turn_message), labels(turn_message)
+    handle = await table.server.click(user, turn_message, button(turn_message, "Play"))
+    message = await table.reply(handle)
+    assert message.ephemeral
+    return Panel(table, user, message)
+
+
+async def tap_a_turn(
+    table: GameChannel, panel: Panel, *, wipes: bool = False, keystones: bool = False
+) -> None:
+    """Play the turn on the panel by choosing at random among what it offers (Back now and
+    then) until Confirm, which is pressed. Wipes are left alone unless ``wipes`` (a wipe's own
+    Confirm posts the new display, which is checked); with ``keystones``, a token goes on a
+    keystone whenever the panel offers one (to earn nature tokens)."""
+    rng = table.rng
+    for _ in range(60):
+        text = panel.content
+        offered = panel.labels()
+        assert "Cancel" in offered, f"no Cancel on the panel: {offered}\n{text}"
+        if "Confirm" in offered and "check your move" in text:
+            refusal = await panel.press("Confirm")
+            assert refusal is None, refusal
+            assert "Turn played" in panel.content, panel.content
+            return
+        choices: list[tuple[str, str | list[str]]] = []
+        for select in selects(panel.message):
+            options = select["options"]
+            values = [str(o["value"]) for o in options]
+            count = rng.randint(int(select.get("min_values", 1)), int(select.get("max_values", 1)))
+            picked = rng.sample(values, count)
+            nature = [str(o["value"]) for o in options if "nature" in str(o.get("description"))]
+            if keystones and nature:
+                picked = [nature[0]]
+            choices.append(("select:" + str(select["placeholder"]), picked))
+        for label in offered:
+            if label == "Cancel" or (label == "Back" and rng.random() < 0.8):
+                continue
+            if ("Wipe" in label or label.startswith("Confirm")) and not wipes:
+                continue
+            choices.append(("button", label))
+        assert choices, f"the panel offers nothing to go on with: {offered}\n{text}"
+        kind, what = rng.choice(choices)
+        since = len(table.server.messages)
+        if kind == "button":
+            refusal = await panel.press(str(what))
+        else:
+            assert isinstance(what, list)
+            refusal = await panel.choose(kind.removeprefix("select:"), what)
+        assert refusal is None, f"{kind} {what}: {refusal}"
+        if kind == "button" and str(what).startswith("Confirm"):
+            wiped = await table.next_post(since, what="the new display after a wipe")
+            assert "wipe" in wiped.content, wiped.content
+            assert "Play" in labels(wiped), "the display after a wipe has no Play button"
+            check_pngs(wiped, expect=["display.png"])
+            assert "Step 1 of 5" in panel.content, panel.content
+    raise AssertionError(f"no Confirm after 60 presses:\n{panel.content}")
+
+
+async def play_game_by_tapping(
+    table: GameChannel, start_message: MessageRecord, *, wipes: bool = False
+) -> MessageRecord:
+    """Every turn through Play and the panel; returns the final message."""
+    message = start_message
+    for _ in range(100):
+        mover = table.to_move
+        assert mover is not None
+        moves = len(table.world.db.moves(table.game_id))
+        panel = await open_panel(table, mover, message)
+        assert "Step 1 of 5" in panel.content, panel.content
+        check_pngs(panel.message, expect=["panel.png"])
+        since = len(table.server.messages)
+        await tap_a_turn(table, panel, wipes=wipes)
+        message = await table.turn_posted(since, mover)
+        assert len(table.world.db.moves(table.game_id)) >= moves + 1
+        if table.to_move is None:
+            return message
+        assert "Play" in labels(message), "a turn message without its Play button"
+    raise AssertionError("the game did not end")
+
+
+async def test_two_player_game_played_only_by_tapping(world: World) -> None:
+    table = world.table()
+    start = await table.setup([world.alice, world.bob])
+    final = await play_game_by_tapping(table, start, wipes=True)
+    assert table.turns == 40
+    table.check_final(final)
+    assert "Play" not in labels(final), "the final message offers Play"
+    assert max(world.server.ack_latencies) < ACK_LIMIT
+
+
+async def test_solo_game_played_only_by_tapping(world: World) -> None:
+    table = world.table()
+    await table.open(world.carol, cards="A")
+    start = await table.start(world.carol, button=False)
+    final = await play_game_by_tapping(table, start)
+    assert table.turns == 20
+    table.check_final(final)
+    assert max(world.server.ack_latencies) < ACK_LIMIT
+
+
+def _latest(table: GameChannel) -> MessageRecord:
+    return table.public_messages()[-1]
+
+
+async def test_planning_mode_and_refusals_change_nothing(world: World) -> None:
+    table = world.table()
+    start = await table.setup([world.alice, world.bob])
+    mover = table.to_move
+    assert mover is not None
+    waiting = next(u for u in table.seats if u != mover)
+
+    # The player waiting may plan, but the panel never offers Confirm.
+    before = world.db.snapshot()["moves"]
+    planner = await open_panel(table, waiting, start)
+    assert "Planning only" in planner.content
+    assert f"{world.name(mover)}" in planner.content or "not your turn" in planner.content
+
+    # Someone not in the game is told so.
+    handle = await world.server.click(world.eve, start, button(start, "Play"))
+    answer = await table.reply(handle)
+    assert "not in this game" in answer.content
+
+    panel = await open_panel(table, mover, start)
+    await panel.press("1:")
+    # Another player pressing the mover's panel (a forged or shared id) is turned away.
+    custom = next(b["custom_id"] for b in buttons(panel.message) if b["label"] == "Cancel")
+    await table.settled()
+    snapshot = world.db.snapshot()
+    handle = await world.server.click(waiting, panel.message, custom, forged=True)
+    reply = await table.reply(handle)
+    assert "someone else's" in reply.content
+    assert world.db.snapshot() == snapshot
+
+    # Cancel: the panel closes, nothing is played, only the draft is cleared.
+    await panel.press("Cancel")
+    assert "Cancelled" in panel.content
+    assert world.db.snapshot()["moves"] == before
+    assert world.db.snapshot()["games"] == snapshot["games"]
+
+    # A new panel plays the turn; then the old start message's Play says the turn passed.
+    panel = await open_panel(table, mover, start)
+    since = len(world.server.messages)
+    await tap_a_turn(table, panel)
+    message = await table.turn_posted(since, mover)
+    refusal = await table.refused(mover, "Play", press=start, reason="turn has passed")
+    assert str(message.id) in refusal, "the refusal does not point to the latest turn message"
+
+    # The planner's panel belongs to a passed turn: it plays nothing.
+    planned = [b for b in buttons(planner.message) if b["label"] != "Cancel"]
+    passed = await planner.press_id(str(planned[0]["custom_id"]))
+    assert passed is not None
+    assert "turn has passed" in passed
+
+
+async def test_double_confirm_and_confirm_after_the_game_ended(world: World) -> None:
+    table = world.table()
+    start = await table.setup([world.alice, world.bob])
+    mover = table.to_move
+    assert mover is not None
+    panel = await open_panel(table, mover, start)
+    while "check your move" not in panel.content:
+        await tap_step(panel)
+    # Confirm pressed twice at once: one turn is played, the other press is turned away.
+    confirm = str(next(b["custom_id"] for b in buttons(panel.message) if b["label"] == "Confirm"))
+    since = len(world.server.messages)
+    first = await world.server.click(mover, panel.message, confirm)
+    second = await world.server.click(mover, panel.message, confirm)
+    await table.turn_posted(since, mover)
+    refusal = await table.reply(second)
+    assert refusal.ephemeral
+    assert re.search("turn has passed|same moment|moved on", refusal.content), refusal.content
+    await first.response()
+    await world.server.wait_for(
+        lambda: "Turn played" in panel.content, what="the panel to say the turn was played"
+    )
+    await table.settled()
+    assert len(world.db.moves(table.game_id)) == 1
+
+    # The next player gets as far as Check, then the host ends the game: Confirm plays nothing.
+    nxt = table.to_move
+    assert nxt is not None
+    panel = await open_panel(table, nxt, _latest(table))
+    while "check your move" not in panel.content:
+        await tap_step(panel)
+    question = await table.run(world.alice, "end")
+    since = len(world.server.messages)
+    await table.press(world.alice, question, "End the game")
+    await table.next_post(since, what="the message that the game was ended")
+    await table.settled()
+    snapshot = world.db.snapshot()
+    ended = await panel.press("Confirm")
+    assert ended is not None
+    assert "ended" in ended
+    assert world.db.snapshot() == snapshot
+
+
+async def tap_step(panel: Panel) -> None:
+    """One step forward on the panel (the first offer of each step, no wipes)."""
+    for select in selects(panel.message):
+        if "Free choice" in str(select["placeholder"]):
+            continue
+        value = str(select["options"][0]["value"])
+        assert await panel.choose(str(select["placeholder"]), [value]) is None
+        return
+    for label in panel.labels():
+        if label.startswith(("1:", "Next", "Return to bag")):
+            assert await panel.press(label) is None
+            return
+    raise AssertionError(f"no way forward on the panel: {panel.labels()}\n{panel.content}")
+
+
+def _step(panel: Panel) -> str:
+    found = re.search(r"Step \d of 5", panel.content)
+    assert found is not None, panel.content
+    return found[0]
+
+
+async def test_a_restart_between_steps_resumes_the_panel(world: World) -> None:
+    table = world.table()
+    start = await table.setup([world.alice, world.bob])
+    mover = table.to_move
+    assert mover is not None
+    panel = await open_panel(table, mover, start)
+    await tap_step(panel)
+    await tap_step(panel)
+    step = _step(panel)
+    await world.bot.restart()
+    # The same panel message goes on where it was.
+    await tap_step(panel)
+    assert _step(panel) != step
+    # Play again opens the same draft at the same step.
+    again = await open_panel(table, mover, start)
+    assert _step(again) == _step(panel)
+    since = len(world.server.messages)
+    await tap_a_turn(table, again)
+    await table.turn_posted(since, mover)
+
+
+async def test_free_choice_and_wipe_through_the_panel(world: World) -> None:
+    table = world.table()
+    message = await table.setup([world.alice, world.bob])
+    free_done = wipe_done = False
+    for _ in range(40):
+        mover = table.to_move
+        assert mover is not None
+        state = world.db.state(table.game_id)
+        tokens = state.seats[state.current].nature_tokens
+        panel = await open_panel(table, mover, message)
+        if tokens and not wipe_done:
+            # A wipe with a nature token: its own Confirm, then the new display is posted.
+            await panel.press("Wipe with a nature token")
+            assert await panel.choose("nature token", ["1", "2"]) is None
+            assert "Spend a nature token to wipe tokens 1" in panel.content, panel.content
+            since = len(world.server.messages)
+            assert await panel.press("Confirm") is None
+            wiped = await table.next_post(since, what="the display after the wipe")
+            assert "spent a nature token to wipe tokens 1 and 2" in wiped.content
+            assert "Play" in labels(wiped)
+            assert "Step 1 of 5" in panel.content, panel.content
+            assert world.db.moves(table.game_id)[-1][2] == "nature-wipe 1 2"
+            state = world.db.state(table.game_id)
+            assert state.seats[state.current].nature_tokens == tokens - 1
+            tokens -= 1
+            wipe_done = True
+        since = len(world.server.messages)
+        if tokens and not free_done:
+            # A free choice: tile 1 with token 2, for a nature token.
+            await panel.press("Free choice")
+            assert await panel.choose("the tile", ["1"]) is None
+            assert await panel.choose("the token", ["2"]) is None
+            assert "Free choice: tile 1" in panel.content, panel.content
+            while "check your move" not in panel.content:
+                await tap_step(panel)
+            assert "pair:1" in panel.content
+            assert "token:2" in panel.content
+            assert await panel.press("Confirm") is None
+            message = await table.turn_posted(since, mover)
+            assert "spent a nature token to take tile 1 and token 2" in message.content
+            assert world.db.moves(table.game_id)[-1][2].startswith("take 1 2; ")
+            free_done = True
+        else:
+            await tap_a_turn(table, panel, keystones=True)
+            message = await table.turn_posted(since, mover)
+        if free_done and wipe_done:
+            return
+    raise AssertionError(f"no nature tokens for a wipe and a free choice: {free_done, wipe_done}")
