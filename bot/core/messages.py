@@ -195,7 +195,7 @@ def start_message(state: GameState, players: Sequence[Player]) -> str:
     return (
         f"The game is on{solo}! Players: {names}. Cards: {cards_text(state.cards)}.\n"
         f"{your_turn_line(state, players[state.current])}\n"
-        "Play a whole turn with `/cascadia play` (try it first with `/cascadia preview`);"
+        "Press **Play** below to play your turn step by step (or type `/cascadia play`);"
         " `/cascadia help` explains the rules."
     )
 
@@ -377,18 +377,20 @@ def my_games_message(games: Sequence[GameSummary]) -> str:
 
 HELP = """\
 **How to play Cascadia.** Build a landscape of habitat tiles and fill it with wildlife. \
-On your turn (`/cascadia play`):
-1. Take a pair from the display (`pair`): a tile and the wildlife token that goes with it.
-2. Place the tile touching your tiles (`tile_at`), turned by `rotation` 0-5.
-3. Put the token on one of your tiles that shows that animal and has no token yet \
-(`token_at`), or return it. A token on a keystone tile (one habitat) earns a nature token.
-A nature token lets you take any tile with any token (`token`), or wipe the tokens you name \
-(`/cascadia wipe 1 3`). Three matching tokens may be wiped once a turn for free \
-(`/cascadia wipe`); four matching are replaced automatically.
-After 20 turns each, points come from the wildlife scoring cards, your largest area of each \
-habitat (plus bonuses) and your nature tokens.
-Positions are `q,r` (your first tiles sit around `0,0`); the lists offer only legal ones. \
-`/cascadia preview` shows a turn privately before you play it.
+On your turn, press **Play** under the turn message: a private panel walks you through it, \
+with a picture and the score change of every choice, best first.
+1. **Pair**: take a tile and the wildlife token that goes with it.
+2. **Where**: place the tile touching your tiles; then rotate it and press **Next**.
+3. **Token**: put it on one of your tiles that shows that animal and has no token yet, or \
+return it to the bag. A token on a keystone tile (one habitat) earns a nature token.
+4. **Check** the move and its score change, then **Confirm** (**Back** and **Cancel** change \
+nothing). Pressing **Play** while you wait plans your next turn without playing it.
+A nature token buys a **Free choice** (any tile with any token) or a wipe of the tokens you \
+pick; three matching tokens may be wiped once a turn for free (**Wipe 3**); four matching \
+are replaced automatically. After 20 turns each, points come from the wildlife scoring \
+cards, your largest area of each habitat (plus bonuses) and your nature tokens.
+Typing works too: `/cascadia play pair:2 tile_at:1,-1 rotation:3 token_at:0,1` (the panel \
+shows each move this way), `/cascadia preview` with the same options, `/cascadia wipe [1 3]`.
 
 `/cascadia new [cards]`: open a lobby (cards: random, A-D, five letters like ABCDA, family, \
 intermediate) · `/cascadia join` · `/cascadia leave` · `/cascadia start` (host)
