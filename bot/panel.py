@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self, cast
 
 import discord
+from discord.utils import escape_markdown
 
 from bot import errors
 from bot.core.panels import Outcome, PanelGone, Panels, Shown, draw_panel
@@ -148,8 +149,8 @@ def panel_text(shown: Shown) -> str:
         lines.append(shown.notice)
     if shown.planning:
         lines.append(
-            "**Planning only**: it is not your turn, so nothing chosen here is played "
-            "(the display may change before your turn)."
+            f"**Planning only**: it is {escape_markdown(shown.to_move)}'s turn, so nothing "
+            "chosen here is played (the display may change before yours)."
         )
     if shown.offer is not None:
         lines.append(shown.offer.text)

@@ -54,6 +54,8 @@ class Shown:
     seat: int
     name: str
     planning: bool
+    to_move: str = ""
+    """The name of the player to move (whose turn a planning panel waits for)."""
     offer: Offer | None = None
     notice: str = ""
     """A line above the step (a wipe was played; the panel had moved on)."""
@@ -85,7 +87,7 @@ class Panels:
         draft = Draft()
         live = row is not None and row.draft != CLOSED
         if live and row is not None and row.turn == turn and row.revision == loaded.game.revision:
-            draft = self._read_draft(row)
+            draft = self._fitting(row, state, seat) or Draft()
         expected = None if row is None else row.version
         saved = await self.store.save_panel(
             game_id,
@@ -116,7 +118,23 @@ class Panels:
                     "latest turn message to start again from what is on the table now."
                 )
             )
-        draft = self._read_draft(row)
+        fitting = self._fitting(row, state, seat)
+        if fitting is None:
+            # A stored draft that no longer fits its game (a corrupt row) must not lock the
+            # panel: its choices start again, and the press is not acted on.
+            saved = await self.store.save_panel(
+                game_id,
+                user_id,
+                turn=turn,
+                revision=row.revision,
+                draft=Draft().dumps(),
+                expected_version=row.version,
+            )
+            shown = self._show(loaded, state, seat, saved, Draft())
+            return dataclasses.replace(
+                shown, notice="This panel's choices could not be read: please choose again."
+            )
+        draft = fitting
         if version != row.version:
             # A press on an older picture of this panel (a double click, a second copy):
             # show the panel as it stands instead of acting on what was seen.
@@ -223,27 +241,21 @@ class Panels:
             )
         return state, seat
 
-    def _read_draft(self, row: PanelRow) -> Draft:
+    def _fitting(self, row: PanelRow, state: GameState, seat: int) -> Draft | None:
+        """The stored draft, if it reads and its choices are still legal on ``state``."""
         try:
-            return Draft.loads(row.draft)
+            draft = Draft.loads(row.draft)
+            turnpanel.offer(as_seat(state, seat), draft, planning=seat != state.current)
         except CascadiaError:
-            log.warning(
-                "panel of game %d, user %d unreadable: starting it again", row.game_id, row.user_id
-            )
-            return Draft()
+            log.warning("panel of game %d, user %d does not fit its game", row.game_id, row.user_id)
+            return None
+        return draft
 
     def _show(
         self, loaded: LoadedGame, state: GameState, seat: int, row: PanelRow, draft: Draft
     ) -> Shown:
         planning = seat != state.current
-        before = as_seat(state, seat)
-        try:
-            step_offer = turnpanel.offer(before, draft, planning=planning)
-        except CascadiaError:
-            # A stored choice no longer fits (it cannot, at the same revision; but a corrupt
-            # row must not lock the panel): start the turn's choices again.
-            log.warning("panel of game %d, user %d did not fit its game", row.game_id, row.user_id)
-            step_offer = turnpanel.offer(before, Draft(), planning=planning)
+        step_offer = turnpanel.offer(as_seat(state, seat), draft, planning=planning)
         return dataclasses.replace(
             self._result(Outcome.SHOWN, loaded, seat, row, planning), offer=step_offer
         )
@@ -260,6 +272,7 @@ class Panels:
             seat=seat,
             name=loaded.players[seat].name,
             planning=planning,
+            to_move=loaded.players[loaded.require_state().current].name,
         )
 
 

@@ -44,6 +44,7 @@ from engine import (
     WipeThree,
     apply,
     can_wipe_three,
+    own_score,
     score_state,
 )
 
@@ -504,9 +505,17 @@ def _tile_words(tile: Tile | None) -> str:
 
 
 def _heading(state: GameState) -> list[str]:
+    """The player's environment in words: what the picture shows before the move."""
     player = state.current_player
+    env = player.environment
     nature = player.nature_tokens
-    return [f"Nature tokens: {nature}." if nature else "No nature tokens."]
+    score = own_score(state.cards, env, nature, solo=state.solo)
+    tokens = len(env.tokens())
+    return [
+        f"Your environment: {len(env)} tiles, {tokens} wildlife tokens, "
+        f"{nature} nature token{'' if nature == 1 else 's'}; score {score} "
+        "(majority bonuses not counted)."
+    ]
 
 
 def _pair_step(before: GameState, planning: bool) -> Offer:

@@ -241,3 +241,29 @@ async def test_panel_versions_refuse_a_lost_update(
         )  # fmt: skip
     assert (await store.get_panel(game_id, ADA)) == second
     assert await store.get_panel(game_id, BOB) is None
+
+
+async def test_a_stored_draft_that_no_longer_fits_starts_again(
+    service: GameService, store: SqliteStore, panels: Panels
+) -> None:
+    loaded = await _started(service, ADA, BOB)
+    mover, _ = _mover(loaded)
+    game_id = loaded.game.id
+    shown = await panels.open(game_id, user_id=mover, turn=0)
+    # A draft placing the tile on the starter's own hex cannot be played.
+    await store.save_panel(
+        game_id, mover, turn=0, revision=loaded.game.revision,
+        draft='{"tile":1,"token":1,"at":"0,0","turned":true}', expected_version=shown.version,
+    )  # fmt: skip
+    row = await store.get_panel(game_id, mover)
+    assert row is not None
+    again = await panels.press(
+        game_id, user_id=mover, turn=0, version=row.version, press=Press(Verb.NEXT)
+    )
+    assert "could not be read" in again.notice
+    assert again.offer is not None
+    assert again.offer.step is Step.PAIR
+    reopened = await panels.open(game_id, user_id=mover, turn=0)
+    assert reopened.offer is not None
+    assert reopened.offer.step is Step.PAIR
+    assert await store.moves(game_id) == []
