@@ -21,7 +21,15 @@ import discord
 from discord.utils import escape_markdown
 
 from bot import errors
-from bot.core.panels import Outcome, PanelGone, Panels, Shown, draw_panel
+from bot.core.panels import (
+    Outcome,
+    PanelGone,
+    PanelRefused,
+    Panels,
+    Shown,
+    TurnPassed,
+    draw_panel,
+)
 from bot.core.turnpanel import PLAY_LABEL, Button, Press, Select, Verb, play_custom_id
 
 if TYPE_CHECKING:
@@ -92,15 +100,15 @@ class PlayButton(
             if view is None:
                 raise RuntimeError("an opened panel shows a step")
             await interaction.followup.send(content, files=files, view=view, ephemeral=True)
-        except PanelGone as gone:
-            await errors.report(interaction, PanelGone(await _with_latest(interaction, gone)))
+        except TurnPassed as passed:
+            await errors.report(interaction, TurnPassed(await _with_latest(interaction, passed)))
         except Exception as error:
             await errors.report(interaction, error)
 
 
-async def _with_latest(interaction: Interaction, gone: PanelGone) -> str:
+async def _with_latest(interaction: Interaction, passed: TurnPassed) -> str:
     """The refusal, with a link to the game's latest turn message when there is one."""
-    text = str(gone)
+    text = str(passed)
     match = re.match(r"cascadia:(?:play|panel|pick):([0-9]+)", _custom_id(interaction))
     if match is None or interaction.guild_id is None:
         return text
@@ -191,7 +199,7 @@ async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
     owner = interaction.user.id == ids.user_id
     try:
         if not owner:
-            raise PanelGone(
+            raise PanelRefused(
                 "This panel is someone else's: press **Play** on the turn message for yours."
                 " Nothing was played."
             )
@@ -199,12 +207,12 @@ async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
             ids.game_id, user_id=ids.user_id, turn=ids.turn, version=ids.version, press=press
         )
         if shown.outcome is Outcome.SHOWN:
+            if shown.outbox_ids:  # a wipe was played: its new display goes to the channel
+                await bot.announce(shown.outbox_ids)
             content, files = await _render(shown)
             await interaction.edit_original_response(
                 content=content, attachments=files, view=panel_view(shown)
             )
-            if shown.outbox_ids:
-                await bot.announce(shown.outbox_ids)
             return
         if shown.outcome is Outcome.PLAYED:
             sent = await bot.announce(shown.outbox_ids)
@@ -220,10 +228,10 @@ async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
             view=None,
         )
     except PanelGone as gone:
-        text = await _with_latest(interaction, gone)
+        # The panel can no longer act: say why, and take its buttons away.
+        text = await _with_latest(interaction, gone) if isinstance(gone, TurnPassed) else str(gone)
         await errors.report(interaction, PanelGone(text))
-        if owner:
-            await _close(interaction, text)
+        await _close(interaction, text)
     except Exception as error:
         await errors.report(interaction, error)
 

@@ -26,9 +26,17 @@ from render import render_environment
 log = logging.getLogger(__name__)
 
 
-class PanelGone(BotError):
-    """The panel can no longer act: its turn passed, its game changed or ended, or it was
-    closed. Nothing was played."""
+class PanelRefused(BotError):
+    """A press the panel turns down; the panel stays as it is and nothing was played."""
+
+
+class PanelGone(PanelRefused):
+    """The panel can no longer act: its game changed or ended, or it was closed. Nothing was
+    played."""
+
+
+class TurnPassed(PanelGone):
+    """The panel's (or the Play button's) turn has passed."""
 
 
 class Outcome(StrEnum):
@@ -170,10 +178,10 @@ class Panels:
         planning: bool,
     ) -> Shown:
         if planning:
-            raise PanelGone("It is not your turn: this panel only plans. Nothing was played.")
+            raise PanelRefused("It is not your turn: this panel only plans. Nothing was played.")
         step = draft.step
         if step not in (Step.CHECK, Step.WIPE):
-            raise PanelGone("There is nothing to confirm on this step yet.")
+            raise PanelRefused("There is nothing to confirm on this step yet.")
         actions = turnpanel.actions(draft)
         user_id = row.user_id
         if step is Step.WIPE:
@@ -191,7 +199,7 @@ class Panels:
         return dataclasses.replace(
             self._result(Outcome.PLAYED, loaded, seat, row, planning),
             outbox_ids=result.outbox_ids,
-            notice=f"Turn played: `{turnpanel.command_text(draft)}`.",
+            notice=f"Same as `{turnpanel.command_text(draft)}`.",
         )
 
     async def _after_wipe(
@@ -236,7 +244,7 @@ class Panels:
         if game.status is not GameStatus.ACTIVE or state.is_over:
             raise PanelGone(_gone_text("This game is over."))
         if state.turn != turn:
-            raise PanelGone(
+            raise TurnPassed(
                 _gone_text("This turn has passed: press **Play** on the latest turn message.")
             )
         return state, seat
@@ -292,4 +300,13 @@ def draw_panel(offer: Offer, seat: int, name: str) -> bytes:
     return render_environment(state, seat, name=name, score=score, highlight=offer.highlight)
 
 
-__all__ = ["CLOSED", "Outcome", "PanelGone", "Panels", "Shown", "draw_panel"]
+__all__ = [
+    "CLOSED",
+    "Outcome",
+    "PanelGone",
+    "PanelRefused",
+    "Panels",
+    "Shown",
+    "TurnPassed",
+    "draw_panel",
+]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.errors import NotInGame
-from bot.core.panels import CLOSED, Outcome, PanelGone, Panels, Shown
+from bot.core.panels import CLOSED, Outcome, PanelGone, PanelRefused, Panels, Shown
 from bot.core.service import GameService, LoadedGame
 from bot.core.turnpanel import Press, Step, Verb
 from bot.store import SqliteStore, StalePanel
@@ -137,7 +137,7 @@ async def test_refusals_change_nothing(
     planned = await _to_check(panels, planner)
     assert planned.offer is not None
     assert Verb.CONFIRM not in planned.offer.verbs()
-    with pytest.raises(PanelGone, match="not your turn"):
+    with pytest.raises(PanelRefused, match="not your turn"):
         await _press(panels, planned, Verb.CONFIRM)
     shown = await panels.open(game_id, user_id=mover, turn=0)
     with pytest.raises(InvalidInput):
