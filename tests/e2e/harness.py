@@ -306,7 +306,7 @@ class Database:
 
     def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of every table: equal snapshots mean nothing was changed."""
-        tables = ("games", "seats", "moves", "outbox", "outbox_snapshots")
+        tables = ("games", "seats", "moves", "outbox", "outbox_snapshots", "panels")
         return {
             t: [tuple(r) for r in self.rows(f"SELECT * FROM {t} ORDER BY rowid")] for t in tables
         }

@@ -226,21 +226,26 @@ async def test_planning_mode_and_refusals_change_nothing(world: World) -> None:
     assert "not in this game" in answer.content
 
     panel = await open_panel(table, mover, start)
-    await panel.press("1:")
-    # Another player pressing the mover's panel (a forged or shared id) is turned away.
-    custom = next(b["custom_id"] for b in buttons(panel.message) if b["label"] == "Cancel")
+    while "check your move" not in panel.content:
+        await tap_step(panel)
+    # Another player pressing Confirm on the mover's panel (a shared custom id) is turned
+    # away, and the panel stays as it is for its owner.
+    confirm = next(b["custom_id"] for b in buttons(panel.message) if b["label"] == "Confirm")
     await table.settled()
     snapshot = world.db.snapshot()
-    handle = await world.server.click(waiting, panel.message, custom, forged=True)
+    handle = await world.server.click(waiting, panel.message, confirm, forged=True)
     reply = await table.reply(handle)
     assert "someone else's" in reply.content
     assert world.db.snapshot() == snapshot
+    assert "Confirm" in panel.labels()
 
     # Cancel: the panel closes, nothing is played, only the draft is cleared.
     await panel.press("Cancel")
     assert "Cancelled" in panel.content
     assert world.db.snapshot()["moves"] == before
     assert world.db.snapshot()["games"] == snapshot["games"]
+    drafts = [tuple(r) for r in world.db.rows("SELECT user_id, draft FROM panels")]
+    assert (mover, "") in drafts, drafts
 
     # A new panel plays the turn; then the old start message's Play says the turn passed.
     panel = await open_panel(table, mover, start)
