@@ -21,6 +21,7 @@ from the corridors and token groups the move touches.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from engine.actions import SLOTS, PlaceTile, PlaceToken, Take
@@ -31,8 +32,11 @@ from engine.game import GameState, Phase
 from engine.hexes import Hex, sort_key
 from engine.scoring import ScoringCard, TokenGrid, card_for
 from engine.scoring.corridors import SOLO_BONUS, SOLO_BONUS_SIZE, largest_corridors
+from engine.scoring.hawk import sight_lines
 
 _ALL_EDGES = 0b111111
+_HABITAT_INDEX = {habitat: i for i, habitat in enumerate(Habitat)}
+_HABITAT_COUNT = len(_HABITAT_INDEX)
 _HALVES = tuple(sum(1 << ((rotation + i) % 6) for i in range(3)) for rotation in range(6))
 """The edges of each rotation's first half: a two-habitat tile shows its first habitat there."""
 
@@ -117,54 +121,55 @@ class Corridors:
     joins the corridors its matching edges face, so its corridor is one plus theirs.
     """
 
-    __slots__ = ("_facing", "_memo", "largest", "solo")
+    __slots__ = ("_facing", "_halves", "_memo", "largest", "solo")
 
     def __init__(self, environment: Environment, *, solo: bool = False) -> None:
         self.solo = solo
-        parent: dict[tuple[Hex, Habitat], tuple[Hex, Habitat]] = {}
+        # Union-find over (tile, habitat) nodes numbered tile * 5 + the habitat's index.
+        tiles = list(environment.items())
+        index = {hex_: i for i, (hex_, _) in enumerate(tiles)}
+        parent = list(range(len(tiles) * _HABITAT_COUNT))
 
-        def root(node: tuple[Hex, Habitat]) -> tuple[Hex, Habitat]:
+        def root(node: int) -> int:
             while (up := parent[node]) != node:
                 parent[node] = parent[up]
                 node = up
             return node
 
-        for hex_, placed in environment.items():
-            for habitat in set(placed.edges):
-                parent[hex_, habitat] = (hex_, habitat)
-        for hex_, placed in environment.items():
+        for i, (hex_, placed) in enumerate(tiles):
             edges = placed.edges
-            for direction in range(3):
-                neighbour = hex_.neighbor(direction)
-                other = environment.get(neighbour)
+            for direction, neighbour in enumerate(hex_.neighbors()[:3]):
+                j = index.get(neighbour)
                 habitat = edges[direction]
-                if other is not None and other.edges[direction + 3] == habitat:
-                    a, b = root((hex_, habitat)), root((neighbour, habitat))
+                if j is not None and tiles[j][1].edges[direction + 3] == habitat:
+                    slot = _HABITAT_INDEX[habitat]
+                    a, b = root(i * _HABITAT_COUNT + slot), root(j * _HABITAT_COUNT + slot)
                     if a != b:
                         parent[a] = b
-        sizes: dict[tuple[Hex, Habitat], int] = {}
-        for node in parent:
-            top = root(node)
-            sizes[top] = sizes.get(top, 0) + 1
+        sizes: dict[int, int] = {}
         largest = dict.fromkeys(Habitat, 0)
-        for (_, habitat), size in sizes.items():
-            largest[habitat] = max(largest[habitat], size)
+        for i, (_, placed) in enumerate(tiles):
+            for habitat in set(placed.edges):
+                top = root(i * _HABITAT_COUNT + _HABITAT_INDEX[habitat])
+                size = sizes[top] = sizes.get(top, 0) + 1
+                if size > largest[habitat]:
+                    largest[habitat] = size
         self.largest: dict[Habitat, int] = largest
         """The size of the largest corridor of each habitat now."""
         # For each empty hex next to a tile, per habitat facing it: (edge bit, corridor, size).
-        numbers = {top: i for i, top in enumerate(sizes)}
         facing: dict[Hex, dict[Habitat, list[tuple[int, int, int]]]] = {}
-        for hex_, placed in environment.items():
+        for i, (hex_, placed) in enumerate(tiles):
             for direction, neighbour in enumerate(hex_.neighbors()):
-                if neighbour in environment:
+                if neighbour in index:
                     continue
                 habitat = placed.edges[direction]
-                top = root((hex_, habitat))
+                top = root(i * _HABITAT_COUNT + _HABITAT_INDEX[habitat])
                 facing.setdefault(neighbour, {}).setdefault(habitat, []).append(
-                    (1 << (direction + 3) % 6, numbers[top], sizes[top])
+                    (1 << (direction + 3) % 6, top, sizes[top])
                 )
         self._facing = facing
         self._memo: dict[tuple[Hex, tuple[Habitat, ...]], tuple[int, ...]] = {}
+        self._halves: dict[tuple[Hex, Habitat], list[int]] = {}
 
     def size(self, at: Hex, habitat: Habitat, mask: int) -> int:
         """The size of the corridor of ``habitat`` a new tile at ``at`` would be in, when it
@@ -180,9 +185,18 @@ class Corridors:
         self, facing: dict[Habitat, list[tuple[int, int, int]]], at: Hex, habitat: Habitat
     ) -> list[int]:
         """The gain of ``habitat`` shown on each half of a tile at ``at``, by rotation."""
-        if habitat not in facing:
+        entries = facing.get(habitat)
+        if entries is None:
             return [self._habitat_gain(habitat, 1)] * 6
-        return [self._habitat_gain(habitat, self.size(at, habitat, half)) for half in _HALVES]
+        key = (at, habitat)
+        found = self._halves.get(key)
+        if found is None:
+            found = []
+            for half in _HALVES:
+                joined = {corridor: size for bit, corridor, size in entries if half & bit}
+                found.append(self._habitat_gain(habitat, 1 + sum(joined.values())))
+            self._halves[key] = found
+        return found
 
     def _habitat_gain(self, habitat: Habitat, size: int) -> int:
         before = self.largest[habitat]
@@ -269,7 +283,7 @@ class WildlifeGains:
         "_base",
         "_cards",
         "_groups",
-        "_hawk_d",
+        "_hawk_d_between",
         "_lone",
         "_lone_constant",
         "_memo",
@@ -286,9 +300,12 @@ class WildlifeGains:
         self._reach = {w: _reach(w, cards.card(w)) for w in Wildlife}
         self._lone_constant = {w: _lone_is_constant(w, cards.card(w)) for w in Wildlife}
         self._salmon_d = cards.card(_SALMON) == "D"
-        self._hawk_d = cards.card(_HAWK) == "D" and (
-            sum(1 for w in self._tokens.values() if w is _HAWK) > 1
-        )
+        # Hawk D changes with another species only between two hawks that see each other.
+        self._hawk_d_between: set[Hex] = set()
+        if cards.card(_HAWK) == "D":
+            grid = TokenGrid(self._tokens)
+            for sight in sight_lines(grid):
+                self._hawk_d_between.update(grid.hex(key) for key in sight.between())
         self._lone: dict[Wildlife, int] = {}
         self._base: dict[Wildlife, int] = {}
         self._groups: dict[Wildlife, dict[Hex, list[Hex]]] = {}
@@ -346,16 +363,6 @@ class WildlifeGains:
         local[at] = wildlife
         return score(TokenGrid(local)) - before
 
-    def _own_gain(self, wildlife: Wildlife, at: Hex) -> int:
-        if self._lone_constant[wildlife]:
-            tokens = self._tokens
-            if all(tokens.get(n) is not wildlife for n in at.neighbors()):
-                lone = self._lone.get(wildlife)
-                if lone is None:
-                    lone = self._lone[wildlife] = self._card_gain(wildlife, wildlife, at)
-                return lone
-        return self._card_gain(wildlife, wildlife, at)
-
     def gain(self, wildlife: Wildlife, at: Hex) -> int:
         """The change of all five cards when a ``wildlife`` token goes on the empty hex
         ``at`` (any hex: cards look at tokens only)."""
@@ -363,14 +370,19 @@ class WildlifeGains:
         found = self._memo.get(key)
         if found is not None:
             return found
-        gain = self._own_gain(wildlife, at)
-        if wildlife is not _FOX or self._salmon_d:
-            near = {self._tokens.get(n) for n in at.neighbors()}
-            if wildlife is not _FOX and _FOX in near:
-                gain += self._card_gain(_FOX, wildlife, at)
-            if wildlife is not _SALMON and self._salmon_d and _SALMON in near:
-                gain += self._card_gain(_SALMON, wildlife, at)
-        if wildlife is not _HAWK and self._hawk_d:
+        tokens = self._tokens
+        near = {tokens.get(n) for n in at.neighbors()}
+        if self._lone_constant[wildlife] and wildlife not in near:
+            gain = self._lone.get(wildlife)
+            if gain is None:
+                gain = self._lone[wildlife] = self._card_gain(wildlife, wildlife, at)
+        else:
+            gain = self._card_gain(wildlife, wildlife, at)
+        if wildlife is not _FOX and _FOX in near:
+            gain += self._card_gain(_FOX, wildlife, at)
+        if wildlife is not _SALMON and self._salmon_d and _SALMON in near:
+            gain += self._card_gain(_SALMON, wildlife, at)
+        if wildlife is not _HAWK and at in self._hawk_d_between:
             gain += self._card_gain(_HAWK, wildlife, at)
         self._memo[key] = gain
         return gain
@@ -404,6 +416,7 @@ class MoveScorer:
         self.wildlife = WildlifeGains(state.cards, seat.environment)
         self.frontier: list[Hex] = seat.environment.frontier()
         self._targets: dict[Wildlife, list[tuple[Hex, int]]] = {}
+        self._target_keys: dict[Wildlife, list[tuple[int, int]]] = {}
         self._best_target: dict[Wildlife, tuple[int, Hex | None]] = {}
 
     def takes(self, *, free_choices: bool = True) -> list[Take]:
@@ -435,6 +448,7 @@ class MoveScorer:
             found = self._targets[wildlife] = [
                 (h, gain(wildlife, h) + env[h].tile.keystone) for h in env.token_targets(wildlife)
             ]
+            self._target_keys[wildlife] = [(h.q, h.r) for h, _ in found]
         return found
 
     def new_tile_gain(self, tile: Tile, wildlife: Wildlife, at: Hex) -> int | None:
@@ -495,13 +509,14 @@ class MoveScorer:
         return found
 
     def _token_options(self, info: _Take, at: Hex) -> list[tuple[Hex | None, int]]:
-        options: list[tuple[Hex | None, int]] = list(self.targets(info.token))
+        """Every token target of a take with its tile at ``at`` (by hex, the new tile's among
+        them) and returning the token last, each with the token's gain."""
+        placed = self.targets(info.token)
         on_new = self.new_tile_gain(info.tile, info.token, at)
-        if on_new is not None:
-            options.append((at, on_new))
-            options.sort(key=lambda o: sort_key(o[0]) if o[0] is not None else (0, 0))
-        options.append((None, 0))
-        return options
+        if on_new is None:
+            return [*placed, (None, 0)]
+        where = bisect_left(self._target_keys[info.token], (at.q, at.r))
+        return [*placed[:where], (at, on_new), *placed[where:], (None, 0)]
 
     def moves(self, take: Take | None = None, *, free_choices: bool = True) -> list[ScoredMove]:
         """Every move (of ``take``, or of every take allowed) with its gain."""
