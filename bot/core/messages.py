@@ -379,7 +379,7 @@ HELP = """\
 **How to play Cascadia.** Build a landscape of habitat tiles and fill it with wildlife. \
 On your turn, press **Play** under the turn message: a private panel walks you through it, \
 with a picture and the score change of every choice, best first.
-1. **Pair**: take a tile and the wildlife token that goes with it.
+1. **Pair**: take a tile and the wildlife token that goes with it (or **Suggest a move**).
 2. **Where**: place the tile touching your tiles; then rotate it and press **Next**.
 3. **Token**: put it on one of your tiles that shows that animal and has no token yet, or \
 return it to the bag. A token on a keystone tile (one habitat) earns a nature token.

@@ -85,6 +85,7 @@ class Verb(StrEnum):
     FREE_TOKEN = "ftoken"
     WIPE_THREE = "wipe3"
     NATURE_WIPE = "nwipe"
+    SUGGEST = "suggest"
     WIPE_SLOTS = "nslots"
     WHERE = "where"
     MORE = "more"
@@ -375,6 +376,8 @@ def _advance(before: GameState, draft: Draft, press: Press) -> Draft:
         return _placed_choice(before, dataclasses.replace(draft, token=int(_value(press))))
     if verb is Verb.WIPE_THREE:
         return Draft(wipe=())
+    if verb is Verb.SUGGEST:
+        return suggestion(before)
     if verb is Verb.NATURE_WIPE:
         return Draft(nature_wipe=True)
     if verb is Verb.WIPE_SLOTS:
@@ -395,6 +398,21 @@ def _advance(before: GameState, draft: Draft, press: Press) -> Draft:
     if verb is Verb.RETURN:
         return dataclasses.replace(draft, token_at=None, token_done=True)
     raise InvalidInput(f"{verb.value} is not a step")
+
+
+def suggestion(before: GameState) -> Draft:
+    """The whole move that gains the most now (no free choice), ready to check: the
+    Suggest button's draft."""
+    best = gains.best_move(before)
+    return Draft(
+        tile=best.tile,
+        token=best.token,
+        at=best.at,
+        rotation=best.rotation,
+        turned=True,
+        token_at=best.token_at,
+        token_done=True,
+    )
 
 
 def _take(draft: Draft) -> Take:
@@ -538,6 +556,7 @@ def _pair_step(before: GameState, planning: bool) -> Offer:
         lines.append("Three display tokens match: you may wipe them for free once this turn.")
     if not planning and nature and before.bag.size > 0:
         extra.append(Button(Verb.NATURE_WIPE, "Wipe with a nature token"))
+    extra.append(Button(Verb.SUGGEST, "Suggest a move (the best score now)"))
     extra.append(CANCEL)
     return Offer(Step.PAIR, tuple(lines), (), (pairs, tuple(extra)), before)
 

@@ -27,6 +27,7 @@ from engine import (
     GameState,
     Hex,
     InvalidInput,
+    MoveScorer,
     NatureWipe,
     PlaceTile,
     PlaceToken,
@@ -372,3 +373,25 @@ def test_option_gains_equal_the_difference_of_two_full_scorings(seed: int) -> No
     returned = [b.label for row in token_step.buttons for b in row if "bag" in b.label]
     after = apply(placed, PlaceToken(None))
     assert f"({_own(after, seat) - base:+d})" in returned[0]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_suggest_fills_in_the_best_move_ready_to_check(seed: int) -> None:
+    rng = random.Random(seed)
+    state = new_game(players=2, seed=seed, cards="B")
+    for _ in range(rng.randint(0, 8)):
+        state, _ = _play_through_panel(state, rng)
+    first = offer(state, Draft())
+    assert any("Suggest" in b.label for row in first.buttons for b in row)
+    draft = advance(state, Draft(), Press(Verb.SUGGEST))
+    check = offer(state, draft)
+    assert check.step is Step.CHECK
+    assert "Confirm" in [b.label for row in check.buttons for b in row]
+    seat = state.current
+    after = _confirm(state, draft)
+    gained = _own(after, seat) - _own(state, seat)
+    assert gained == max(MoveScorer(state).gains(free_choices=False))
+    # Back goes through the steps of the suggested move, which stay as suggested.
+    token = advance(state, draft, Press(Verb.BACK))
+    assert token.step is Step.TOKEN
+    assert (token.at, token.rotation) == (draft.at, draft.rotation)
