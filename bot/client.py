@@ -168,7 +168,10 @@ class CascadiaBot(commands.Bot):
     async def post(self, channel_id: int, post: Post) -> int:
         """Send one outbox message; only the users it names may be pinged."""
         channel = self.get_partial_messageable(channel_id)
-        files = [discord.File(io.BytesIO(data), filename=name) for name, data in post.attachments]
+        files = [
+            discord.File(io.BytesIO(a.data), filename=a.name, description=a.description or None)
+            for a in post.attachments
+        ]
         mentions = discord.AllowedMentions(
             everyone=False,
             roles=False,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import logging
 
 import discord
@@ -20,7 +19,15 @@ from discord.ext import commands
 from bot import lobby, panel
 from bot.client import CascadiaBot
 from bot.core import choices, messages
+from bot.core.captions import (
+    display_description,
+    environment_description,
+    environment_files,
+    scores_description,
+)
 from bot.core.errors import NoGame, NotInGame
+from bot.core.names import clean, safe
+from bot.core.records import export_file
 from bot.core.service import LoadedGame, Turn
 from bot.store import GameStatus
 from bot.views import EndConfirmation
@@ -148,8 +155,8 @@ TileAt = app_commands.Transform[Hex, TilePosition]
 TokenAt = app_commands.Transform[Hex | None, TokenPosition]
 
 
-def _png(name: str, data: bytes) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+def _png(name: str, data: bytes, description: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
 class Cascadia(commands.Cog):
@@ -266,7 +273,17 @@ class Cascadia(commands.Cog):
             messages.preview_message(
                 found.score_before, found.score_after, your_turn=found.seat == state.current
             ),
-            file=_png("preview.png", image),
+            file=_png(
+                "preview.png",
+                image,
+                "Preview: "
+                + environment_description(
+                    found.table.players[found.seat].name,
+                    found.after,
+                    found.seat,
+                    found.score_after,
+                ),
+            ),
             ephemeral=True,
         )
 
@@ -305,7 +322,7 @@ class Cascadia(commands.Cog):
         who = player or interaction.user
         seat = table.seat_of(who.id)
         if seat is None:
-            raise NotInGame("You are" if player is None else f"{who.display_name} is")
+            raise NotInGame("You are" if player is None else f"{safe(clean(who.display_name))} is")
         sheet = table.score_sheet()
         display, environment = await asyncio.gather(
             asyncio.to_thread(render_display, state),
@@ -319,7 +336,16 @@ class Cascadia(commands.Cog):
         )
         await interaction.followup.send(
             messages.board_message(state, seat, table.players),
-            files=[_png("display.png", display), _png(f"player{seat + 1}.png", environment)],
+            files=[
+                _png("display.png", display, display_description(state)),
+                _png(
+                    environment_files(table.names)[seat],
+                    environment,
+                    environment_description(
+                        table.players[seat].name, state, seat, sheet.players[seat].total
+                    ),
+                ),
+            ],
             ephemeral=True,
         )
 
@@ -347,10 +373,11 @@ class Cascadia(commands.Cog):
         sheet = table.score_sheet()
         final = table.game.status is GameStatus.FINISHED
         title = "Final scores" if final else "Scores so far"
-        image = await asyncio.to_thread(render_scores, sheet, title=title)
+        # Until the game is over the picture marks the leader, not a winner.
+        image = await asyncio.to_thread(render_scores, sheet, title=title, final=final)
         await interaction.followup.send(
             messages.score_message(sheet, final=final),
-            file=_png("scores.png", image),
+            file=_png("scores.png", image, scores_description(sheet, final=final)),
             ephemeral=True,
         )
 
@@ -368,8 +395,8 @@ class Cascadia(commands.Cog):
         document = await self.bot.service.export(
             _channel_id(interaction), user_id=interaction.user.id
         )
-        data = (json.dumps(document, indent=2) + "\n").encode()
-        name = f"cascadia-game-{document['game']['id']}.json"
+        name, text = export_file(document)
+        data = text.encode()
         await interaction.followup.send(
             "The game record:", file=discord.File(io.BytesIO(data), filename=name), ephemeral=True
         )

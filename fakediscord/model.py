@@ -110,12 +110,15 @@ class Attachment:
     data: bytes
     content_type: str
     url: str
+    description: str | None = None
+    """The alt text the uploader gave, if any."""
 
     def payload(self) -> JSON:
         """The attachment object of a message payload."""
         return {
             **{"id": str(self.id), "filename": self.filename, "size": len(self.data)},
             **{"url": self.url, "proxy_url": self.url, "content_type": self.content_type},
+            **({"description": self.description} if self.description is not None else {}),
         }
 
 

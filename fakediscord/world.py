@@ -437,7 +437,8 @@ class World:
             aid = self.next_id()
             url = f"{self.cdn_base}/attachments/{channel_id}/{aid}/{name}"
             guessed = mimetypes.guess_type(name)[0]
-            result.append(Attachment(aid, name, data, guessed or ctype, url))
+            description = spec.get("description")
+            result.append(Attachment(aid, name, data, guessed or ctype, url, description))
         return result
 
     def _validate_content(self, m: MessageRecord) -> None:

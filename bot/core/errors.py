@@ -6,7 +6,7 @@ the engine's and the store's errors) into short private answers.
 
 from __future__ import annotations
 
-from bot.core.markdown import escape_markdown
+from bot.core.names import safe
 
 
 class BotError(Exception):
@@ -32,7 +32,7 @@ class NotYourTurn(BotError):
 
     def __init__(self, current: str) -> None:
         super().__init__(
-            f"It's not your turn: it's {escape_markdown(current)}'s."
+            f"It's not your turn: it's {safe(current)}'s."
             " You can plan yours with `/cascadia preview`."
         )
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core.markdown import escape_markdown
+from bot.core.names import safe
 from bot.core.reminders import ReminderLevel
 from engine import (
     MAX_PLAYERS,
@@ -43,25 +43,8 @@ class Player:
 
     @property
     def shown(self) -> str:
-        """The name in bold, with Discord markdown in it made harmless."""
-        return f"**{escape_markdown(self.name)}**"
-
-
-def unique_names(names: Sequence[str]) -> list[str]:
-    """The names with repeats told apart (``"Sam"``, ``"Sam (2)"``), in the same order.
-
-    Score sheets rank players by name, so two members with one display name must differ.
-    """
-    seen: set[str] = set()
-    result = []
-    for name in names:
-        candidate, n = name, 1
-        while candidate in seen:
-            n += 1
-            candidate = f"{name} ({n})"
-        seen.add(candidate)
-        result.append(candidate)
-    return result
+        """The name in bold, with Discord markdown and mention syntax in it made harmless."""
+        return f"**{safe(self.name)}**"
 
 
 def timestamp(moment: datetime, style: str = "R") -> str:
@@ -205,27 +188,39 @@ def wipe_message(before: GameState, action: WipeThree | NatureWipe, player: Play
     return f"{describe_wipe(before, action, player)} The new display is attached."
 
 
+def places(sheet: ScoreSheet) -> list[tuple[int, str]]:
+    """The players best first, each with their place from 1: players tied on total and
+    nature tokens (the tie-breaker) share the better place (1, 2, 2, 4), as in the picture."""
+    found: list[tuple[int, str]] = []
+    previous: tuple[int, int] | None = None
+    for index, name in enumerate(sheet.ranking):
+        score = sheet.player(name)
+        key = (score.total, score.nature_tokens)
+        place = found[-1][0] if key == previous else index + 1
+        found.append((place, name))
+        previous = key
+    return found
+
+
 def ranking_text(sheet: ScoreSheet, *, final: bool = True) -> str:
     """Players best first with their totals, then who won (or, before the end, who leads)."""
     lines = []
-    for place, name in enumerate(sheet.ranking, start=1):
+    for place, name in places(sheet):
         score = sheet.player(name)
         lines.append(
-            f"{place}. **{escape_markdown(name)}**: {score.total} points"
+            f"{place}. **{safe(name)}**: {score.total} points"
             f" (wildlife {score.wildlife_total}, habitats {score.habitat_total},"
             f" nature tokens {score.nature_tokens})"
         )
     if len(sheet.players) == 1:
         lines.append(f"{'Final' if final else 'Current'} score: {sheet.players[0].total}.")
     elif not final:
-        leaders = " and ".join(f"**{escape_markdown(w)}**" for w in sheet.winners)
+        leaders = " and ".join(f"**{safe(w)}**" for w in sheet.winners)
         lines.append(f"{leaders} {'leads' if len(sheet.winners) == 1 else 'share the lead'}.")
     elif len(sheet.winners) == 1:
-        lines.append(f"**{escape_markdown(sheet.winners[0])}** wins!")
+        lines.append(f"**{safe(sheet.winners[0])}** wins!")
     else:
-        lines.append(
-            "Shared victory: " + ", ".join(f"**{escape_markdown(w)}**" for w in sheet.winners) + "!"
-        )
+        lines.append("Shared victory: " + ", ".join(f"**{safe(w)}**" for w in sheet.winners) + "!")
     return "\n".join(lines)
 
 
@@ -370,7 +365,7 @@ def my_games_message(games: Sequence[GameSummary]) -> str:
         elif game.your_turn:
             lines.append(f"{where}: **your turn** (round {game.round})")
         else:
-            to_move = escape_markdown(game.to_move or "someone")
+            to_move = safe(game.to_move) if game.to_move else "someone"
             lines.append(f"{where}: waiting for {to_move} (round {game.round})")
     return "Your games:\n" + "\n".join(lines)
 
@@ -390,7 +385,8 @@ pick; three matching tokens may be wiped once a turn for free (**Wipe 3**); four
 are replaced automatically. After 20 turns each, points come from the wildlife scoring \
 cards, your largest area of each habitat (plus bonuses) and your nature tokens.
 Typing works too: `/cascadia play pair:2 tile_at:1,-1 rotation:3 token_at:0,1` (the panel \
-shows each move this way), `/cascadia preview` with the same options, `/cascadia wipe [1 3]`.
+shows each move this way), `/cascadia preview` with the same options, `/cascadia wipe`, \
+or `/cascadia wipe tokens:1 3` to spend a nature token.
 
 `/cascadia new [cards]`: open a lobby (cards: random, A-D, five letters like ABCDA, family, \
 intermediate) · `/cascadia join` · `/cascadia leave` · `/cascadia start` (host)

@@ -23,6 +23,13 @@ from enum import StrEnum
 from typing import Any
 
 from bot.core import records
+from bot.core.captions import (
+    Attachment,
+    display_description,
+    environment_description,
+    environment_files,
+    scores_description,
+)
 from bot.core.turnpanel import PLAY_LABEL, play_custom_id
 from bot.store import OutboxMessage, OutboxRow, Store
 from engine import GameState, Hex, score_state, state_from_json
@@ -123,7 +130,7 @@ class Post:
 
     text: str
     mentions: tuple[int, ...]
-    attachments: tuple[tuple[str, bytes], ...]
+    attachments: tuple[Attachment, ...]
     nonce: str
     """Derived from the outbox id: Discord drops a repeat of a recent nonce."""
     buttons: tuple[tuple[str, str], ...] = ()
@@ -133,31 +140,35 @@ class Post:
 Send = Callable[[int, Post], Awaitable[int]]
 """Posts a message in a channel and returns the new message's id."""
 
-Renderer = Callable[[Announcement], list[tuple[str, bytes]]]
-"""Draws an announcement's pictures as (file name, PNG bytes); CPU-heavy, run in a thread."""
+Renderer = Callable[[Announcement], list[Attachment]]
+"""Draws an announcement's pictures as PNG attachments; CPU-heavy, run in a thread."""
 
 
-def render_pictures(announcement: Announcement) -> list[tuple[str, bytes]]:
-    """The pictures of an announcement, drawn with :mod:`render`; each environment is headed
-    by its player's score so far."""
+def render_pictures(announcement: Announcement) -> list[Attachment]:
+    """The pictures of an announcement, drawn with :mod:`render`, each named and described
+    (see :mod:`bot.core.captions`); each environment is headed by its player's score so far."""
     state = announcement.state
     if state is None or not announcement.pictures:
         return []
     sheet = score_state(state, announcement.names)
-    files: list[tuple[str, bytes]] = []
+    files: list[Attachment] = []
     for picture in announcement.pictures:
         if picture is Picture.DISPLAY:
-            files.append(("display.png", render_display(state)))
+            image = render_display(state)
+            files.append(Attachment("display.png", image, display_description(state)))
         elif picture is Picture.SCORES:
-            files.append(("scores.png", render_scores(sheet, title="Final scores")))
+            image = render_scores(sheet, title="Final scores")
+            files.append(Attachment("scores.png", image, scores_description(sheet, final=True)))
         elif picture is Picture.ENVIRONMENTS:
+            names = environment_files([score.name for score in sheet.players])
             for seat, score in enumerate(sheet.players):
                 highlights = announcement.highlights
                 highlight = highlights[seat] if seat < len(highlights) else ()
                 image = render_environment(
                     state, seat, name=score.name, score=score.total, highlight=highlight
                 )
-                files.append((f"player{seat + 1}.png", image))
+                about = environment_description(score.name, state, seat, score.total)
+                files.append(Attachment(names[seat], image, about))
     return files
 
 
@@ -263,7 +274,7 @@ class Outbox:
             log.exception("could not draw the pictures of outbox %d", row.id)
             attachments = []
             text += "\n(The pictures could not be drawn this time.)"
-        files = [(name, content.encode()) for name, content in announcement.files]
+        files = [Attachment(name, content.encode()) for name, content in announcement.files]
         return Post(
             text=_clip(text),
             mentions=announcement.mentions,

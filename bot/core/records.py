@@ -15,7 +15,6 @@ from bot.core.messages import Player
 from bot.store import GameRow, GameStatus, MoveRow
 from engine import (
     Action,
-    GameRecord,
     GameState,
     Hex,
     PlaceTile,
@@ -84,9 +83,10 @@ def last_placements(moves: Sequence[MoveRow], players: Sequence[Player]) -> list
     return placed
 
 
-def record_file(game_id: int, record: GameRecord) -> tuple[str, str]:
-    """The file name and text of a game's replayable record, as attached to a message."""
-    return (f"cascadia-game-{game_id}.json", json_text(record.to_json()))
+def export_file(document: dict[str, Any]) -> tuple[str, str]:
+    """The file name and text of an exported game document (see :func:`export_document`):
+    what ``/cascadia export`` sends and what the message ending a game attaches."""
+    return (f"cascadia-game-{document['game']['id']}.json", json_text(document))
 
 
 def json_text(data: Any) -> str:

@@ -18,15 +18,16 @@ from typing import Any
 from bot.core import messages
 from bot.core.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
 from bot.core.messages import GameSummary, Player
+from bot.core.names import seat_names
 from bot.core.outbox import Announcement, Picture
 from bot.core.records import (
     export_document,
+    export_file,
     last_placements,
     logged_actions,
     move_text,
     placed_hexes,
     read_state,
-    record_file,
     state_text,
 )
 from bot.core.reminders import ReminderDue, catch_up, next_reminder_time
@@ -35,6 +36,7 @@ from bot.store import (
     CommitResult,
     GameRow,
     GameStatus,
+    MoveRow,
     NotActive,
     NotInLobby,
     RevisionConflict,
@@ -219,7 +221,7 @@ class GameService:
 
     async def _load(self, game: GameRow) -> LoadedGame:
         seats = await self.store.seats(game.id)
-        names = messages.unique_names([s.name for s in seats])
+        names = seat_names([s.name for s in seats])
         players = tuple(Player(s.user_id, n) for s, n in zip(seats, names, strict=True))
         state = None if game.state is None else read_state(game.state)
         return LoadedGame(game, players, state)
@@ -329,7 +331,11 @@ class GameService:
         now = self._now()
         if after.is_over:
             sheet = table.score_sheet(after)
-            record = table.record([*logged_actions(moves), *actions])
+            # The export as it will read once this move is committed.
+            seq = moves[-1].seq + 1 if moves else 1
+            move = MoveRow(game.id, seq, user_id, move_text(actions), now)
+            finished = dataclasses.replace(game, status=GameStatus.FINISHED)
+            document = export_document(finished, table.players, after, [*moves, move])
             announcement = Announcement(
                 kind="finish",
                 text=messages.game_over_message(line, sheet, table.players),
@@ -338,7 +344,7 @@ class GameService:
                 state=after,
                 names=table.names,
                 highlights=tuple(highlights),
-                files=(record_file(game.id, record),),
+                files=(export_file(document),),
             )
             status, next_at = GameStatus.FINISHED, None
         else:
@@ -452,8 +458,11 @@ class GameService:
         started = table.state is not None
         files: tuple[tuple[str, str], ...] = ()
         if started:
-            record = table.record(await self._logged_actions(game_id))
-            files = (record_file(game_id, record),)
+            ended = dataclasses.replace(table.game, status=GameStatus.ENDED)
+            moves = await self.store.moves(game_id)
+            files = (
+                export_file(export_document(ended, table.players, table.require_state(), moves)),
+            )
         announcement = Announcement(
             kind="end",
             text=messages.ended_message(Player(user_id, name), started=started),

@@ -165,7 +165,8 @@ async def test_lobby_buttons_seat_players_and_start(world: World) -> None:
     mentioned = {int(m) for m in re.findall(r"<@(\d+)>", start.content)}
     assert len(mentioned) == 1
     assert start.notified == frozenset(mentioned)
-    assert [a.filename for a in start.attachments] == ["display.png", "player1.png", "player2.png"]
+    assert [a.filename for a in start.attachments] == ["display.png", "ada.png", "bob.png"]
+    assert start.attachments[1].description == "ada's environment: 3 tiles, 10 points"
     await world.server.wait_for(
         lambda: "The game has started." in lobby.content and not lobby.custom_ids(),
         what="the lobby closed",
@@ -185,7 +186,7 @@ async def test_a_turn_pings_only_the_next_player_in_a_new_message(world: World) 
     assert turn.notified == frozenset({waiting})
     assert re.findall(r"<@(\d+)>", turn.content) == [str(waiting)]
     assert f"placed the tile at `{options['tile_at']}`" in turn.content
-    assert [a.filename for a in turn.attachments] == ["display.png", "player1.png", "player2.png"]
+    assert [a.filename for a in turn.attachments] == ["display.png", "ada.png", "bob.png"]
 
 
 async def test_refusals_are_private_and_change_nothing(world: World) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.core.captions import Attachment
 from bot.core.outbox import (
     SNAPSHOT_VERSION,
     Announcement,
@@ -59,8 +60,8 @@ class Clock:
         return self.now
 
 
-def no_pictures(announcement: Announcement) -> list[tuple[str, bytes]]:
-    return [(f"{p.value}.png", b"png") for p in announcement.pictures]
+def no_pictures(announcement: Announcement) -> list[Attachment]:
+    return [Attachment(f"{p.value}.png", b"png") for p in announcement.pictures]
 
 
 @pytest.fixture
@@ -235,7 +236,7 @@ async def test_concurrent_drains_post_once(store: SqliteStore) -> None:
 async def test_a_drawing_failure_still_sends_the_words(store: SqliteStore) -> None:
     fake = FakeDiscord()
 
-    def broken(announcement: Announcement) -> list[tuple[str, bytes]]:
+    def broken(announcement: Announcement) -> list[Attachment]:
         raise Boom("font missing")
 
     outbox = Outbox(store, fake.send, render=broken, clock=Clock())
@@ -274,13 +275,11 @@ def test_render_pictures_draws_display_environments_and_scores() -> None:
         highlights=((Hex(0, 0),), ()),
     )
     files = render_pictures(announcement)
-    assert [name for name, _ in files] == [
-        "display.png",
-        "player1.png",
-        "player2.png",
-        "scores.png",
-    ]
-    assert all(data.startswith(b"\x89PNG") for _, data in files)
+    assert [f.name for f in files] == ["display.png", "Ada.png", "Bob.png", "scores.png"]
+    assert all(f.data.startswith(b"\x89PNG") for f in files)
+    assert files[0].description.startswith("The display: 1: ")
+    assert files[1].description == "Ada's environment: 3 tiles, 10 points"
+    assert files[3].description.startswith("Final scores: 1. ")
     assert render_pictures(Announcement(kind="reminder", text="")) == []
 
 

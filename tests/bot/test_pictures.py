@@ -34,6 +34,6 @@ async def test_pictures_are_drawn_in_a_worker_process() -> None:
     finally:
         renderer.shutdown(wait=True)
     assert worker_pid != os.getpid()
-    assert [name for name, _ in files] == ["display.png", "player1.png", "player2.png"]
-    assert all(data.startswith(PNG) for _, data in files)
+    assert [f.name for f in files] == ["display.png", "Ada.png", "Bob.png"]
+    assert all(f.data.startswith(PNG) for f in files)
     assert files == render_pictures(announcement)

@@ -175,7 +175,7 @@ async def test_same_names_are_told_apart(service: GameService) -> None:
         guild_id=GUILD, channel_id=CHANNEL, user_id=ADA, name="Sam", cards=None
     )
     table = await service.join(table.game.id, user_id=BOB, name="Sam")
-    assert [p.name for p in table.players] == ["Sam", "Sam (2)"]
+    assert [p.name for p in table.players] == ["Sam (seat 1)", "Sam (seat 2)"]
 
 
 async def test_host_leaving_closes_the_lobby(service: GameService) -> None:
@@ -283,7 +283,7 @@ async def test_every_environment_rings_its_own_latest_placement(
         assert posted[-1].highlights[seat][0] == turn.tile_at
     # The player who did not move in the last turn looks the same in both last messages.
     idle = table.require_state().current
-    before, after = (render_pictures(a)[1 + idle][1] for a in posted[-2:])
+    before, after = (render_pictures(a)[1 + idle].data for a in posted[-2:])
     assert before == after
 
 
@@ -385,12 +385,16 @@ async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
     assert final.kind == "finish"
     assert set(final.mentions) == {ADA, BOB}
     assert "**The game is over.**" in final.text
-    ((name, record_text),) = final.files
-    assert name == f"cascadia-game-{table.game.id}.json"
-    record = GameRecord.from_json(json.loads(record_text))
-    assert record.replay() == table.state
-
     document = await service.export(CHANNEL, user_id=ADA)
+    # The end message attaches what /cascadia export gives, under the same name.
+    ((name, attached),) = final.files
+    assert name == f"cascadia-game-{table.game.id}.json"
+    posted = json.loads(attached)
+    assert GameRecord.from_json(posted["record"]).replay() == table.state
+    assert [m["actions"] for m in posted["moves"]] == [m["actions"] for m in document["moves"]]
+    assert {k: v for k, v in posted.items() if k != "moves"} == {
+        k: v for k, v in document.items() if k != "moves"
+    }
     assert document["game"]["status"] == "finished"
     assert document["seed"] == 5
     assert GameRecord.from_json(document["record"]).replay() == table.state
@@ -497,8 +501,10 @@ async def test_end_is_for_the_host_or_a_manager(service: GameService, store: Sql
     announcement = (await _outbox(store))[-1]
     assert announcement.kind == "end"
     assert "ended by **Cy**" in announcement.text
-    ((_, record_text),) = announcement.files
-    assert GameRecord.from_json(json.loads(record_text)).replay() == ended.state
+    ((_, attached),) = announcement.files
+    document = json.loads(attached)
+    assert document["game"]["status"] == "ended"
+    assert GameRecord.from_json(document["record"]).replay() == ended.state
     document = await service.export(CHANNEL, user_id=ADA)
     assert document["seed"] == 5
 

@@ -359,13 +359,19 @@ class World:
 
 
 def check_pngs(message: MessageRecord, *, expect: Iterable[str]) -> None:
-    """The message carries valid, non-trivial PNG pictures with exactly the ``expect`` names."""
+    """The message carries valid, non-trivial PNG pictures with exactly the ``expect`` names,
+    each described for screen readers (an environment: "alice's environment: 3 tiles, 0
+    points")."""
     pngs = [a for a in message.attachments if a.filename.endswith(".png")]
     assert sorted(a.filename for a in pngs) == sorted(expect), (
         f"pictures of message {message.id}: {[a.filename for a in message.attachments]}"
     )
     for attachment in pngs:
-        assert attachment.data.startswith(_PNG_SIGNATURE), f"{attachment.filename} is not a PNG"
+        assert attachment.description, f"{attachment.filename} has no description"
+        if attachment.filename not in ("display.png", "scores.png", "preview.png"):
+            assert re.fullmatch(
+                r".+'s environment: \d+ tiles?, -?\d+ points?", attachment.description
+            ), (attachment.filename, attachment.description)
         with Image.open(io.BytesIO(attachment.data)) as image:
             image.load()  # decodes every pixel: a truncated or corrupt file raises here
             assert image.format == "PNG", (attachment.filename, image.format)
@@ -693,8 +699,7 @@ class GameChannel:
             assert f"**{name}** took pair" in message.content or "spent a nature" in (
                 message.content
             ), f"the turn message does not say what {name} did: {message.content!r}"
-        players = len(self.seats)
-        environments = [f"player{i}.png" for i in range(1, players + 1)]
+        environments = [f"{name}.png" for name in self.names]
         if "The game is over" in message.content:
             assert message.notified == frozenset(self.seats), "the end must ping every player"
             check_pngs(message, expect=["scores.png", *environments])
@@ -702,7 +707,7 @@ class GameChannel:
             return
         assert self.to_move is not None
         expected = self.to_move if mover is None else self.seats[
-            (self.seats.index(mover) + 1) % players
+            (self.seats.index(mover) + 1) % len(self.seats)
         ]  # fmt: skip
         assert message.notified == {expected}, (
             f"turn {self.turns}: expected a ping for {self.world.name(expected)} only, "
@@ -725,8 +730,11 @@ class GameChannel:
     def check_final(self, message: MessageRecord) -> dict[str, Any]:
         """The final message: ranking and scores image, and a record that replays to the same
         scores. Returns the record."""
-        [record_file] = [a for a in message.attachments if a.filename.endswith(".json")]
-        record = json.loads(record_file.data)
+        [export] = [a for a in message.attachments if a.filename.endswith(".json")]
+        assert export.filename == f"cascadia-game-{self.game_id}.json", export.filename
+        document = json.loads(export.data)
+        assert {"table", "scores", "moves", "record"} <= set(document), sorted(document)
+        record = document["record"]
         sheet = replayed_scores(record, self.names)
         shown = ranking(message.content)
         assert shown == [(n, sheet.player(n).total) for n in sheet.ranking], (

@@ -73,8 +73,7 @@ async def test_looking_commands_and_ending_a_game(world: World) -> None:
     assert "Preview only" in preview.content
     check_pngs(preview, expect=["preview.png"])
     board = await table.run(waiting, "board", {"player": mover})
-    seat = table.seats.index(mover) + 1
-    check_pngs(board, expect=["display.png", f"player{seat}.png"])
+    check_pngs(board, expect=["display.png", f"{world.name(mover)}.png"])
     status = await table.run(world.eve, "status")
     assert f"It's **{world.name(mover)}**'s turn" in status.content
     score = await table.run(waiting, "score")
@@ -102,8 +101,12 @@ async def test_looking_commands_and_ending_a_game(world: World) -> None:
     ended = await table.next_post(since, what="the message that the game was ended")
     assert "The game was ended by **alice**" in ended.content
     assert ended.notified == frozenset()
-    [record] = ended.attachments
-    assert len(json.loads(record.data)["actions"]) == 3
+    [attached] = ended.attachments
+    assert attached.filename == f"cascadia-game-{table.game_id}.json"
+    document = json.loads(attached.data)
+    assert document["game"]["status"] == "ended"
+    assert len(document["record"]["actions"]) == 3
+    assert {"table", "scores", "moves"} <= set(document)
     await world.server.wait_for(
         lambda: "The game is ended" in question.content, what="the confirmation to be answered"
     )
