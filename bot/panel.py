@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self, cast
 
 import discord
-from discord.utils import escape_markdown
 
 from bot import errors
+from bot.core.captions import environment_description
+from bot.core.names import safe
 from bot.core.panels import (
     Outcome,
     PanelGone,
@@ -31,6 +32,7 @@ from bot.core.panels import (
     draw_panel,
 )
 from bot.core.turnpanel import PLAY_LABEL, Button, Press, Select, Verb, play_custom_id
+from engine import score_state
 
 if TYPE_CHECKING:
     from bot.client import CascadiaBot
@@ -157,7 +159,7 @@ def panel_text(shown: Shown) -> str:
         lines.append(shown.notice)
     if shown.planning:
         lines.append(
-            f"**Planning only**: it is {escape_markdown(shown.to_move)}'s turn, so nothing "
+            f"**Planning only**: it is {safe(shown.to_move)}'s turn, so nothing "
             "chosen here is played (the display may change before yours)."
         )
     if shown.offer is not None:
@@ -189,7 +191,12 @@ async def _render(shown: Shown) -> tuple[str, list[discord.File]]:
     if offer is None:
         return panel_text(shown), []
     image = await asyncio.to_thread(draw_panel, offer, shown.seat, shown.name)
-    return panel_text(shown), [discord.File(io.BytesIO(image), filename=PICTURE)]
+    points = score_state(offer.shown).players[shown.seat].total
+    about = environment_description(shown.name, offer.shown, shown.seat, points)
+    picture = discord.File(
+        io.BytesIO(image), filename=PICTURE, description=f"With this move, {about}"
+    )
+    return panel_text(shown), [picture]
 
 
 async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
