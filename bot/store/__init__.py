@@ -49,6 +49,7 @@ from bot.store.errors import (
 from bot.store.interface import Store
 from bot.store.rows import (
     OPEN_STATUSES,
+    AwayRow,
     Clock,
     CommitResult,
     GameRow,
@@ -57,7 +58,9 @@ from bot.store.rows import (
     OutboxMessage,
     OutboxRow,
     PanelRow,
+    Person,
     Seat,
+    SkipPoll,
     UserGame,
     utc_now,
 )
@@ -68,6 +71,7 @@ __all__ = [
     "BUSY_TIMEOUT_MS",
     "OPEN_STATUSES",
     "AlreadySeated",
+    "AwayRow",
     "ChannelBusy",
     "Clock",
     "CommitResult",
@@ -85,8 +89,10 @@ __all__ = [
     "OutboxMessage",
     "OutboxRow",
     "PanelRow",
+    "Person",
     "RevisionConflict",
     "Seat",
+    "SkipPoll",
     "SqliteStore",
     "StalePanel",
     "Store",

@@ -15,7 +15,9 @@ from bot.store.rows import (
     OutboxMessage,
     OutboxRow,
     PanelRow,
+    Person,
     Seat,
+    SkipPoll,
     UserGame,
 )
 
@@ -67,6 +69,7 @@ class Store(Protocol):
         outbox_messages: Sequence[OutboxMessage],
         turn_started_at: datetime,
         next_reminder_at: datetime | None,
+        ping_due_at: datetime | None = None,
     ) -> CommitResult:
         """Turn a lobby into an active game with its first state and final seat order."""
         ...
@@ -83,6 +86,8 @@ class Store(Protocol):
         outbox_messages: Sequence[OutboxMessage],
         turn_started_at: datetime,
         next_reminder_at: datetime | None,
+        played_for: str | None = None,
+        ping_due_at: datetime | None = None,
     ) -> CommitResult:
         """Store a move: new state, log entry and announcements, all or nothing."""
         ...
@@ -166,4 +171,88 @@ class Store(Protocol):
 
     async def latest_message(self, game_id: int) -> int | None:
         """The Discord id of the game's latest posted channel message, if any."""
+
+    # --- absence: deadlines, votes to skip, time away, quiet hours ----------------------------
+
+    async def set_deadline_hours(self, game_id: int, deadline_hours: int) -> GameRow:
+        """Change how long a turn may take before a vote to skip it; 0: no deadline."""
+        ...
+
+    async def deadline_games(self) -> list[GameRow]:
+        """Games being played that have a deadline."""
+        ...
+
+    async def skip_poll(self, game_id: int, turn: int) -> SkipPoll | None:
+        """The vote to skip that turn of the game, if one was opened."""
+        ...
+
+    async def open_skip_polls(self) -> list[SkipPoll]:
+        """The votes of games being played, newest turn last (the caller checks the turn)."""
+        ...
+
+    async def open_skip_poll(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        turn: int,
+        user_id: int,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        """Open the vote to skip a turn and queue its message, once per turn."""
+        ...
+
+    async def add_skip_vote(self, game_id: int, turn: int, voter_id: int) -> bool:
+        """Count a vote; ``False`` if this voter had voted already."""
+        ...
+
+    async def set_computer(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        seat: int,
+        computer: str,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        """Hand a seat to a computer player for good."""
+        ...
+
+    async def computer_games(self) -> list[GameRow]:
+        """Games being played with a seat handed to the computer."""
+        ...
+
+    async def due_pings(self, now: datetime) -> list[GameRow]:
+        """Games being played whose ping owed after quiet hours is due at ``now``."""
+        ...
+
+    async def record_ping(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        ping_due_at: datetime | None,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        """Queue the ping owed (or move it to ``ping_due_at``)."""
+        ...
+
+    async def person(self, user_id: int) -> Person:
+        """A user's quiet hours and time away (nothing set: an empty :class:`Person`)."""
+        ...
+
+    async def set_quiet(
+        self, user_id: int, *, start: int | None, end: int | None, zone: str | None
+    ) -> Person:
+        """Set a user's quiet hours, or clear them with three ``None``."""
+        ...
+
+    async def set_away(
+        self, user_id: int, *, starts_at: datetime, ends_at: datetime, note: str | None
+    ) -> Person:
+        """Start time away, or change the end and note of the time away going on."""
+        ...
+
+    async def clear_away(self, user_id: int, *, now: datetime) -> bool:
+        """End the time away going on at ``now``; ``False`` if there was none."""
         ...

@@ -53,6 +53,10 @@ class GameRow:
     next_reminder_at: datetime | None
     reminders_sent: int
     lobby_message_id: int | None
+    deadline_hours: int = 0
+    """Hours a turn may take before the others may vote to skip it; 0: no deadline."""
+    ping_due_at: datetime | None = None
+    """When the ping owed for a turn message sent in quiet hours is due; ``None``: none."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,8 @@ class Seat:
     seat: int
     user_id: int
     name: str
+    computer: str | None = None
+    """The computer player that plays this seat for good (``"fast"``); ``None``: its person."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,8 @@ class MoveRow:
     user_id: int
     action: str
     created_at: datetime
+    played_for: str | None = None
+    """Who chose the move when its player did not: ``"vote"``, ``"host"`` or ``"computer"``."""
 
 
 @dataclass(frozen=True)
@@ -139,3 +147,38 @@ class PanelRow:
     version: int
     draft: str
     updated_at: datetime
+
+
+@dataclass(frozen=True)
+class AwayRow:
+    """A period of a person's time away: from ``starts_at`` up to ``ends_at``."""
+
+    user_id: int
+    starts_at: datetime
+    ends_at: datetime
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Person:
+    """A Discord user's own settings, for all their games: quiet hours (hours 0-23 and an
+    IANA zone name, all three or none) and time away (every period, oldest first)."""
+
+    user_id: int
+    quiet_from: int | None = None
+    quiet_to: int | None = None
+    quiet_zone: str | None = None
+    away: tuple[AwayRow, ...] = ()
+
+
+@dataclass(frozen=True)
+class SkipPoll:
+    """The vote to skip turn ``turn`` of a game, opened when its deadline passed, with the
+    user ids that voted so far."""
+
+    game_id: int
+    turn: int
+    user_id: int
+    """The player whose turn it is."""
+    created_at: datetime
+    votes: frozenset[int]

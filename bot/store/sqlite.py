@@ -6,6 +6,7 @@ connection: WAL, explicit ``BEGIN IMMEDIATE`` transactions, numbered migrations 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import sqlite3
@@ -32,6 +33,7 @@ from bot.store.errors import (
 )
 from bot.store.rows import (
     OPEN_STATUSES,
+    AwayRow,
     Clock,
     CommitResult,
     GameRow,
@@ -40,7 +42,9 @@ from bot.store.rows import (
     OutboxMessage,
     OutboxRow,
     PanelRow,
+    Person,
     Seat,
+    SkipPoll,
     UserGame,
     utc_now,
 )
@@ -58,9 +62,9 @@ _INCREMENTAL = 2
 _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.host_id, g.cards, g.created_at, g.updated_at,"
     " g.revision, g.state, g.reminder_hours, g.turn_started_at, g.next_reminder_at,"
-    " g.reminders_sent, g.lobby_message_id"
+    " g.reminders_sent, g.lobby_message_id, g.deadline_hours, g.ping_due_at"
 )
-_SEAT_COLUMNS = "s.game_id, s.seat, s.user_id, s.name"
+_SEAT_COLUMNS = "s.game_id, s.seat, s.user_id, s.name, s.computer"
 _OUTBOX_COLUMNS = (
     "o.id, o.game_id, o.channel_id, o.kind, o.payload, s.snapshot, o.created_at, o.attempts,"
     " o.last_error, o.sent_at, o.message_id"
@@ -265,6 +269,7 @@ class SqliteStore:
         outbox_messages: Sequence[OutboxMessage],
         turn_started_at: datetime,
         next_reminder_at: datetime | None,
+        ping_due_at: datetime | None = None,
     ) -> CommitResult:
         """Turn a lobby into an active game with its first state and final seat order.
 
@@ -291,6 +296,7 @@ class SqliteStore:
                 turn_started_at=turn_started_at,
                 next_reminder_at=next_reminder_at,
                 reminders_sent=0,
+                ping_due_at=ping_due_at,
             )
             ids = await self._insert_outbox(db, game, outbox_messages)
             return CommitResult(revision=revision, outbox_ids=ids)
@@ -309,12 +315,16 @@ class SqliteStore:
         outbox_messages: Sequence[OutboxMessage],
         turn_started_at: datetime,
         next_reminder_at: datetime | None,
+        played_for: str | None = None,
+        ping_due_at: datetime | None = None,
     ) -> CommitResult:
         """Store a move in one transaction: state, status and revision, log entry, outbox rows.
 
         ``new_status`` is ``active`` or ``finished``. When ``turn_started_at`` differs from the
-        stored one a new turn has begun and the reminder count starts again from 0. Raises
-        :class:`RevisionConflict` (changing nothing) or :class:`NotActive`.
+        stored one a new turn has begun and the reminder count starts again from 0.
+        ``played_for`` says who chose a move its player did not (``"vote"``, ``"host"``,
+        ``"computer"``); ``ping_due_at`` when the ping owed for a turn message sent in quiet
+        hours is due. Raises :class:`RevisionConflict` (changing nothing) or :class:`NotActive`.
         """
         if new_status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
             raise ValueError(f"a move cannot leave a game {new_status}")
@@ -333,11 +343,12 @@ class SqliteStore:
                 turn_started_at=turn_started_at,
                 next_reminder_at=next_reminder_at,
                 reminders_sent=game.reminders_sent if same_turn else 0,
+                ping_due_at=ping_due_at if not same_turn else game.ping_due_at,
             )
             await db.execute(
-                "INSERT INTO moves (game_id, seq, user_id, action, created_at)"
-                " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ? FROM moves WHERE game_id = ?",
-                (game_id, user_id, action_text, stamp, game_id),
+                "INSERT INTO moves (game_id, seq, user_id, action, created_at, played_for)"
+                " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ? FROM moves WHERE game_id = ?",
+                (game_id, user_id, action_text, stamp, played_for, game_id),
             )
             ids = await self._insert_outbox(db, game, outbox_messages)
             return CommitResult(revision=revision, outbox_ids=ids)
@@ -355,7 +366,9 @@ class SqliteStore:
             game = await _load_game(db, game_id)
             if game.status not in OPEN_STATUSES:
                 raise GameClosed(game_id, game.status)
-            revision = await self._bump(db, game, status=GameStatus.ENDED, next_reminder_at=None)
+            revision = await self._bump(
+                db, game, status=GameStatus.ENDED, next_reminder_at=None, ping_due_at=None
+            )
             ids = await self._insert_outbox(db, game, outbox_messages)
             return CommitResult(revision=revision, outbox_ids=ids)
 
@@ -405,7 +418,7 @@ class SqliteStore:
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The game's move log in order."""
         rows = await self._read(
-            "SELECT game_id, seq, user_id, action, created_at FROM moves"
+            "SELECT game_id, seq, user_id, action, created_at, played_for FROM moves"
             " WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
@@ -591,6 +604,242 @@ class SqliteStore:
         )
         return int(rows[0][0]) if rows else None
 
+    # --- absence: deadlines, votes to skip, time away, quiet hours ----------------------------
+
+    async def set_deadline_hours(self, game_id: int, deadline_hours: int) -> GameRow:
+        """Change how many hours a turn may take before the others may vote to skip it; 0
+        turns deadlines off. Bookkeeping: no revision bump. Raises :class:`GameClosed`."""
+        if deadline_hours < 0:
+            raise ValueError(f"deadline hours must be 0 or more: {deadline_hours}")
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            if game.status not in OPEN_STATUSES:
+                raise GameClosed(game_id, game.status)
+            await db.execute(
+                "UPDATE games SET deadline_hours = ? WHERE id = ?", (deadline_hours, game_id)
+            )
+            return await _load_game(db, game_id)
+
+    async def deadline_games(self) -> list[GameRow]:
+        """Games being played that have a deadline, oldest first."""
+        rows = await self._read(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = ? AND g.deadline_hours > 0"
+            " ORDER BY g.id",
+            (GameStatus.ACTIVE,),
+        )
+        return [_game(row) for row in rows]
+
+    async def skip_poll(self, game_id: int, turn: int) -> SkipPoll | None:
+        """The vote to skip that turn of the game, with its votes, if one was opened."""
+        polls = await self._polls("p.game_id = ? AND p.turn = ?", (game_id, turn))
+        return polls[0] if polls else None
+
+    async def open_skip_polls(self) -> list[SkipPoll]:
+        """The votes of games being played, by game and turn; a vote whose turn is over is
+        among them (the store does not read turns): the caller compares them."""
+        return await self._polls(
+            "p.game_id IN (SELECT id FROM games WHERE status = ?)", (GameStatus.ACTIVE,)
+        )
+
+    async def open_skip_poll(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        turn: int,
+        user_id: int,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        """Open the vote to skip ``turn`` of a game and queue its message, in one transaction.
+
+        Once per turn: when the vote is open already nothing is written and no outbox id is
+        returned. ``expected_revision`` is that of the game the turn was read from: a move
+        since raises :class:`RevisionConflict`. Bookkeeping: no revision bump.
+        """
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            _check_revision(game, expected_revision)
+            if game.status is not GameStatus.ACTIVE:
+                raise NotActive(game_id, game.status)
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO skip_polls (game_id, turn, user_id, created_at)"
+                " VALUES (?, ?, ?, ?)",
+                (game_id, turn, user_id, self._stamp()),
+            )
+            if cursor.rowcount == 0:
+                return CommitResult(revision=game.revision, outbox_ids=())
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return CommitResult(revision=game.revision, outbox_ids=ids)
+
+    async def add_skip_vote(self, game_id: int, turn: int, voter_id: int) -> bool:
+        """Count ``voter_id``'s vote to skip ``turn``; ``False`` if they had voted already.
+        Raises :class:`NotFound` when no such vote was opened."""
+        async with self.transaction() as db:
+            poll = await _fetchone(
+                db, "SELECT 1 FROM skip_polls WHERE game_id = ? AND turn = ?", (game_id, turn)
+            )
+            if poll is None:
+                raise NotFound("vote to skip", turn)
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO skip_votes (game_id, turn, voter_id, created_at)"
+                " VALUES (?, ?, ?, ?)",
+                (game_id, turn, voter_id, self._stamp()),
+            )
+            return cursor.rowcount == 1
+
+    async def set_computer(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        seat: int,
+        computer: str,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        """Hand ``seat`` to the computer player ``computer`` for good and queue the news.
+
+        A change to the game: the revision goes up. Raises :class:`RevisionConflict`,
+        :class:`NotActive` or :class:`NotFound` (no such seat).
+        """
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            _check_revision(game, expected_revision)
+            if game.status is not GameStatus.ACTIVE:
+                raise NotActive(game_id, game.status)
+            cursor = await db.execute(
+                "UPDATE seats SET computer = ? WHERE game_id = ? AND seat = ?",
+                (computer, game_id, seat),
+            )
+            if cursor.rowcount == 0:
+                raise NotFound("seat", seat)
+            revision = await self._bump(db, game)
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return CommitResult(revision=revision, outbox_ids=ids)
+
+    async def computer_games(self) -> list[GameRow]:
+        """Games being played with a seat handed to the computer, oldest first."""
+        rows = await self._read(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = ? AND EXISTS"
+            " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.computer IS NOT NULL)"
+            " ORDER BY g.id",
+            (GameStatus.ACTIVE,),
+        )
+        return [_game(row) for row in rows]
+
+    async def due_pings(self, now: datetime) -> list[GameRow]:
+        """Games being played whose ping owed after quiet hours is due at ``now``."""
+        rows = await self._read(
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = ?"
+            " AND g.ping_due_at IS NOT NULL AND g.ping_due_at <= ? ORDER BY g.ping_due_at, g.id",
+            (GameStatus.ACTIVE, _to_text(now)),
+        )
+        return [_game(row) for row in rows]
+
+    async def record_ping(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        ping_due_at: datetime | None,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        """Queue the ping owed after quiet hours and set the next one (``None``: nothing owed
+        any more); or, with no message, only move it. A move since the game was read raises
+        :class:`RevisionConflict` (its turn message decided afresh). Bookkeeping."""
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            _check_revision(game, expected_revision)
+            if game.status is not GameStatus.ACTIVE:
+                raise NotActive(game_id, game.status)
+            await db.execute(
+                "UPDATE games SET ping_due_at = ? WHERE id = ?",
+                (_optional_text(ping_due_at), game_id),
+            )
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return CommitResult(revision=game.revision, outbox_ids=ids)
+
+    async def person(self, user_id: int) -> Person:
+        """A user's quiet hours and every period of their time away, oldest first."""
+        self._refuse_reentry()
+        async with self._lock:
+            return await _load_person(self._open_connection(), user_id)
+
+    async def set_quiet(
+        self, user_id: int, *, start: int | None, end: int | None, zone: str | None
+    ) -> Person:
+        """Set a user's quiet hours (hours 0-23, an IANA zone name the caller checked), or
+        clear them with three ``None``."""
+        if (start is None) != (end is None) or (start is None) != (zone is None):
+            raise ValueError("quiet hours need a start, an end and a zone, or none of them")
+        async with self.transaction() as db:
+            await db.execute(
+                "INSERT INTO people (user_id, quiet_from, quiet_to, quiet_zone, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+                " quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to,"
+                " quiet_zone = excluded.quiet_zone, updated_at = excluded.updated_at",
+                (user_id, start, end, zone, self._stamp()),
+            )
+            return await _load_person(db, user_id)
+
+    async def set_away(
+        self, user_id: int, *, starts_at: datetime, ends_at: datetime, note: str | None
+    ) -> Person:
+        """Start time away at ``starts_at`` until ``ends_at``; when the user is away already
+        at ``starts_at``, that period gets the new end and note instead."""
+        if ends_at <= starts_at:
+            raise ValueError(f"time away must end after it starts: {starts_at} >= {ends_at}")
+        start = _to_text(starts_at)
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE away_periods SET ends_at = ?, note = ? WHERE id = (SELECT id FROM"
+                " away_periods WHERE user_id = ? AND starts_at <= ? AND ends_at > ?"
+                " ORDER BY ends_at DESC LIMIT 1)",
+                (_to_text(ends_at), note, user_id, start, start),
+            )
+            if cursor.rowcount == 0:
+                await db.execute(
+                    "INSERT INTO away_periods (user_id, starts_at, ends_at, note)"
+                    " VALUES (?, ?, ?, ?)",
+                    (user_id, start, _to_text(ends_at), note),
+                )
+            return await _load_person(db, user_id)
+
+    async def clear_away(self, user_id: int, *, now: datetime) -> bool:
+        """End the user's time away at ``now`` (every period still going on or ahead);
+        ``False`` if there was none."""
+        stamp = _to_text(now)
+        async with self.transaction() as db:
+            await db.execute(
+                "DELETE FROM away_periods WHERE user_id = ? AND starts_at >= ?", (user_id, stamp)
+            )
+            cursor = await db.execute(
+                "UPDATE away_periods SET ends_at = ? WHERE user_id = ? AND ends_at > ?",
+                (stamp, user_id, stamp),
+            )
+            return cursor.rowcount > 0
+
+    async def _polls(self, where: str, parameters: Sequence[object]) -> list[SkipPoll]:
+        rows = await self._read(
+            "SELECT p.game_id, p.turn, p.user_id, p.created_at, v.voter_id FROM skip_polls p"
+            " LEFT JOIN skip_votes v ON v.game_id = p.game_id AND v.turn = p.turn"
+            f" WHERE {where} ORDER BY p.game_id, p.turn, v.created_at",
+            parameters,
+        )
+        polls: dict[tuple[int, int], SkipPoll] = {}
+        for row in rows:
+            key = (int(row["game_id"]), int(row["turn"]))
+            poll = polls.get(key) or SkipPoll(
+                game_id=key[0],
+                turn=key[1],
+                user_id=row["user_id"],
+                created_at=_from_text(row["created_at"]),
+                votes=frozenset(),
+            )
+            if row["voter_id"] is not None:
+                poll = dataclasses.replace(poll, votes=poll.votes | {int(row["voter_id"])})
+            polls[key] = poll
+        return list(polls.values())
+
     # --- internals ----------------------------------------------------------------------------
 
     async def _configure(self) -> None:
@@ -673,6 +922,7 @@ class SqliteStore:
         turn_started_at: datetime | None = None,
         next_reminder_at: datetime | _Keep | None = _KEEP,
         reminders_sent: int | None = None,
+        ping_due_at: datetime | _Keep | None = _KEEP,
     ) -> int:
         """Write the changed fields of ``game``, bump its revision and return the new one."""
         changes: dict[str, object] = {
@@ -689,6 +939,8 @@ class SqliteStore:
             changes["next_reminder_at"] = _optional_text(next_reminder_at)
         if reminders_sent is not None:
             changes["reminders_sent"] = reminders_sent
+        if not isinstance(ping_due_at, _Keep):
+            changes["ping_due_at"] = _optional_text(ping_due_at)
         # Column names come from the fixed keys above, never from input.
         assignments = ", ".join(f"{column} = ?" for column in changes)
         cursor = await db.execute(
@@ -790,8 +1042,8 @@ async def _load_seats(db: aiosqlite.Connection, game_id: int) -> list[Seat]:
 
 async def _insert_seats(db: aiosqlite.Connection, seats: Iterable[Seat]) -> None:
     await db.executemany(
-        "INSERT INTO seats (game_id, seat, user_id, name) VALUES (?, ?, ?, ?)",
-        [(seat.game_id, seat.seat, seat.user_id, seat.name) for seat in seats],
+        "INSERT INTO seats (game_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)",
+        [(seat.game_id, seat.seat, seat.user_id, seat.name, seat.computer) for seat in seats],
     )
 
 
@@ -803,9 +1055,44 @@ async def _reseat(db: aiosqlite.Connection, game_id: int, players: Sequence[Seat
     await _insert_seats(
         db,
         [
-            Seat(game_id=game_id, seat=index, user_id=player.user_id, name=player.name)
+            Seat(
+                game_id=game_id,
+                seat=index,
+                user_id=player.user_id,
+                name=player.name,
+                computer=player.computer,
+            )
             for index, player in enumerate(players)
         ],
+    )
+
+
+async def _load_person(db: aiosqlite.Connection, user_id: int) -> Person:
+    row = await _fetchone(
+        db, "SELECT quiet_from, quiet_to, quiet_zone FROM people WHERE user_id = ?", (user_id,)
+    )
+    periods = await db.execute_fetchall(
+        "SELECT user_id, starts_at, ends_at, note FROM away_periods WHERE user_id = ?"
+        " ORDER BY starts_at, id",
+        (user_id,),
+    )
+    away = tuple(
+        AwayRow(
+            user_id=p["user_id"],
+            starts_at=_from_text(p["starts_at"]),
+            ends_at=_from_text(p["ends_at"]),
+            note=p["note"],
+        )
+        for p in periods
+    )
+    if row is None:
+        return Person(user_id=user_id, away=away)
+    return Person(
+        user_id=user_id,
+        quiet_from=row["quiet_from"],
+        quiet_to=row["quiet_to"],
+        quiet_zone=row["quiet_zone"],
+        away=away,
     )
 
 
@@ -829,11 +1116,19 @@ def _game(row: sqlite3.Row) -> GameRow:
         next_reminder_at=_optional_time(row["next_reminder_at"]),
         reminders_sent=row["reminders_sent"],
         lobby_message_id=row["lobby_message_id"],
+        deadline_hours=row["deadline_hours"],
+        ping_due_at=_optional_time(row["ping_due_at"]),
     )
 
 
 def _seat(row: sqlite3.Row) -> Seat:
-    return Seat(game_id=row["game_id"], seat=row["seat"], user_id=row["user_id"], name=row["name"])
+    return Seat(
+        game_id=row["game_id"],
+        seat=row["seat"],
+        user_id=row["user_id"],
+        name=row["name"],
+        computer=row["computer"],
+    )
 
 
 def _move(row: sqlite3.Row) -> MoveRow:
@@ -843,6 +1138,7 @@ def _move(row: sqlite3.Row) -> MoveRow:
         user_id=row["user_id"],
         action=row["action"],
         created_at=_from_text(row["created_at"]),
+        played_for=row["played_for"],
     )
 
 
