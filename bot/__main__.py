@@ -20,6 +20,7 @@ import sys
 import discord
 
 from bot.client import CascadiaBot
+from bot.clock import clock_for
 from bot.config import ConfigError, Settings
 from bot.preflight import StartupError, check_database
 from bot.reach import wait_until_reachable
@@ -32,7 +33,13 @@ async def run(settings: Settings) -> None:
     """Wait for Discord, open the store and run the bot on it until it is closed (by a signal
     or an error)."""
     await wait_until_reachable(settings.api_base or discord.http.Route.BASE)
-    async with SqliteStore.open(settings.db_path) as store, CascadiaBot(settings, store) as bot:
+    now = clock_for(settings.clock_file)
+    if settings.clock_file is not None:
+        log.warning("test clock: moved by the seconds in %s", settings.clock_file)
+    async with (
+        SqliteStore.open(settings.db_path, now=now) as store,
+        CascadiaBot(settings, store, now=now) as bot,
+    ):
         loop = asyncio.get_running_loop()
         closing: set[asyncio.Task[None]] = set()
 

@@ -24,11 +24,12 @@ from discord.ext import commands, tasks
 
 from bot import errors
 from bot.config import Settings
+from bot.core.attendance import Attendance
 from bot.core.errors import ShuttingDown
 from bot.core.outbox import Outbox, Post
 from bot.core.pictures import start_renderer
 from bot.core.service import GameService
-from bot.store import Store
+from bot.store import Clock, Store, utc_now
 from bot.sync import SyncRecord, record_path, sync_if_changed
 
 log = logging.getLogger(__name__)
@@ -77,7 +78,9 @@ class CascadiaTree(app_commands.CommandTree["CascadiaBot"]):
 class CascadiaBot(commands.Bot):
     """The bot: owns the game service and the outbox, both over the store it is given."""
 
-    def __init__(self, settings: Settings, store: Store, **options: Any) -> None:
+    def __init__(
+        self, settings: Settings, store: Store, *, now: Clock = utc_now, **options: Any
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -90,8 +93,9 @@ class CascadiaBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.service = GameService(
-            store, reminder_hour=timedelta(seconds=settings.reminder_unit_seconds)
+            store, now=now, reminder_hour=timedelta(seconds=settings.reminder_unit_seconds)
         )
+        self.attendance = Attendance(self.service)
         self.renderer = start_renderer()
         self.outbox = Outbox(store, self.post, executor=self.renderer)
         self._requests: set[asyncio.Task[Any]] = set()
@@ -203,9 +207,13 @@ class CascadiaBot(commands.Bot):
 
     @tasks.loop(seconds=60)
     async def send_reminders(self) -> None:
-        """Queue the reminders that are due, then post them."""
+        """Queue the reminders that are due, open votes on passed deadlines, carry out the
+        turns decided for absent players and the pings owed after quiet hours; then post."""
+        queued = False
         try:
-            if await self.service.queue_reminders():
-                await self.outbox.drain()
+            queued = bool(await self.service.queue_reminders())
         except Exception:
             log.exception("the reminder check failed; trying again at the next check")
+        queued = bool(await self.attendance.check()) or queued
+        if queued:
+            await self.outbox.drain()

@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import lobby, panel
+from bot import absence, lobby, panel
 from bot.client import CascadiaBot
 from bot.core import choices, messages
 from bot.core.captions import (
@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[CascadiaBot]
 
 MAX_REMINDER_HOURS = 24 * 30
+MAX_DEADLINE_HOURS = 24 * 30
 
 CARD_SUGGESTIONS = (
     ("random (default)", "random"),
@@ -173,13 +174,13 @@ class Cascadia(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        """Register the lobby buttons and the turn panel's, so that messages posted before a
-        restart still work."""
-        self.bot.add_dynamic_items(*lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS)
+        """Register the lobby buttons, the turn panel's and the votes', so that messages
+        posted before a restart still work."""
+        self.bot.add_dynamic_items(*lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS, *absence.BUTTONS)
 
     async def cog_unload(self) -> None:
         """Take the buttons away with the cog."""
-        self.bot.remove_dynamic_items(*lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS)
+        self.bot.remove_dynamic_items(*lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS, *absence.BUTTONS)
 
     # --- the lobby ----------------------------------------------------------------------------
 
@@ -357,11 +358,14 @@ class Cascadia(commands.Cog):
         if table.state is None:
             text = lobby.lobby_text(table)
         else:
+            deadline, away = await self.bot.service.turn_facts(table)
             text = messages.status_message(
                 table.state,
                 table.players,
                 turn_started_at=table.game.turn_started_at,
                 ended=table.game.status is GameStatus.ENDED,
+                deadline=deadline,
+                away=away,
             )
         await interaction.followup.send(text, ephemeral=True)
 
@@ -408,28 +412,79 @@ class Cascadia(commands.Cog):
 
     # --- running the game ---------------------------------------------------------------------
 
-    @cascadia.command(name="settings", description="Show or change the reminders (host)")
+    @cascadia.command(
+        name="settings", description="Show or change the reminders and turn deadline (host)"
+    )
     @app_commands.describe(
-        reminder_hours="Remind the player to move after this many hours; 0 turns reminders off"
+        reminder_hours="Remind the player to move after this many hours; 0 turns reminders off",
+        deadline_hours="After this many hours the others may vote to skip a turn; 0: no deadline",
     )
     async def settings(
         self,
         interaction: Interaction,
         reminder_hours: app_commands.Range[int, 0, MAX_REMINDER_HOURS] | None = None,
+        deadline_hours: app_commands.Range[int, 0, MAX_DEADLINE_HOURS] | None = None,
     ) -> None:
-        """Show the settings; the host may change the reminder interval."""
+        """Show the settings; the host may change the reminder interval and the deadline."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         channel_id = _channel_id(interaction)
-        if reminder_hours is None:
-            game = (await self.bot.service.table(channel_id)).game
-        else:
+        game = (await self.bot.service.table(channel_id)).game
+        if reminder_hours is not None:
             game = await self.bot.service.set_reminder_hours(
                 channel_id, user_id=interaction.user.id, hours=reminder_hours
             )
+        if deadline_hours is not None:
+            game = await self.bot.attendance.set_deadline_hours(
+                channel_id, user_id=interaction.user.id, hours=deadline_hours
+            )
+        changed = reminder_hours is not None or deadline_hours is not None
         await interaction.followup.send(
-            messages.settings_message(game.reminder_hours, changed=reminder_hours is not None),
+            messages.settings_message(
+                game.reminder_hours, changed=changed, deadline_hours=game.deadline_hours
+            ),
             ephemeral=True,
         )
+
+    @cascadia.command(name="skip", description="Skip the current turn now (host)")
+    async def skip(self, interaction: Interaction) -> None:
+        """Ask for confirmation, then the computer plays the current turn."""
+        await absence.skip(interaction)
+
+    @cascadia.command(name="away", description="Time away: no reminders, your deadlines wait")
+    @app_commands.describe(
+        until="The day you are back, YYYY-MM-DD",
+        note="A word for the others (shown with your turns)",
+        clear="True: you are back now",
+    )
+    async def away(
+        self,
+        interaction: Interaction,
+        until: str | None = None,
+        note: app_commands.Range[str, 1, 100] | None = None,
+        clear: bool = False,
+    ) -> None:
+        """Set or end the caller's time away, in all their games."""
+        await absence.away(interaction, until=until, note=note, clear=clear)
+
+    @cascadia.command(name="quiet", description="Quiet hours: no pings for you in these hours")
+    @app_commands.rename(start="from", end="to")
+    @app_commands.describe(
+        start="From this hour (0-23)",
+        end="Up to this hour (0-23)",
+        timezone="Your time zone, such as Europe/Berlin",
+        clear="True: turn quiet hours off",
+    )
+    @app_commands.autocomplete(timezone=absence.zone_autocomplete)
+    async def quiet(
+        self,
+        interaction: Interaction,
+        start: app_commands.Range[int, 0, 23] | None = None,
+        end: app_commands.Range[int, 0, 23] | None = None,
+        timezone: str | None = None,
+        clear: bool = False,
+    ) -> None:
+        """Set or clear the caller's quiet hours, in all their games."""
+        await absence.quiet(interaction, start=start, end=end, timezone=timezone, clear=clear)
 
     @cascadia.command(name="end", description="End this channel's game (host or Manage Channels)")
     async def end(self, interaction: Interaction) -> None:

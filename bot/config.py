@@ -39,7 +39,11 @@ class Settings:
     reminder_unit_seconds: float = 3600.0
     """How long one hour of ``reminder_hours`` lasts; shorter only in tests."""
     reminder_check_seconds: float = 60.0
-    """How often due reminders are looked for."""
+    """How often due reminders (and passed deadlines, and pings owed after quiet hours) are
+    looked for."""
+    clock_file: Path | None = None
+    """Tests only: a file whose number of seconds moves the bot's clock (see
+    :mod:`bot.clock`)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -80,6 +84,7 @@ class Settings:
             cdn_base=_url(get, "DISCORD_CDN_BASE", ("http", "https")),
             reminder_unit_seconds=_seconds(get, "CASCADIA_REMINDER_UNIT_SECONDS", 3600.0),
             reminder_check_seconds=_seconds(get, "CASCADIA_REMINDER_CHECK_SECONDS", 60.0),
+            clock_file=_path(get("CASCADIA_TEST_CLOCK_FILE")),
         )
 
 
@@ -94,6 +99,10 @@ def _seconds(get: Callable[[str], str | None], name: str, default: float) -> flo
     if not 0 < seconds < float("inf"):
         raise ConfigError(f"{name} must be a positive number of seconds, not {value!r}")
     return seconds
+
+
+def _path(value: str | None) -> Path | None:
+    return None if value is None else Path(value)
 
 
 def _url(get: Callable[[str], str | None], name: str, schemes: tuple[str, ...]) -> str | None:

@@ -38,12 +38,14 @@ from engine.moves import (
     own_score,
     scored_moves,
 )
+from engine.players import POLICIES, choose
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
 from engine.serialize import GameRecord, public_view, record_for, state_from_json, state_to_json
 from engine.summary import score_state, state_table
 
 __all__ = [
     "MAX_PLAYERS",
+    "POLICIES",
     "TURNS_PER_PLAYER",
     "Action",
     "CardSet",
@@ -78,6 +80,7 @@ __all__ = [
     "apply",
     "apply_all",
     "can_wipe_three",
+    "choose",
     "final_scores",
     "legal_actions",
     "new_game",

@@ -18,16 +18,22 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
+from bot.core.quiet import QuietHours, UnknownZone
+from bot.store import Person
+
 __all__ = [
     "HANDOVER_AFTER_SKIPS",
     "MAX_AWAY_DAYS",
     "AwayPeriod",
     "BadAwayDate",
+    "Call",
+    "Presence",
     "SkipTally",
     "away_at",
     "away_end",
     "deadline_at",
     "parse_day",
+    "presence_of",
     "skips_in_a_row",
 ]
 
@@ -154,3 +160,64 @@ def skips_in_a_row(skipped: Sequence[bool]) -> int:
             break
         count += 1
     return count
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """What decides when a person may be pinged: their quiet hours and time away."""
+
+    quiet: QuietHours | None = None
+    away: tuple[AwayPeriod, ...] = ()
+
+    def away_at(self, moment: datetime) -> AwayPeriod | None:
+        """Their time away going on at ``moment``, if any."""
+        return away_at(self.away, moment)
+
+    def is_quiet(self, moment: datetime) -> bool:
+        """Whether ``moment`` is in their quiet hours."""
+        return self.quiet is not None and self.quiet.is_quiet(moment)
+
+    def ping_at(self, moment: datetime) -> datetime:
+        """The first moment at or after ``moment`` they may be pinged: when quiet hours end."""
+        return moment if self.quiet is None else self.quiet.next_allowed(moment)
+
+    def may_remind(self, moment: datetime) -> bool:
+        """Whether a reminder may go out at ``moment``: not away, not in quiet hours."""
+        return self.away_at(moment) is None and not self.is_quiet(moment)
+
+    def call(self, now: datetime, *, turn_started_at: datetime, budget: timedelta | None) -> Call:
+        """How a turn that started at ``turn_started_at`` calls them at ``now``, with a
+        deadline ``budget`` of time not away (``None``: no deadline)."""
+        deadline = None if budget is None else deadline_at(turn_started_at, budget, self.away)
+        quiet = self.is_quiet(now)
+        return Call(
+            ping=not quiet,
+            ping_due_at=self.ping_at(now) if quiet else None,
+            deadline=deadline,
+            away=self.away_at(now),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """How a message calls the player to move: pinged now or, in their quiet hours, named
+    only with a ping owed at ``ping_due_at``; by when they should play; whether they are
+    away."""
+
+    ping: bool = True
+    ping_due_at: datetime | None = None
+    deadline: datetime | None = None
+    away: AwayPeriod | None = None
+
+
+def presence_of(person: Person) -> Presence:
+    """A person's stored settings as rules. Quiet hours whose zone this machine does not know
+    (the time zone database changed) are left out rather than guessed."""
+    quiet = None
+    if person.quiet_from is not None and person.quiet_to is not None and person.quiet_zone:
+        try:
+            quiet = QuietHours.parse(person.quiet_from, person.quiet_to, person.quiet_zone)
+        except (UnknownZone, ValueError):
+            quiet = None
+    away = tuple(AwayPeriod(p.starts_at, p.ends_at, p.note) for p in person.away)
+    return Presence(quiet=quiet, away=away)

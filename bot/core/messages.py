@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.core.absence import AwayPeriod, Call
 from bot.core.names import safe
 from bot.core.reminders import ReminderLevel
 from engine import (
@@ -35,6 +36,8 @@ class Player:
 
     user_id: int
     name: str
+    computer: str | None = None
+    """The computer player that plays this seat for good, if any (never pinged)."""
 
     @property
     def mention(self) -> str:
@@ -155,9 +158,23 @@ def describe_wipe(before: GameState, action: WipeThree | NatureWipe, player: Pla
     )
 
 
-def your_turn_line(state: GameState, player: Player) -> str:
-    """The line that tells the player to move that it is their turn."""
-    return f"{player.mention}, it's your turn: {progress_text(state)}."
+def your_turn_line(state: GameState, player: Player, call: Call | None = None) -> str:
+    """The line that tells the player to move that it is their turn: a mention, or in their
+    quiet hours only the name; by when they play and whether they are away (see
+    :class:`~bot.core.absence.Call`)."""
+    call = call or Call()
+    name = player.mention if call.ping and player.computer is None else player.shown
+    by = f" · plays by {timestamp(call.deadline)}" if call.deadline is not None else ""
+    line = f"{name}, it's your turn: {progress_text(state)}{by}."
+    if call.away is not None:
+        line += f" {player.shown} is {away_text(call.away)}."
+    return line
+
+
+def away_text(period: AwayPeriod) -> str:
+    """``"away until <date>"``, with the note if there is one."""
+    note = f" ({safe(period.note)})" if period.note else ""
+    return f"away until {timestamp(period.end, 'f')}{note}"
 
 
 def turn_message(
@@ -171,13 +188,13 @@ def turn_message(
     return f"{line}\n{your_turn_line(after, players[after.current])}"
 
 
-def start_message(state: GameState, players: Sequence[Player]) -> str:
+def start_message(state: GameState, players: Sequence[Player], call: Call | None = None) -> str:
     """The channel message that opens a game and calls the first player."""
     names = ", ".join(p.shown for p in players)
     solo = " (solo rules)" if state.solo else ""
     return (
         f"The game is on{solo}! Players: {names}. Cards: {cards_text(state.cards)}.\n"
-        f"{your_turn_line(state, players[state.current])}\n"
+        f"{your_turn_line(state, players[state.current], call)}\n"
         "Press **Play** below to play your turn step by step (or type `/cascadia play`);"
         " `/cascadia help` explains the rules."
     )
@@ -279,25 +296,39 @@ def status_message(
     *,
     turn_started_at: datetime | None,
     ended: bool = False,
+    deadline: datetime | None = None,
+    away: Sequence[AwayPeriod | None] = (),
 ) -> str:
     """Whose turn it is and since when, the turn numbers, tiles left and cards in play;
-    ``ended`` for a game stopped early."""
+    ``ended`` for a game stopped early. ``deadline``: by when the player to move plays;
+    ``away``: per seat, the time away going on."""
     if ended:
         head = "This game was ended early."
     elif state.is_over:
         head = "The game is over."
     else:
         since = f" since {timestamp(turn_started_at)}" if turn_started_at is not None else ""
-        head = f"It's {players[state.current].shown}'s turn{since}."
+        by = f" Plays by {timestamp(deadline)}." if deadline is not None else ""
+        head = f"It's {players[state.current].shown}'s turn{since}.{by}"
     seats = "\n".join(
         f"{'▶ ' if i == state.current and not (state.is_over or ended) else ''}{p.shown}: "
         f"{len(state.seats[i].environment)} tiles, {state.seats[i].nature_tokens} nature tokens"
+        f"{_seat_note(p, away[i] if i < len(away) else None)}"
         for i, p in enumerate(players)
     )
     return (
         f"{head}\n{progress_text(state).capitalize()}.\nCards: {cards_text(state.cards)}.\n"
         f"{seats}\nDisplay:\n{display_text(state)}"
     )
+
+
+def _seat_note(player: Player, away: AwayPeriod | None) -> str:
+    notes = []
+    if player.computer is not None:
+        notes.append("played by the computer")
+    if away is not None:
+        notes.append(away_text(away))
+    return f" · {' · '.join(notes)}" if notes else ""
 
 
 def board_message(state: GameState, seat: int, players: Sequence[Player]) -> str:
@@ -315,17 +346,26 @@ def score_message(sheet: ScoreSheet, *, final: bool) -> str:
     return f"{head}\n{ranking_text(sheet, final=final)}"
 
 
-def settings_message(reminder_hours: int, *, changed: bool) -> str:
+def settings_message(reminder_hours: int, *, changed: bool, deadline_hours: int = 0) -> str:
     """The game's settings, after a change or on request."""
     if reminder_hours == 0:
         reminders = "off"
     else:
         reminders = f"after {reminder_hours} hour{'s' if reminder_hours != 1 else ''} of waiting"
+    if deadline_hours == 0:
+        deadline = "none"
+    else:
+        deadline = f"{_hours(deadline_hours)} a turn, then the others may vote to skip it"
     saved = "Saved. " if changed else ""
     return (
-        f"{saved}Reminders: {reminders}. "
-        "The host changes this with `/cascadia settings reminder_hours:` (0 turns them off)."
+        f"{saved}Reminders: {reminders}. Deadline: {deadline}. "
+        "The host changes these with `/cascadia settings reminder_hours:` and"
+        " `deadline_hours:` (0 turns them off)."
     )
+
+
+def _hours(hours: int) -> str:
+    return f"{hours} hour{'s' if hours != 1 else ''}"
 
 
 def preview_message(before: int, after: int, *, your_turn: bool = True) -> str:
@@ -351,6 +391,8 @@ class GameSummary:
     your_turn: bool
     to_move: str | None
     round: int | None
+    deadline: datetime | None = None
+    """By when the player to move plays, if the game has deadlines."""
 
 
 def my_games_message(games: Sequence[GameSummary]) -> str:
@@ -363,11 +405,15 @@ def my_games_message(games: Sequence[GameSummary]) -> str:
         if not game.started:
             lines.append(f"{where}: in the lobby")
         elif game.your_turn:
-            lines.append(f"{where}: **your turn** (round {game.round})")
+            lines.append(f"{where}: **your turn** (round {game.round}{_by(game, 'play')})")
         else:
             to_move = safe(game.to_move) if game.to_move else "someone"
-            lines.append(f"{where}: waiting for {to_move} (round {game.round})")
+            lines.append(f"{where}: waiting for {to_move} (round {game.round}{_by(game, 'plays')})")
     return "Your games:\n" + "\n".join(lines)
+
+
+def _by(game: GameSummary, verb: str) -> str:
+    return f", {verb} by {timestamp(game.deadline)}" if game.deadline is not None else ""
 
 
 HELP = """\
@@ -391,7 +437,8 @@ or `/cascadia wipe tokens:1 3` to spend a nature token.
 `/cascadia new [cards]`: open a lobby (cards: random, A-D, five letters like ABCDA, family, \
 intermediate) · `/cascadia join` · `/cascadia leave` · `/cascadia start` (host)
 `/cascadia board [player]` · `/cascadia status` · `/cascadia score` · `/cascadia mygames`: look
-`/cascadia settings [reminder_hours]` (host): reminders, 0 for none
+`/cascadia settings [reminder_hours] [deadline_hours]` (host, 0 for none) · `/cascadia skip` (host)
+`/cascadia away until:YYYY-MM-DD` · `/cascadia quiet from:22 to:8 timezone:Europe/Berlin`
 `/cascadia end` (host) · `/cascadia export`: stop the game, download its record"""
 
 

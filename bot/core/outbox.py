@@ -64,7 +64,8 @@ class Announcement:
     ``highlights`` gives, per seat, the hexes to ring in that seat's environment (its own
     latest tile and token), so an environment that did not change looks the same as in the
     previous message.
-    ``files`` are text attachments (name, content), such as the game record.
+    ``files`` are text attachments (name, content), such as the game record; ``buttons``
+    (label, custom id) go under the message, after the **Play** of a turn message.
     """
 
     kind: str
@@ -75,6 +76,7 @@ class Announcement:
     names: tuple[str, ...] = ()
     highlights: tuple[tuple[Hex, ...], ...] = ()
     files: tuple[tuple[str, str], ...] = ()
+    buttons: tuple[tuple[str, str], ...] = ()
 
     def to_outbox(self, *, state_text: str | None = None) -> OutboxMessage:
         """The row to store: what is said in ``payload``, what is drawn in ``snapshot``.
@@ -82,7 +84,9 @@ class Announcement:
         ``state_text`` is :attr:`state` already encoded (the text the game row stores), so that
         a move encodes its state once; without it the state is encoded here.
         """
-        payload = {"text": self.text, "mentions": list(self.mentions)}
+        payload: dict[str, Any] = {"text": self.text, "mentions": list(self.mentions)}
+        if self.buttons:
+            payload["buttons"] = [list(b) for b in self.buttons]
         if self.state is None:
             state_text = "null"
         elif state_text is None:
@@ -121,6 +125,7 @@ class Announcement:
             names=tuple(str(n) for n in snapshot.get("names", ())),
             highlights=_read_highlights(snapshot),
             files=tuple((str(name), str(text)) for name, text in snapshot.get("files", ())),
+            buttons=tuple((str(label), str(id_)) for label, id_ in payload.get("buttons", ())),
         )
 
 
@@ -280,7 +285,7 @@ class Outbox:
             mentions=announcement.mentions,
             attachments=(*attachments, *files),
             nonce=f"cascadia-{row.id}",
-            buttons=_play_button(row.game_id, announcement),
+            buttons=(*_play_button(row.game_id, announcement), *announcement.buttons),
         )
 
     async def _failed(self, row: OutboxRow, error: Exception) -> None:

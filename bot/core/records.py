@@ -125,15 +125,7 @@ def export_document(
             {"seat": seat, "user_id": str(p.user_id), "name": p.name}
             for seat, p in enumerate(players)
         ],
-        "moves": [
-            {
-                "seq": move.seq,
-                "user_id": str(move.user_id),
-                "at": move.created_at.isoformat(),
-                "actions": move.action.split(ACTION_SEPARATOR),
-            }
-            for move in moves
-        ],
+        "moves": [_move_entry(move) for move in moves],
         "table": state_table(state, names),
         "scores": score_state(state, names).to_json(),
     }
@@ -141,3 +133,16 @@ def export_document(
         document["seed"] = state.seed
         document["record"] = record_for(state, logged_actions(moves), names).to_json()
     return document
+
+
+def _move_entry(move: MoveRow) -> dict[str, Any]:
+    """One move of the export; ``played_for`` says who chose a move its player did not."""
+    entry: dict[str, Any] = {
+        "seq": move.seq,
+        "user_id": str(move.user_id),
+        "at": move.created_at.isoformat(),
+        "actions": move.action.split(ACTION_SEPARATOR),
+    }
+    if move.played_for is not None:
+        entry["played_for"] = move.played_for
+    return entry

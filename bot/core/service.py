@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.core import messages
+from bot.core.absence import AwayPeriod, Call, presence_of
 from bot.core.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
 from bot.core.messages import GameSummary, Player
 from bot.core.names import seat_names
@@ -182,6 +183,33 @@ class GameService:
         self._seeds = seeds
         self._scale = reminder_hour / HOUR
 
+    def now(self) -> datetime:
+        """The service's clock."""
+        return self._now()
+
+    def next_reminder(self, now: datetime, game: GameRow) -> datetime | None:
+        """When the next reminder of ``game``'s turn falls due if one went out at ``now``."""
+        return self._next_reminder(now, game.reminder_hours, 0)
+
+    def deadline_budget(self, game: GameRow) -> timedelta | None:
+        """How long a turn of ``game`` may take (scaled like reminders); ``None``: no
+        deadline."""
+        if game.deadline_hours == 0:
+            return None
+        return timedelta(hours=game.deadline_hours) * self._scale
+
+    async def call(
+        self, table: LoadedGame, state: GameState, *, turn_started_at: datetime, now: datetime
+    ) -> Call:
+        """How the player to move in ``state`` is called at ``now`` (see
+        :meth:`~bot.core.absence.Presence.call`); a computer seat is never pinged."""
+        player = table.players[state.current]
+        if player.computer is not None:
+            return Call(ping=False)
+        presence = presence_of(await self.store.person(player.user_id))
+        budget = self.deadline_budget(table.game)
+        return presence.call(now, turn_started_at=turn_started_at, budget=budget)
+
     def _next_reminder(self, turn_started_at: datetime, hours: int, sent: int) -> datetime | None:
         due = next_reminder_time(turn_started_at, hours, sent)
         return None if due is None else turn_started_at + (due - turn_started_at) * self._scale
@@ -222,7 +250,9 @@ class GameService:
     async def _load(self, game: GameRow) -> LoadedGame:
         seats = await self.store.seats(game.id)
         names = seat_names([s.name for s in seats])
-        players = tuple(Player(s.user_id, n) for s, n in zip(seats, names, strict=True))
+        players = tuple(
+            Player(s.user_id, n, computer=s.computer) for s, n in zip(seats, names, strict=True)
+        )
         state = None if game.state is None else read_state(game.state)
         return LoadedGame(game, players, state)
 
@@ -262,10 +292,11 @@ class GameService:
         state = new_game(players=len(table.players), seed=self._seeds(), cards=game.cards)
         now = self._now()
         first = table.players[state.current]
+        call = await self.call(table, state, turn_started_at=now, now=now)
         announcement = Announcement(
             kind="start",
-            text=messages.start_message(state, table.players),
-            mentions=(first.user_id,),
+            text=messages.start_message(state, table.players, call),
+            mentions=(first.user_id,) if call.ping else (),
             pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
             state=state,
             names=table.names,
@@ -279,6 +310,7 @@ class GameService:
             outbox_messages=[announcement.to_outbox(state_text=text)],
             turn_started_at=now,
             next_reminder_at=self._next_reminder(now, game.reminder_hours, 0),
+            ping_due_at=call.ping_due_at,
         )
 
     # --- playing ------------------------------------------------------------------------------
@@ -307,56 +339,74 @@ class GameService:
 
     async def play(self, channel_id: int, *, user_id: int, turn: Turn) -> CommitResult:
         """Play the caller's whole turn; the next player is called (or the game ends)."""
-        table, before, seat = await self._mover(channel_id, user_id)
-        return await self._play(table, before, seat, user_id, turn)
+        table, _, seat = await self._mover(channel_id, user_id)
+        return await self.commit_turn(table, seat, turn, user_id=user_id)
 
     async def play_seen(
         self, game_id: int, *, user_id: int, turn: Turn, expected_revision: int
     ) -> CommitResult:
         """Play the caller's whole turn on the game as they saw it (the turn panel's
         Confirm): :class:`RevisionConflict`, changing nothing, if it changed since."""
-        table, before, seat = await self._mover_by_id(game_id, user_id, expected_revision)
-        return await self._play(table, before, seat, user_id, turn)
+        table, _, seat = await self._mover_by_id(game_id, user_id, expected_revision)
+        return await self.commit_turn(table, seat, turn, user_id=user_id)
 
-    async def _play(
-        self, table: LoadedGame, before: GameState, seat: int, user_id: int, turn: Turn
+    async def commit_turn(
+        self,
+        table: LoadedGame,
+        seat: int,
+        turn: Turn,
+        *,
+        user_id: int,
+        played_for: str | None = None,
+        lead: str = "",
+        tail: str = "",
+        buttons: tuple[tuple[str, str], ...] = (),
     ) -> CommitResult:
+        """Play ``turn`` for ``seat`` of the game as loaded and commit it with the revision
+        read: the move log (``played_for`` when its player did not choose it), the next
+        player called, the outbox. ``lead`` and ``tail`` frame the turn message, ``buttons``
+        (label, custom id) go under it."""
+        before = table.require_state()
         after = turn.play(before, seat)
         actions = turn.actions()
         game = table.game
         moves = await self.store.moves(game.id)
         highlights = last_placements(moves, table.players)
         highlights[seat] = _placed(turn)
-        line = messages.describe_turn(before, actions, table.players[seat])
+        line = lead + messages.describe_turn(before, actions, table.players[seat])
         now = self._now()
+        call = Call()
         if after.is_over:
             sheet = table.score_sheet(after)
             # The export as it will read once this move is committed.
             seq = moves[-1].seq + 1 if moves else 1
-            move = MoveRow(game.id, seq, user_id, move_text(actions), now)
+            move = MoveRow(game.id, seq, user_id, move_text(actions), now, played_for)
             finished = dataclasses.replace(game, status=GameStatus.FINISHED)
             document = export_document(finished, table.players, after, [*moves, move])
             announcement = Announcement(
                 kind="finish",
-                text=messages.game_over_message(line, sheet, table.players),
+                text=messages.game_over_message(line, sheet, table.players) + tail,
                 mentions=tuple(p.user_id for p in table.players),
                 pictures=(Picture.SCORES, Picture.ENVIRONMENTS),
                 state=after,
                 names=table.names,
                 highlights=tuple(highlights),
                 files=(export_file(document),),
+                buttons=buttons,
             )
             status, next_at = GameStatus.FINISHED, None
         else:
             upcoming = table.players[after.current]
+            call = await self.call(table, after, turn_started_at=now, now=now)
             announcement = Announcement(
                 kind="turn",
-                text=f"{line}\n{messages.your_turn_line(after, upcoming)}",
-                mentions=(upcoming.user_id,),
+                text=f"{line}\n{messages.your_turn_line(after, upcoming, call)}{tail}",
+                mentions=(upcoming.user_id,) if call.ping else (),
                 pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
                 state=after,
                 names=table.names,
                 highlights=tuple(highlights),
+                buttons=buttons,
             )
             status = GameStatus.ACTIVE
             next_at = self._next_reminder(now, game.reminder_hours, 0)
@@ -371,6 +421,8 @@ class GameService:
             outbox_messages=[announcement.to_outbox(state_text=text)],
             turn_started_at=now,
             next_reminder_at=next_at,
+            played_for=played_for,
+            ping_due_at=call.ping_due_at,
         )
 
     async def preview(self, channel_id: int, *, user_id: int, turn: Turn) -> Preview:
@@ -493,6 +545,11 @@ class GameService:
             table = await self._load(game)
             state = table.require_state()
             player = table.players[state.current]
+            if player.computer is not None or game.ping_due_at is not None:
+                continue  # a computer is not reminded; a ping after quiet hours is owed
+            presence = presence_of(await self.store.person(player.user_id))
+            if not presence.may_remind(now):
+                continue  # away or in quiet hours: due again at the first check after
             since = game.turn_started_at or now
             announcement = Announcement(
                 kind="reminder",
@@ -515,11 +572,16 @@ class GameService:
 
     async def my_games(self, user_id: int) -> list[GameSummary]:
         """The caller's open games across channels."""
+        now = self._now()
         summaries = []
         for entry in await self.store.games_for_user(user_id):
             table = await self._load(entry.game)
             state = table.state
             to_move = None if state is None else table.players[state.current]
+            deadline, started_at = None, entry.game.turn_started_at
+            if state is not None and not state.is_over and started_at is not None:
+                call = await self.call(table, state, turn_started_at=started_at, now=now)
+                deadline = call.deadline
             summaries.append(
                 GameSummary(
                     guild_id=entry.game.guild_id,
@@ -528,9 +590,27 @@ class GameService:
                     your_turn=to_move is not None and to_move.user_id == user_id,
                     to_move=None if to_move is None else to_move.name,
                     round=None if state is None else state.round,
+                    deadline=deadline,
                 )
             )
         return summaries
+
+    async def turn_facts(
+        self, table: LoadedGame
+    ) -> tuple[datetime | None, tuple[AwayPeriod | None, ...]]:
+        """What ``status`` adds: by when the player to move plays (``None``: no deadline, or
+        the game is over) and, per seat, the time away going on."""
+        now = self._now()
+        away = tuple(
+            [presence_of(await self.store.person(p.user_id)).away_at(now) for p in table.players]
+        )
+        state, started_at = table.state, table.game.turn_started_at
+        if state is None or state.is_over or started_at is None:
+            return None, away
+        if table.game.status is not GameStatus.ACTIVE:
+            return None, away
+        call = await self.call(table, state, turn_started_at=started_at, now=now)
+        return call.deadline, away
 
     async def export(self, channel_id: int, *, user_id: int) -> dict[str, Any]:
         """The channel's game (or the caller's last one here) as a JSON document: the game,

@@ -232,9 +232,10 @@ class Store(Protocol):
         expected_revision: int,
         *,
         ping_due_at: datetime | None,
+        next_reminder_at: datetime | None,
         outbox_messages: Sequence[OutboxMessage],
     ) -> CommitResult:
-        """Queue the ping owed (or move it to ``ping_due_at``)."""
+        """Queue the ping owed (or move it to ``ping_due_at``) and set the next reminder."""
         ...
 
     async def person(self, user_id: int) -> Person:

@@ -741,19 +741,21 @@ class SqliteStore:
         expected_revision: int,
         *,
         ping_due_at: datetime | None,
+        next_reminder_at: datetime | None,
         outbox_messages: Sequence[OutboxMessage],
     ) -> CommitResult:
         """Queue the ping owed after quiet hours and set the next one (``None``: nothing owed
-        any more); or, with no message, only move it. A move since the game was read raises
-        :class:`RevisionConflict` (its turn message decided afresh). Bookkeeping."""
+        any more) and the next reminder; or, with no message, only move them. A move since the
+        game was read raises :class:`RevisionConflict` (its turn message decided afresh).
+        Bookkeeping."""
         async with self.transaction() as db:
             game = await _load_game(db, game_id)
             _check_revision(game, expected_revision)
             if game.status is not GameStatus.ACTIVE:
                 raise NotActive(game_id, game.status)
             await db.execute(
-                "UPDATE games SET ping_due_at = ? WHERE id = ?",
-                (_optional_text(ping_due_at), game_id),
+                "UPDATE games SET ping_due_at = ?, next_reminder_at = ? WHERE id = ?",
+                (_optional_text(ping_due_at), _optional_text(next_reminder_at), game_id),
             )
             ids = await self._insert_outbox(db, game, outbox_messages)
             return CommitResult(revision=game.revision, outbox_ids=ids)

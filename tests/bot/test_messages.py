@@ -267,7 +267,7 @@ def test_help_fits_in_one_message_and_names_every_command() -> None:
         assert f"**{button}**" in text
     for command in (
         "new", "join", "leave", "start", "play", "preview", "wipe", "board", "status", "score",
-        "settings", "end", "mygames", "export",
+        "settings", "end", "mygames", "export", "skip", "away", "quiet",
     ):  # fmt: skip
         assert f"/cascadia {command}" in text
 

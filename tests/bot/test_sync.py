@@ -83,7 +83,7 @@ def test_commands_are_one_guild_only_group(bot: CascadiaBot) -> None:
     assert group["contexts"] == [0]
     assert sorted(o["name"] for o in group["options"]) == sorted(
         ["new", "join", "leave", "start", "play", "preview", "wipe", "board", "status", "score",
-         "settings", "end", "mygames", "export", "help"]
+         "settings", "end", "mygames", "export", "help", "skip", "away", "quiet"]
     )  # fmt: skip
 
 
@@ -110,9 +110,12 @@ def test_turn_options(bot: CascadiaBot, command: str) -> None:
         ("new", ["cards"], [False]),
         ("wipe", ["tokens"], [False]),
         ("board", ["player"], [False]),
-        ("settings", ["reminder_hours"], [False]),
+        ("settings", ["reminder_hours", "deadline_hours"], [False, False]),
         ("status", [], []),
         ("end", [], []),
+        ("skip", [], []),
+        ("away", ["until", "note", "clear"], [False, False, False]),
+        ("quiet", ["from", "to", "timezone", "clear"], [False, False, False, False]),
     ],
 )
 def test_other_options(
@@ -123,3 +126,11 @@ def test_other_options(
     assert [o["required"] for o in options.values()] == required
     for option in options.values():
         assert len(option["description"]) <= 100
+
+
+def test_quiet_hours_are_whole_hours_and_zones_are_suggested(bot: CascadiaBot) -> None:
+    options = _options(bot, "quiet")
+    for hour in ("from", "to"):
+        assert (options[hour]["min_value"], options[hour]["max_value"]) == (0, 23)
+    assert options["timezone"]["autocomplete"]
+    assert _options(bot, "settings")["deadline_hours"]["min_value"] == 0

@@ -1,0 +1,257 @@
+"""Deadlines, votes to skip, time away and quiet hours, as Discord shows them: the restart-proof
+**Vote to Skip** and **Hand seat to computer** buttons, the confirmation of ``/cascadia skip``,
+and what ``/cascadia away`` and ``/cascadia quiet`` answer.
+
+The buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only ids (game and
+turn, or game and seat), so a vote posted before a restart still counts presses after it. The
+rules are in :mod:`bot.core.attendance`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any, Self
+
+import discord
+from discord import app_commands
+
+from bot import errors
+from bot.client import CascadiaBot
+from bot.core import absence_messages as texts
+from bot.core.errors import NoGame
+from bot.core.quiet import zone_choices
+
+Interaction = discord.Interaction[CascadiaBot]
+
+CONFIRM_SECONDS = 120
+
+
+def _channel_id(interaction: Interaction) -> int:
+    if interaction.channel_id is None:
+        raise NoGame()
+    return interaction.channel_id
+
+
+# --- buttons under outbox messages -------------------------------------------------------------
+
+
+class _IdButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"$^"):
+    """A button whose custom id carries two ids, drawn under an outbox message (see
+    :func:`bot.core.absence_messages.vote_button`): the subclass says which and what it does."""
+
+    def __init__(self, first: int, second: int) -> None:
+        label, custom_id = self.button(first, second)
+        super().__init__(discord.ui.Button(label=label, custom_id=custom_id))
+        self.first = first
+        self.second = second
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the button from a press: the ids are all it needs."""
+        return cls(int(match["first"]), int(match["second"]))
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
+        """Admit the press like any command (refused while the bot shuts down)."""
+        return await interaction.client.admit(interaction)
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        """Acknowledge at once, then act; any error is answered privately."""
+        try:
+            await interaction.response.defer()
+            await self.act(interaction)
+        except Exception as error:
+            await errors.report(interaction, error)
+
+    @staticmethod
+    def button(first: int, second: int) -> tuple[str, str]:
+        """The label and custom id."""
+        raise NotImplementedError
+
+    async def act(self, interaction: Interaction) -> None:
+        """What pressing the button does."""
+        raise NotImplementedError
+
+
+class VoteSkipButton(_IdButton, template=r"cascadia:skip:(?P<first>[0-9]+):(?P<second>[0-9]+)"):
+    """**Vote to Skip** a turn whose deadline passed; ids: game, turn."""
+
+    @staticmethod
+    def button(first: int, second: int) -> tuple[str, str]:
+        """The vote button of game ``first``'s turn ``second``."""
+        return texts.vote_button(first, second)
+
+    async def act(self, interaction: Interaction) -> None:
+        """Count the vote; a majority skips the turn and the turn message follows."""
+        bot = interaction.client
+        outcome = await bot.attendance.vote(self.first, self.second, user_id=interaction.user.id)
+        if outcome.skipped is not None:
+            await bot.announce(outcome.skipped.outbox_ids)
+        answer = texts.vote_answer(
+            outcome.tally, counted=outcome.counted, skipped=outcome.skipped is not None
+        )
+        await interaction.followup.send(answer, ephemeral=True)
+
+
+class HandOverButton(_IdButton, template=r"cascadia:computer:(?P<first>[0-9]+):(?P<second>[0-9]+)"):
+    """**Hand seat to computer** for good (host); ids: game, seat."""
+
+    @staticmethod
+    def button(first: int, second: int) -> tuple[str, str]:
+        """The button that hands seat ``second`` of game ``first`` to the computer."""
+        return texts.hand_over_button(first, second)
+
+    async def act(self, interaction: Interaction) -> None:
+        """Hand the seat over if the presser is the host (or manages the channel)."""
+        bot = interaction.client
+        result = await bot.attendance.hand_over(
+            self.first,
+            self.second,
+            user_id=interaction.user.id,
+            name=interaction.user.display_name,
+            can_manage=interaction.permissions.manage_channels,
+        )
+        await bot.announce(result.outbox_ids)
+        await interaction.followup.send(
+            "Done: the computer plays that seat from now on.", ephemeral=True
+        )
+
+
+BUTTONS: tuple[type[_IdButton], ...] = (VoteSkipButton, HandOverButton)
+"""The dynamic items the cog registers: they answer the buttons of the outbox messages
+(see :func:`bot.core.absence_messages.vote_button`)."""
+
+
+# --- /cascadia skip -----------------------------------------------------------------------------
+
+
+async def skip(interaction: Interaction) -> None:
+    """``/cascadia skip``: the host (or Manage Channels) is asked to confirm, privately."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    bot = interaction.client
+    can_manage = interaction.permissions.manage_channels
+    channel_id = _channel_id(interaction)
+    player = await bot.attendance.check_can_skip(
+        channel_id, user_id=interaction.user.id, can_manage=can_manage
+    )
+    table = await bot.service.table(channel_id)
+    await interaction.followup.send(
+        texts.skip_question(player),
+        view=SkipConfirmation(
+            interaction,
+            game_id=table.game.id,
+            turn=table.require_state().turn,
+            can_manage=can_manage,
+        ),
+        ephemeral=True,
+    )
+
+
+class SkipConfirmation(discord.ui.View):
+    """Asks the caller of ``/cascadia skip`` to confirm; only they see the buttons."""
+
+    def __init__(self, original: Interaction, *, game_id: int, turn: int, can_manage: bool) -> None:
+        super().__init__(timeout=CONFIRM_SECONDS)
+        self.original = original
+        self.game_id = game_id
+        self.turn = turn
+        self.can_manage = can_manage
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
+        """Admit the click like any command (refused while the bot shuts down)."""
+        return await interaction.client.admit(interaction)
+
+    @discord.ui.button(label="Skip the turn", style=discord.ButtonStyle.danger)
+    async def confirm(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
+        """Have the computer play the turn, and post it."""
+        await interaction.response.defer()
+        self.stop()
+        bot = interaction.client
+        result = await bot.attendance.skip(
+            self.game_id,
+            self.turn,
+            user_id=interaction.user.id,
+            name=interaction.user.display_name,
+            can_manage=self.can_manage,
+        )
+        await bot.announce(result.outbox_ids)
+        await interaction.edit_original_response(
+            content="The turn is skipped: the computer played it.", view=None
+        )
+
+    @discord.ui.button(label="Keep waiting", style=discord.ButtonStyle.secondary)
+    async def cancel(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
+        """Leave everything as it is."""
+        self.stop()
+        await interaction.response.edit_message(content="Nothing was changed.", view=None)
+
+    async def on_timeout(self) -> None:
+        """Take the buttons away once the question has expired."""
+        with contextlib.suppress(discord.HTTPException):
+            await self.original.edit_original_response(
+                content="No answer: nothing was changed.", view=None
+            )
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any]
+    ) -> None:
+        """Answer privately, like every command error."""
+        await errors.report(interaction, error)
+
+
+# --- /cascadia away and /cascadia quiet ----------------------------------------------------------
+
+
+async def away(
+    interaction: Interaction, *, until: str | None, note: str | None, clear: bool
+) -> None:
+    """``/cascadia away until:YYYY-MM-DD [note]``, or ``clear:True`` to come back."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    attendance = interaction.client.attendance
+    user_id = interaction.user.id
+    if clear:
+        text = texts.away_cleared(await attendance.clear_away(user_id))
+    elif until is None:
+        text = "Give the day you are back as `until:` (YYYY-MM-DD), or `clear:True` to end it."
+    else:
+        text = texts.away_answer(await attendance.away(user_id, until=until, note=note))
+    await interaction.followup.send(text, ephemeral=True)
+
+
+async def quiet(
+    interaction: Interaction,
+    *,
+    start: int | None,
+    end: int | None,
+    timezone: str | None,
+    clear: bool,
+) -> None:
+    """``/cascadia quiet from:22 to:8 timezone:Europe/Berlin``, or ``clear:True``."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    attendance = interaction.client.attendance
+    user_id = interaction.user.id
+    if clear:
+        await attendance.clear_quiet(user_id)
+        text = texts.quiet_cleared()
+    elif start is None or end is None or timezone is None:
+        text = (
+            "Give all three: `from:` and `to:` (hours 0-23) and `timezone:` (such as"
+            " Europe/Berlin); or `clear:True` to turn quiet hours off."
+        )
+    else:
+        quiet_hours = await attendance.quiet(user_id, start=start, end=end, zone=timezone)
+        text = texts.quiet_answer(quiet_hours)
+    await interaction.followup.send(text, ephemeral=True)
+
+
+async def zone_autocomplete(
+    interaction: Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """IANA time zone names matching what was typed."""
+    return [app_commands.Choice(name=name, value=name) for name in zone_choices(current)]

@@ -1,0 +1,392 @@
+"""Games that never stall: turn deadlines, votes to skip, time away and quiet hours.
+
+The operations behind ``/cascadia settings deadline_hours``, the **Vote to Skip** button,
+``/cascadia skip``, handing a seat to the computer, ``/cascadia away`` and ``/cascadia quiet``,
+and the checks the bot runs periodically: open a vote where a deadline passed, skip a turn a
+vote has decided (also one decided before a restart), play the seats handed to the computer,
+and post the ping owed after quiet hours.
+
+A skipped turn goes through :meth:`~bot.core.service.GameService.commit_turn`, the same path as
+a player's move: the revision read, the move log, the outbox. Nothing is skipped without a
+vote or the host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.core import absence_messages as texts
+from bot.core.absence import (
+    HANDOVER_AFTER_SKIPS,
+    AwayPeriod,
+    BadAwayDate,
+    SkipTally,
+    away_end,
+    deadline_at,
+    parse_day,
+    presence_of,
+    skips_in_a_row,
+)
+from bot.core.errors import BotError, NotHost, NotInGame
+from bot.core.messages import Player
+from bot.core.outbox import Announcement
+from bot.core.quiet import QuietHours, UnknownZone
+from bot.core.service import GameService, LoadedGame, Turn
+from bot.core.standin import STAND_IN, stand_in_turn
+from bot.store import CommitResult, GameRow, GameStatus, RevisionConflict, SkipPoll
+from engine import GameState, PlaceTile, PlaceToken, Take
+
+__all__ = [
+    "Attendance",
+    "BadSetting",
+    "CannotSkip",
+    "OwnTurn",
+    "VoteClosed",
+    "VoteOutcome",
+]
+
+log = logging.getLogger(__name__)
+
+MAX_NOTE_CHARS = 100
+SKIPPED = frozenset({"vote", "host"})
+"""``played_for`` of the moves that count as skipped turns."""
+
+
+class VoteClosed(BotError):
+    """The vote is about a turn that has been played (or a game that is over)."""
+
+    def __init__(self) -> None:
+        super().__init__("This vote is over: the turn it was about has been played.")
+
+
+class OwnTurn(BotError):
+    """The player to move voted to skip (or asked to skip) their own turn."""
+
+    def __init__(self, *, voting: bool = True) -> None:
+        why = " Your vote does not skip it." if voting else ""
+        super().__init__(f"It's your own turn: play it with `/cascadia play`.{why}")
+
+
+class CannotSkip(BotError):
+    """There is no turn a person could skip."""
+
+
+class BadSetting(BotError):
+    """A date, time zone or hour of ``away`` or ``quiet`` that cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class VoteOutcome:
+    """What a press of the vote button did: the tally after it, whether it was a new vote,
+    and the skipped turn's commit if it decided the vote."""
+
+    tally: SkipTally
+    counted: bool
+    skipped: CommitResult | None
+
+
+StandIn = Callable[[GameState, int], tuple[Take, PlaceTile, PlaceToken]]
+"""Chooses the whole turn for the seat to play, from the state and a seed."""
+
+
+class Attendance:
+    """Deadlines, votes to skip, time away and quiet hours, over a :class:`GameService`."""
+
+    def __init__(self, service: GameService, *, stand_in: StandIn = stand_in_turn) -> None:
+        self.service = service
+        self.store = service.store
+        self._stand_in = stand_in
+
+    # --- the game's deadline ------------------------------------------------------------------
+
+    async def set_deadline_hours(self, channel_id: int, *, user_id: int, hours: int) -> GameRow:
+        """The host sets how long a turn may take before the others may vote to skip it."""
+        table = await self.service.table(channel_id)
+        if user_id != table.game.host_id:
+            raise NotHost("change the settings")
+        return await self.store.set_deadline_hours(table.game.id, hours)
+
+    async def check(self) -> list[int]:
+        """The periodic work: open the votes of passed deadlines, carry out votes already
+        decided, play computer seats, post pings owed after quiet hours. Returns the outbox
+        ids queued; one game's failure is logged and does not stop the others."""
+        queued: list[int] = []
+        for step in (self._open_votes, self._decided_votes, self._computer_turns, self._pings):
+            try:
+                queued.extend(await step())
+            except Exception:
+                log.exception("the %s check failed", step.__name__.strip("_"))
+        return queued
+
+    async def _open_votes(self) -> list[int]:
+        now = self.service.now()
+        queued: list[int] = []
+        for game in await self.store.deadline_games():
+            table = await self.service.table_by_id(game.id)
+            state, budget = table.state, self.service.deadline_budget(game)
+            started_at = game.turn_started_at
+            if state is None or state.is_over or budget is None or started_at is None:
+                continue
+            player = table.players[state.current]
+            voters = _voters(table, state)
+            if player.computer is not None or not voters:
+                continue
+            if await self.store.skip_poll(game.id, state.turn) is not None:
+                continue
+            presence = presence_of(await self.store.person(player.user_id))
+            deadline = deadline_at(started_at, budget, presence.away)
+            if now < deadline:
+                continue
+            tally = SkipTally.of(voters, ())
+            announcement = Announcement(
+                kind="vote",
+                text=texts.vote_message(player, deadline, tally),
+                buttons=(texts.vote_button(game.id, state.turn),),
+            )
+            try:
+                result = await self.store.open_skip_poll(
+                    game.id,
+                    game.revision,
+                    turn=state.turn,
+                    user_id=player.user_id,
+                    outbox_messages=[announcement.to_outbox()],
+                )
+            except RevisionConflict:
+                continue  # a move landed meanwhile: the turn is no longer late
+            queued.extend(result.outbox_ids)
+        return queued
+
+    async def _decided_votes(self) -> list[int]:
+        """Votes that reached a majority but whose skip was never committed (the bot stopped
+        in between): skip now."""
+        queued: list[int] = []
+        turns: dict[int, dict[int, SkipPoll]] = {}
+        for poll in await self.store.open_skip_polls():
+            turns.setdefault(poll.game_id, {})[poll.turn] = poll
+        for game_id, polls in turns.items():
+            table = await self.service.table_by_id(game_id)
+            state = table.state
+            if state is None or state.is_over or state.turn not in polls:
+                continue
+            if not SkipTally.of(_voters(table, state), polls[state.turn].votes).passed:
+                continue
+            try:
+                result = await self._skip(table, how="vote")
+            except RevisionConflict:
+                continue
+            queued.extend(result.outbox_ids)
+        return queued
+
+    async def _computer_turns(self) -> list[int]:
+        queued: list[int] = []
+        for game in await self.store.computer_games():
+            table = await self.service.table_by_id(game.id)
+            state = table.state
+            if state is None or state.is_over or table.players[state.current].computer is None:
+                continue
+            try:
+                result = await self._skip(table, how="computer")
+            except RevisionConflict:
+                continue
+            queued.extend(result.outbox_ids)
+        return queued
+
+    async def _pings(self) -> list[int]:
+        now = self.service.now()
+        queued: list[int] = []
+        for game in await self.store.due_pings(now):
+            table = await self.service.table_by_id(game.id)
+            state = table.state
+            messages: list[Announcement] = []
+            due, next_reminder = None, game.next_reminder_at
+            if state is not None and not state.is_over:
+                player = table.players[state.current]
+                presence = presence_of(await self.store.person(player.user_id))
+                if presence.is_quiet(now):
+                    due = presence.ping_at(now)  # their quiet hours changed meanwhile
+                elif player.computer is None:
+                    text = texts.quiet_over_ping(player)
+                    messages.append(Announcement("ping", text, mentions=(player.user_id,)))
+                    # The ping stands for a reminder held back: the next is a period away.
+                    next_reminder = self.service.next_reminder(now, game)
+            try:
+                result = await self.store.record_ping(
+                    game.id,
+                    game.revision,
+                    ping_due_at=due,
+                    next_reminder_at=next_reminder,
+                    outbox_messages=[m.to_outbox() for m in messages],
+                )
+            except RevisionConflict:
+                continue  # a move landed: its own turn message called the next player
+            queued.extend(result.outbox_ids)
+        return queued
+
+    # --- votes and skips ----------------------------------------------------------------------
+
+    async def vote(self, game_id: int, turn: int, *, user_id: int) -> VoteOutcome:
+        """Count a press of the vote button; a majority of the other human players skips the
+        turn at once. The player to move's own press is refused."""
+        table = await self.service.table_by_id(game_id)
+        state = table.state
+        if (
+            table.game.status is not GameStatus.ACTIVE
+            or state is None
+            or state.is_over
+            or state.turn != turn
+        ):
+            raise VoteClosed()
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise NotInGame()
+        if seat == state.current:
+            raise OwnTurn()
+        voters = _voters(table, state)
+        if user_id not in voters:
+            raise CannotSkip("Your seat is played by the computer: it does not vote.")
+        counted = await self.store.add_skip_vote(game_id, turn, user_id)
+        poll = await self.store.skip_poll(game_id, turn)
+        tally = SkipTally.of(voters, () if poll is None else poll.votes)
+        skipped = None
+        if tally.passed:
+            try:
+                skipped = await self._skip(table, how="vote")
+            except RevisionConflict:
+                # Another press decided it first, or the player moved: either way it is over.
+                raise VoteClosed() from None
+        return VoteOutcome(tally, counted, skipped)
+
+    async def check_can_skip(self, channel_id: int, *, user_id: int, can_manage: bool) -> Player:
+        """Whether the caller may skip the current turn (asked before the confirmation);
+        returns the player whose turn it is."""
+        table = await self.service.table(channel_id)
+        return _skippable(table, user_id, can_manage)
+
+    async def skip(
+        self, game_id: int, turn: int, *, user_id: int, name: str, can_manage: bool
+    ) -> CommitResult:
+        """The host (or a channel manager) skips turn ``turn`` at once: the computer plays it."""
+        table = await self.service.table_by_id(game_id)
+        _skippable(table, user_id, can_manage)
+        if table.require_state().turn != turn:
+            raise CannotSkip("That turn has been played meanwhile: nothing was skipped.")
+        return await self._skip(table, how="host", by=Player(user_id, name))
+
+    async def hand_over(
+        self, game_id: int, seat: int, *, user_id: int, name: str, can_manage: bool
+    ) -> CommitResult:
+        """The host hands ``seat`` to the computer for good; it plays that seat's turns."""
+        table = await self.service.table_by_id(game_id)
+        if user_id != table.game.host_id and not can_manage:
+            raise NotHost("hand a seat to the computer (or someone with Manage Channels)")
+        if table.game.status is not GameStatus.ACTIVE:
+            raise CannotSkip("This game is over.")
+        if not 0 <= seat < len(table.players):
+            raise NotInGame("That player is")
+        player = table.players[seat]
+        if player.computer is not None:
+            raise CannotSkip(f"The computer plays {player.shown}'s seat already.")
+        announcement = Announcement(
+            kind="hand_over", text=texts.handed_over_message(player, Player(user_id, name))
+        )
+        return await self.store.set_computer(
+            game_id,
+            table.game.revision,
+            seat=seat,
+            computer=STAND_IN,
+            outbox_messages=[announcement.to_outbox()],
+        )
+
+    async def _skip(self, table: LoadedGame, *, how: str, by: Player | None = None) -> CommitResult:
+        """The stand-in plays the current turn, committed like a move (``how``: ``"vote"``,
+        ``"host"`` or ``"computer"``)."""
+        state = table.require_state()
+        seat = state.current
+        player = table.players[seat]
+        take, place, token = await asyncio.to_thread(self._stand_in, state, table.game.id)
+        turn = Turn(
+            pair=take.tile,
+            tile_at=place.at,
+            rotation=place.rotation,
+            token_at=token.at,
+            token=take.token if take.token != take.tile else None,
+        )
+        tail = ""
+        buttons: tuple[tuple[str, str], ...] = ()
+        if how in SKIPPED and player.computer is None:
+            moves = await self.store.moves(table.game.id)
+            flags = [m.played_for in SKIPPED for m in moves if m.user_id == player.user_id]
+            skips = skips_in_a_row([*flags, True])
+            if skips >= HANDOVER_AFTER_SKIPS:
+                tail = texts.hand_over_offer(player, skips)
+                buttons = (texts.hand_over_button(table.game.id, seat),)
+        return await self.service.commit_turn(
+            table,
+            seat,
+            turn,
+            user_id=player.user_id,
+            played_for=how,
+            lead=texts.skip_lead(player, how=how, by=by),
+            tail=tail,
+            buttons=buttons,
+        )
+
+    # --- the person's own settings ------------------------------------------------------------
+
+    async def away(self, user_id: int, *, until: str, note: str | None) -> AwayPeriod:
+        """Time away until the day ``until`` (``YYYY-MM-DD``) begins in the person's time zone
+        (that of their quiet hours, else UTC); replaces the time away going on."""
+        now = self.service.now()
+        presence = presence_of(await self.store.person(user_id))
+        zone = presence.quiet.zone if presence.quiet is not None else None
+        try:
+            end = away_end(parse_day(until), zone, now)
+        except BadAwayDate as error:
+            raise BadSetting(f"{error}.") from None
+        note = (note or "").strip()[:MAX_NOTE_CHARS] or None
+        await self.store.set_away(user_id, starts_at=now, ends_at=end, note=note)
+        return AwayPeriod(now, end, note)
+
+    async def clear_away(self, user_id: int) -> bool:
+        """End the person's time away now; ``False`` if they were not away."""
+        return await self.store.clear_away(user_id, now=self.service.now())
+
+    async def quiet(self, user_id: int, *, start: int, end: int, zone: str) -> QuietHours:
+        """Set the person's quiet hours."""
+        try:
+            quiet = QuietHours.parse(start, end, zone)
+        except (UnknownZone, ValueError) as error:
+            text = str(error)
+            raise BadSetting(f"{text[:1].upper()}{text[1:]}.") from None
+        await self.store.set_quiet(user_id, start=start, end=end, zone=quiet.zone_name)
+        return quiet
+
+    async def clear_quiet(self, user_id: int) -> None:
+        """Turn the person's quiet hours off."""
+        await self.store.set_quiet(user_id, start=None, end=None, zone=None)
+
+
+def _voters(table: LoadedGame, state: GameState) -> set[int]:
+    """Who may vote to skip the current turn: the other players, computer seats aside."""
+    return {
+        p.user_id
+        for seat, p in enumerate(table.players)
+        if seat != state.current and p.computer is None
+    }
+
+
+def _skippable(table: LoadedGame, user_id: int, can_manage: bool) -> Player:
+    if user_id != table.game.host_id and not can_manage:
+        raise NotHost("skip a turn (or someone with Manage Channels)")
+    state = table.require_state()
+    if table.game.status is not GameStatus.ACTIVE or state.is_over:
+        raise CannotSkip("This game is over.")
+    player = table.players[state.current]
+    if player.user_id == user_id:
+        raise OwnTurn(voting=False)
+    if player.computer is not None:
+        raise CannotSkip(f"The computer plays {player.shown}'s turns already.")
+    return player
