@@ -1,0 +1,276 @@
+"""Games that never stall, through the real bot process: a deadline passes and the others vote
+to skip (across a restart), the host skips, a move closes a vote, time away holds reminders
+and the deadline, and quiet hours hold a ping to the minute across a daylight-saving change.
+
+The bot's clock is moved by the test (``CASCADIA_TEST_CLOCK_FILE``), never waited for; one
+"hour" of ``reminder_hours`` and ``deadline_hours`` lasts :data:`UNIT` seconds.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from fakediscord import MessageRecord
+from tests.e2e.harness import GameChannel, World, button, labels
+
+UNIT = 0.5
+"""Seconds per "hour" of reminders and deadlines in these tests."""
+REMINDER = re.compile(r"friendly nudge|still waiting for your move|has been waiting since")
+VOTE = "Vote to Skip"
+
+
+class BotClock:
+    """Moves the bot's clock: the bot adds the seconds in this file to the real time."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @property
+    def offset(self) -> float:
+        """The seconds the bot's clock is moved by now."""
+        text = self.path.read_text() if self.path.exists() else ""
+        return float(text) if text.strip() else 0.0
+
+    def set(self, moment: datetime) -> None:
+        """From now on the bot's clock reads ``moment`` (and runs on from there)."""
+        self.path.write_text(repr(moment.timestamp() - time.time()))
+
+    def advance(self, seconds: float) -> None:
+        """Move the bot's clock ``seconds`` ahead."""
+        self.path.write_text(repr(self.offset + seconds))
+
+    def bot_time(self, message: MessageRecord) -> datetime:
+        """When the bot's clock read when the server created ``message``."""
+        created = datetime.fromisoformat(message.created_at).timestamp()
+        return datetime.fromtimestamp(created + self.offset, UTC)
+
+
+@pytest.fixture
+def clock(tmp_path: Path) -> BotClock:
+    return BotClock(tmp_path / "clock.txt")
+
+
+@pytest.fixture
+def bot_env(clock: BotClock) -> dict[str, str]:
+    return {
+        "CASCADIA_REMINDER_UNIT_SECONDS": str(UNIT),
+        "CASCADIA_REMINDER_CHECK_SECONDS": "0.05",
+        "CASCADIA_TEST_CLOCK_FILE": str(clock.path),
+    }
+
+
+def is_reminder(message: MessageRecord) -> bool:
+    return bool(REMINDER.search(message.content))
+
+
+async def started(world: World, players: list[int], channel: int | None = None) -> GameChannel:
+    table = world.table(channel)
+    table.interleaved = is_reminder
+    await table.setup(players)
+    return table
+
+
+async def vote_posted(table: GameChannel, since: int, absent: int) -> MessageRecord:
+    vote = await table.next_post(since, what="the vote to skip")
+    assert f"**{table.world.name(absent)}**'s turn passed its deadline" in vote.content
+    assert labels(vote) == [VOTE]
+    assert "Skip" in VOTE
+    assert vote.notified == frozenset()
+    return vote
+
+
+async def skipped_turn(table: GameChannel, since: int, absent: int, label: str) -> MessageRecord:
+    """The turn message of a turn played for ``absent``: pings the next player only."""
+    message = await table.next_post(since, what=f"the turn played for {table.world.name(absent)}")
+    assert label in message.content, message.content
+    table.turns += 1
+    table.check_turn_message(message, mover=absent)
+    return message
+
+
+def others(table: GameChannel, user: int) -> list[int]:
+    return [u for u in table.seats if u != user]
+
+
+async def test_a_vote_skips_a_late_turn_once_even_across_a_restart(
+    world: World, clock: BotClock
+) -> None:
+    table = await started(world, [world.alice, world.bob, world.carol])
+    settings = await table.run(world.alice, "settings", {"deadline_hours": 10})
+    assert "Deadline: 10 hours a turn" in settings.content
+    absent = table.to_move
+    assert absent is not None
+    first, second = others(table, absent)
+    status = await table.run(first, "status")
+    assert "Plays by <t:" in status.content
+    mine = await table.run(absent, "mygames")
+    assert "play by <t:" in mine.content
+
+    since = len(world.server.messages)
+    clock.advance(11 * UNIT)
+    vote = await vote_posted(table, since, absent)
+
+    await table.refused(absent, VOTE, press=vote, reason="your own turn.*does not skip")
+    await table.refused(world.eve, VOTE, press=vote, reason="not in this game")
+    counted = await table.reply(await world.server.click(first, vote, button(vote, VOTE)))
+    assert "1 of 2 needed" in counted.content
+    again = await table.reply(await world.server.click(first, vote, button(vote, VOTE)))
+    assert "voted already: 1 of 2" in again.content
+    assert world.db.moves(table.game_id) == []
+
+    await world.bot.restart()  # the vote and the vote cast survive it
+    table.check_channel()
+    since = len(world.server.messages)
+    decided = await table.reply(await world.server.click(second, vote, button(vote, VOTE)))
+    assert "the turn is skipped" in decided.content
+    label = f"Played for **{world.name(absent)}** after a vote"
+    turn = await skipped_turn(table, since, absent, label)
+    assert "plays by <t:" in turn.content
+    [(_, user, _)] = world.db.moves(table.game_id)
+    assert user == absent
+    assert world.db.rows("SELECT played_for FROM moves")[0][0] == "vote"
+    await table.refused(first, VOTE, press=vote, reason="this vote is over")
+    await table.settled()
+    table.check_channel()  # one vote message, one turn message: nothing twice
+
+
+async def test_the_host_skips_at_once_after_a_confirmation(world: World) -> None:
+    table = await started(world, [world.alice, world.bob])
+    if table.to_move == world.alice:
+        await table.play()
+    assert table.to_move == world.bob
+    await table.refused(world.bob, "skip", reason="only the host")
+    question = await table.run(world.alice, "skip")
+    assert "Skip **bob**'s turn now?" in question.content
+    await table.press(world.alice, question, "Keep waiting")
+    assert "Nothing was changed" in question.content
+    moves = len(world.db.moves(table.game_id))
+
+    question = await table.run(world.alice, "skip")
+    since = len(world.server.messages)
+    await table.press(world.alice, question, "Skip the turn")
+    await skipped_turn(table, since, world.bob, "Played for **bob**, skipped by **alice**")
+    await world.server.wait_for(
+        lambda: "the computer played it" in question.content, what="the confirmation's answer"
+    )
+    assert len(world.db.moves(table.game_id)) == moves + 1
+    await table.play()  # the game goes on; Bob keeps the seat
+    assert table.to_move == world.bob
+
+
+async def test_a_move_during_a_vote_closes_it(world: World, clock: BotClock) -> None:
+    table = await started(world, [world.alice, world.bob])
+    await table.run(world.alice, "settings", {"deadline_hours": 4})
+    absent = table.to_move
+    assert absent is not None
+    [voter] = others(table, absent)
+    since = len(world.server.messages)
+    clock.advance(5 * UNIT)
+    vote = await vote_posted(table, since, absent)
+    await table.play(absent)
+    await table.refused(voter, VOTE, press=vote, reason="this vote is over")
+    assert world.db.rows("SELECT played_for FROM moves")[0][0] is None
+
+
+async def test_time_away_holds_reminders_and_the_deadline(world: World, clock: BotClock) -> None:
+    """Two games: Bob is away in the first; the second, where nobody is away, shows that the
+    bot's checks ran meanwhile."""
+    clock.set(datetime(2026, 6, 1, 12, tzinfo=UTC))
+    table = await started(world, [world.alice, world.bob])
+    if table.to_move == world.bob:
+        await table.play()
+    answer = await table.run(world.bob, "away", {"until": "2026-06-03", "note": "hiking"})
+    assert "You are away until <t:" in answer.content
+    turn = await table.play(world.alice)  # Bob's turn, while he is away
+    assert "**bob** is away until <t:" in turn.content
+    assert "(hiking)" in turn.content
+    status = await table.run(world.carol, "status")
+    assert "away until" in status.content
+    await table.run(world.alice, "settings", {"reminder_hours": 2, "deadline_hours": 4})
+
+    control = await started(world, [world.carol, world.dave], world.new_channel())
+    await control.run(world.carol, "settings", {"reminder_hours": 2, "deadline_hours": 4})
+    waiting = control.to_move
+    assert waiting is not None
+
+    since = len(world.server.messages)
+    clock.advance(5 * UNIT)  # past both games' reminders and deadlines
+    await vote_posted(control, since, waiting)
+    await control.settled()
+    assert not [m for m in table.public_messages() if m.order >= since], (
+        "the away player's game got a reminder or a vote"
+    )
+
+    # Back early: the reminder that waited comes now; the deadline counts on from here.
+    since = len(world.server.messages)
+    cleared = await table.run(world.bob, "away", {"clear": True})
+    assert "Welcome back" in cleared.content
+    reminder = await world.server.wait_for_message(
+        lambda m: m.channel_id == table.channel and is_reminder(m),
+        since=since,
+        timeout=10,
+        what="the reminder held while Bob was away",
+    )
+    assert reminder.notified == {world.bob}
+    table.check_channel()
+    since = len(world.server.messages)
+    clock.advance(4 * UNIT)
+    await vote_posted(table, since, world.bob)
+
+
+async def test_quiet_hours_hold_the_ping_to_the_minute_across_a_clock_change(
+    world: World, clock: BotClock
+) -> None:
+    """25 October 2026: Berlin's clocks go back an hour at 03:00, in Bob's quiet hours; they
+    end at 08:00 local time, 07:00 UTC (not 06:00, as a summer-time offset would say)."""
+    clock.set(datetime(2026, 10, 24, 19, 0, tzinfo=UTC))  # 21:00 in Berlin
+    table = await started(world, [world.alice, world.bob])
+    if table.to_move == world.bob:
+        await table.play()
+    found = await world.server.autocomplete(
+        world.bob, table.channel, "cascadia", "quiet", options={"timezone": "berl"},
+        focused="timezone",
+    )  # fmt: skip
+    assert [c["value"] for c in found] == ["Europe/Berlin"]
+    await table.refused(
+        world.bob,
+        "quiet",
+        {"from": 22, "to": 8, "timezone": "Mars/Olympus"},
+        reason="not a time zone I know",
+    )
+    answer = await table.run(world.bob, "quiet", {"from": 22, "to": 8, "timezone": "Europe/Berlin"})
+    assert "22:00 to 08:00 (Europe/Berlin)" in answer.content
+
+    clock.set(datetime(2026, 10, 24, 20, 30, tzinfo=UTC))  # 22:30 in Berlin: quiet
+    since = len(world.server.messages)
+    move = await table.choose(world.alice)
+    await table.run(world.alice, "play", move.options())
+    turn = await table.next_post(since, what="the turn message in Bob's quiet hours")
+    assert "**bob**, it's your turn" in turn.content
+    assert "<@" not in turn.content
+    assert turn.notified == frozenset(), "a turn message in quiet hours pinged"
+    table.turns += 1
+    table.to_move = world.bob
+    [(due,)] = world.db.rows("SELECT ping_due_at FROM games")
+    assert datetime.fromisoformat(due) == datetime(2026, 10, 25, 7, tzinfo=UTC)
+
+    # The bot is down when the quiet hours end; the ping still comes, once, after the restart.
+    await world.bot.kill()
+    clock.set(datetime(2026, 10, 25, 6, 59, 58, tzinfo=UTC))
+    since = len(world.server.messages)
+    await world.bot.start()
+    ping = await table.next_post(since, what="the ping when Bob's quiet hours end")
+    expected = f"<@{world.bob}>, it's your turn in Cascadia (your quiet hours are over)."
+    assert ping.content == expected
+    assert ping.notified == {world.bob}
+    sent_at = clock.bot_time(ping)
+    ends = datetime(2026, 10, 25, 7, tzinfo=UTC)
+    assert ends <= sent_at < ends + timedelta(minutes=1), sent_at
+    await table.settled()
+    table.check_channel()
+    await table.play(world.bob)
