@@ -198,6 +198,11 @@ class Corridors:
             self._halves[key] = found
         return found
 
+    def single_gain(self, habitat: Habitat, at: Hex) -> int:
+        """The score change of a tile showing only ``habitat`` placed at ``at`` (the most any
+        tile showing ``habitat`` could add to its corridors there)."""
+        return self._habitat_gain(habitat, self.size(at, habitat, _ALL_EDGES))
+
     def _habitat_gain(self, habitat: Habitat, size: int) -> int:
         before = self.largest[habitat]
         if size <= before:

@@ -129,3 +129,15 @@ def test_a_free_choice_needs_a_nature_token() -> None:
     assert all(not t.free_choice for t in scorer.takes())
     with pytest.raises(IllegalAction):
         scorer.positions(Take(1, 2))
+
+
+def test_a_one_habitat_tile_gains_what_single_gain_says() -> None:
+    from engine.components import HABITAT_TILES_ALL
+    from engine.moves import Corridors
+
+    state = state_at_turn(2, 17, 20)
+    env = state.current_player.environment
+    corridors = Corridors(env)
+    for tile in (t for t in HABITAT_TILES_ALL if len(t.habitats) == 1):
+        for at in env.frontier():
+            assert corridors.single_gain(tile.habitats[0], at) == corridors.gains(tile, at)[0]
