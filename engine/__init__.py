@@ -38,7 +38,8 @@ from engine.moves import (
     own_score,
     scored_moves,
 )
-from engine.players import POLICIES, choose
+from engine.players import POLICIES, Budget, choose
+from engine.players.fast import best_moves
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
 from engine.serialize import GameRecord, public_view, record_for, state_from_json, state_to_json
 from engine.summary import score_state, state_table
@@ -48,6 +49,7 @@ __all__ = [
     "POLICIES",
     "TURNS_PER_PLAYER",
     "Action",
+    "Budget",
     "CardSet",
     "CascadiaError",
     "Direction",
@@ -79,6 +81,7 @@ __all__ = [
     "WipeThree",
     "apply",
     "apply_all",
+    "best_moves",
     "can_wipe_three",
     "choose",
     "final_scores",

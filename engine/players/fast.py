@@ -210,3 +210,14 @@ def fast_move(state: GameState, scorer: MoveScorer, rng: random.Random) -> Move:
 def fast_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
     """The fast player (see the module docstring); ``budget`` is not needed."""
     return whole_move(state, lambda scorer: fast_move(state, scorer, rng))
+
+
+def best_moves(state: GameState, count: int) -> list[Move]:
+    """The fast player's ``count`` best-valued moves at the start of the seat's turn, best
+    first (among equal values a pair before a free choice, then by their text): the moves a
+    hint suggests. Fewer when the turn has fewer."""
+    ranked = sorted(
+        valued_frontier(state, MoveScorer(state)),
+        key=lambda valued: (-valued[0], valued[1].free_choice, str(valued[1])),
+    )
+    return list(dict.fromkeys(move for _, move in ranked))[:count]
