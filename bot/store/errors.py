@@ -129,3 +129,14 @@ class StalePanel(StoreError):
         return (
             f"panel of user {self.user_id} in game {self.game_id} is past version {self.expected}"
         )
+
+
+@dataclass(eq=False)
+class HintTaken(StoreError):
+    """That turn of the game had its hint already."""
+
+    game_id: int
+    turn: int
+
+    def __str__(self) -> str:
+        return f"turn {self.turn} of game {self.game_id} had its hint already"

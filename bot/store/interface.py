@@ -11,6 +11,7 @@ from bot.store.rows import (
     CommitResult,
     GameRow,
     GameStatus,
+    HintRow,
     MoveRow,
     OutboxMessage,
     OutboxRow,
@@ -47,8 +48,17 @@ class Store(Protocol):
         """The game's seats in seat order."""
         ...
 
-    async def join(self, game_id: int, user_id: int, name: str, *, max_seats: int = 4) -> Seat:
-        """Seat a user in the next free seat of a lobby."""
+    async def join(
+        self,
+        game_id: int,
+        user_id: int,
+        name: str,
+        *,
+        max_seats: int = 4,
+        computer: str | None = None,
+    ) -> Seat:
+        """Seat a user (or, with ``computer``, a computer player) in the next free seat of a
+        lobby."""
         ...
 
     async def leave(self, game_id: int, user_id: int) -> GameRow:
@@ -256,4 +266,14 @@ class Store(Protocol):
 
     async def clear_away(self, user_id: int, *, now: datetime) -> bool:
         """End the time away going on at ``now``; ``False`` if there was none."""
+        ...
+
+    async def record_hint(
+        self, game_id: int, *, turn: int, user_id: int, moves: Sequence[str]
+    ) -> HintRow:
+        """Note the hint given on a turn; :class:`HintTaken` if that turn had one already."""
+        ...
+
+    async def hints(self, game_id: int) -> list[HintRow]:
+        """The game's hints in turn order."""
         ...

@@ -182,3 +182,15 @@ class SkipPoll:
     """The player whose turn it is."""
     created_at: datetime
     votes: frozenset[int]
+
+
+@dataclass(frozen=True)
+class HintRow:
+    """The hint a player asked for on one turn of a game: the moves suggested, best first,
+    each as the text of its engine actions."""
+
+    game_id: int
+    turn: int
+    user_id: int
+    moves: tuple[str, ...]
+    created_at: datetime

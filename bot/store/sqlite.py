@@ -22,6 +22,7 @@ from bot.store.errors import (
     ChannelBusy,
     DatabaseTooNew,
     GameClosed,
+    HintTaken,
     LobbyFull,
     NotActive,
     NotFound,
@@ -38,6 +39,7 @@ from bot.store.rows import (
     CommitResult,
     GameRow,
     GameStatus,
+    HintRow,
     MoveRow,
     OutboxMessage,
     OutboxRow,
@@ -212,8 +214,17 @@ class SqliteStore:
             )
             return await _load_game(db, game_id)
 
-    async def join(self, game_id: int, user_id: int, name: str, *, max_seats: int = 4) -> Seat:
-        """Seat a user in the next free seat of a lobby and bump the revision.
+    async def join(
+        self,
+        game_id: int,
+        user_id: int,
+        name: str,
+        *,
+        max_seats: int = 4,
+        computer: str | None = None,
+    ) -> Seat:
+        """Seat a user (or, with ``computer``, a computer player) in the next free seat of a
+        lobby and bump the revision.
 
         Raises :class:`NotInLobby`, :class:`AlreadySeated` or :class:`LobbyFull`, in that order.
         """
@@ -226,7 +237,13 @@ class SqliteStore:
                 raise AlreadySeated(game_id, user_id)
             if len(seats) >= max_seats:
                 raise LobbyFull(game_id, max_seats)
-            seat = Seat(game_id=game_id, seat=len(seats), user_id=user_id, name=name)
+            seat = Seat(
+                game_id=game_id,
+                seat=len(seats),
+                user_id=user_id,
+                name=name,
+                computer=computer,
+            )
             await _insert_seats(db, [seat])
             await self._bump(db, game)
             return seat
@@ -440,6 +457,45 @@ class SqliteStore:
             (user_id, *wanted),
         )
         return [UserGame(game=_game(row), seat=_seat(row)) for row in rows]
+
+    # --- hints --------------------------------------------------------------------------------
+
+    async def record_hint(
+        self, game_id: int, *, turn: int, user_id: int, moves: Sequence[str]
+    ) -> HintRow:
+        """Note the hint given on ``turn``; :class:`HintTaken` if that turn had one, or
+        :class:`NotActive`. The game's revision stays: a hint changes nothing in play."""
+        stamp = self._stamp()
+        async with self.transaction() as db:
+            game = await _load_game(db, game_id)
+            if game.status is not GameStatus.ACTIVE:
+                raise NotActive(game_id, game.status)
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO hints (game_id, turn, user_id, moves, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, turn, user_id, "\n".join(moves), stamp),
+            )
+            if cursor.rowcount != 1:
+                raise HintTaken(game_id, turn)
+            return HintRow(game_id, turn, user_id, tuple(moves), _from_text(stamp))
+
+    async def hints(self, game_id: int) -> list[HintRow]:
+        """The game's hints in turn order."""
+        rows = await self._read(
+            "SELECT game_id, turn, user_id, moves, created_at FROM hints"
+            " WHERE game_id = ? ORDER BY turn",
+            (game_id,),
+        )
+        return [
+            HintRow(
+                row["game_id"],
+                row["turn"],
+                row["user_id"],
+                tuple(row["moves"].split("\n")),
+                _from_text(row["created_at"]),
+            )
+            for row in rows
+        ]
 
     # --- outbox -------------------------------------------------------------------------------
 
