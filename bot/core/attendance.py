@@ -183,15 +183,13 @@ class Attendance:
     async def _computer_turns(self) -> list[int]:
         queued: list[int] = []
         for game in await self.store.computer_games():
-            table = await self.service.table_by_id(game.id)
-            state = table.state
-            if state is None or state.is_over or table.players[state.current].computer is None:
-                continue
+            # The computer seat's own player (fast or strong), thinking in a worker process.
             try:
-                result = await self._skip(table, how="computer")
+                result = await self.service.play_computer(game.id)
             except RevisionConflict:
                 continue
-            queued.extend(result.outbox_ids)
+            if result is not None:
+                queued.extend(result.outbox_ids)
         return queued
 
     async def _pings(self) -> list[int]:

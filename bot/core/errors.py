@@ -56,3 +56,20 @@ class NotHost(BotError):
 
     def __init__(self, what: str) -> None:
         super().__init__(f"Only the host can {what}.")
+
+
+class HintUsed(BotError):
+    """The player asked for a hint on this turn already."""
+
+    def __init__(self) -> None:
+        super().__init__("You had your hint for this turn: one per turn.")
+
+
+class LastPerson(BotError):
+    """The only person left in a game cannot hand it to the computer."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "You are the last person in this game: the computers would play on alone. "
+            "The host can end it with `/cascadia end`."
+        )

@@ -19,6 +19,7 @@ from engine import (
     Action,
     CardSet,
     GameState,
+    Hex,
     NatureWipe,
     PlaceTile,
     PlaceToken,
@@ -161,7 +162,10 @@ def describe_wipe(before: GameState, action: WipeThree | NatureWipe, player: Pla
 def your_turn_line(state: GameState, player: Player, call: Call | None = None) -> str:
     """The line that tells the player to move that it is their turn: a mention, or in their
     quiet hours only the name; by when they play and whether they are away (see
-    :class:`~bot.core.absence.Call`)."""
+    :class:`~bot.core.absence.Call`). A computer is named, not pinged: it plays within
+    seconds."""
+    if player.computer is not None:
+        return f"{player.shown} plays next (the computer): {progress_text(state)}."
     call = call or Call()
     name = player.mention if call.ping and player.computer is None else player.shown
     by = f" · plays by {timestamp(call.deadline)}" if call.deadline is not None else ""
@@ -243,8 +247,37 @@ def ranking_text(sheet: ScoreSheet, *, final: bool = True) -> str:
 
 def game_over_message(last_turn: str, sheet: ScoreSheet, players: Sequence[Player]) -> str:
     """The channel message after the last turn: the move, the ranking and a call to everyone."""
-    everyone = " ".join(p.mention for p in players)
+    everyone = " ".join(p.mention for p in players if p.computer is None)
     return f"{last_turn}\n**The game is over.** {everyone}\n{ranking_text(sheet)}"
+
+
+def left_message(leaver: Player, computer: str, *, their_turn: bool) -> str:
+    """The channel message when a player leaves a game in play and the computer player
+    ``computer`` takes over their seat."""
+    text = f"{leaver.shown} left the game: the computer ({computer}) plays their seat from now on."
+    return f"{text} It plays their turn now." if their_turn else text
+
+
+def play_options(
+    pair: int, tile_at: Hex, rotation: int, token_at: Hex | None, token: int | None = None
+) -> str:
+    """The ``/cascadia play`` command with these options, as a player would type it."""
+    text = f"/cascadia play pair:{pair} tile_at:{tile_at} rotation:{rotation}"
+    text += f" token_at:{token_at if token_at is not None else 'return'}"
+    return text if token is None else f"{text} token:{token}"
+
+
+def hint_message(suggestions: Sequence[tuple[str, int]]) -> str:
+    """The private answer to ``/cascadia hint``: each suggested move as the exact
+    ``/cascadia play`` command with its score change, best first."""
+    if not suggestions:
+        return "I have no move to suggest."
+    lines = ["The fast computer player would choose, best first:"]
+    for number, (command, gain) in enumerate(suggestions, start=1):
+        points = "point" if abs(gain) == 1 else "points"
+        lines.append(f"{number}. `{command}` ({gain:+d} {points})")
+    lines.append("The picture shows the first. That was your hint for this turn.")
+    return "\n".join(lines)
 
 
 def ended_message(by: Player, *, started: bool) -> str:
@@ -286,7 +319,8 @@ def lobby_message(
         return f"{head}\n{closed}"
     return (
         f"{head}\nPress **Join** to take a seat (up to {MAX_PLAYERS}). "
-        "The host presses **Start** when everyone is in; one player plays solo."
+        "The host may **Add computer** players, and presses **Start** when everyone is in; "
+        "one player plays solo."
     )
 
 
@@ -432,10 +466,11 @@ are replaced automatically. After 20 turns each, points come from the wildlife s
 cards, your largest area of each habitat (plus bonuses) and your nature tokens.
 Typing works too: `/cascadia play pair:2 tile_at:1,-1 rotation:3 token_at:0,1` (the panel \
 shows each move this way), `/cascadia preview` with the same options, `/cascadia wipe`, \
-or `/cascadia wipe tokens:1 3` to spend a nature token.
+or `/cascadia wipe tokens:1 3` to spend a nature token. `/cascadia hint`: 3 moves, once a turn.
 
 `/cascadia new [cards]`: open a lobby (cards: random, A-D, five letters like ABCDA, family, \
-intermediate) · `/cascadia join` · `/cascadia leave` · `/cascadia start` (host)
+intermediate; host: **Add computer**) · `/cascadia join` · `/cascadia leave` (in play: to \
+the computer) · `/cascadia start` (host)
 `/cascadia board [player]` · `/cascadia status` · `/cascadia score` · `/cascadia mygames`: look
 `/cascadia settings [reminder_hours] [deadline_hours]` (host, 0 for none) · `/cascadia skip` (host)
 `/cascadia away until:YYYY-MM-DD` · `/cascadia quiet from:22 to:8 timezone:Europe/Berlin`

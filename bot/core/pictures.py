@@ -29,12 +29,14 @@ def start_renderer() -> Executor | None:
         # Not fork: the bot has threads (aiosqlite, the thread pool) that a fork would copy
         # in an unknown state.
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_worker_setup,
+        initializer=worker_setup,
         initargs=(os.getpid(),),
     )
 
 
-def _worker_setup(parent: int) -> None:
+def worker_setup(parent: int) -> None:
+    """Prepare a worker process of the bot: it ignores Ctrl-C (the bot shuts its pools down
+    itself) and exits by itself when the bot ``parent`` is gone."""
     # Ctrl-C reaches the whole process group: the bot shuts the worker down itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.messages import Player
-from bot.store import GameRow, GameStatus, MoveRow
+from bot.store import GameRow, GameStatus, HintRow, MoveRow
 from engine import (
     Action,
     GameState,
@@ -95,9 +95,14 @@ def json_text(data: Any) -> str:
 
 
 def export_document(
-    game: GameRow, players: Sequence[Player], state: GameState, moves: Sequence[MoveRow]
+    game: GameRow,
+    players: Sequence[Player],
+    state: GameState,
+    moves: Sequence[MoveRow],
+    hints: Sequence[HintRow] = (),
 ) -> dict[str, Any]:
-    """A game as a JSON document: the game, its settings, players, moves, ``table`` (every
+    """A game as a JSON document: the game, its settings, players (with the computer player
+    of a seat the computer plays), moves, the ``hints`` players asked for, ``table`` (every
     environment, in the table-json shape) with ``scores`` (its score sheet), and, once the
     game is over, ``seed`` and the replayable ``record``. Snowflake ids are strings, as in
     Discord's JSON."""
@@ -122,8 +127,17 @@ def export_document(
             "reminder_hours": game.reminder_hours,
         },
         "players": [
-            {"seat": seat, "user_id": str(p.user_id), "name": p.name}
+            {"seat": seat, "user_id": str(p.user_id), "name": p.name, "computer": p.computer}
             for seat, p in enumerate(players)
+        ],
+        "hints": [
+            {
+                "turn": hint.turn,
+                "user_id": str(hint.user_id),
+                "at": hint.created_at.isoformat(),
+                "moves": [move.split(ACTION_SEPARATOR) for move in hint.moves],
+            }
+            for hint in hints
         ],
         "moves": [_move_entry(move) for move in moves],
         "table": state_table(state, names),

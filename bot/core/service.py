@@ -17,7 +17,17 @@ from typing import Any
 
 from bot.core import messages
 from bot.core.absence import AwayPeriod, Call, presence_of
-from bot.core.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
+from bot.core.absence_messages import skip_lead
+from bot.core.computers import COMPUTER_PLAYERS, REPLACEMENT, Thinker, computer_name
+from bot.core.errors import (
+    HintUsed,
+    LastPerson,
+    NoGame,
+    NotHost,
+    NotInGame,
+    NotStarted,
+    NotYourTurn,
+)
 from bot.core.messages import GameSummary, Player
 from bot.core.names import seat_names
 from bot.core.outbox import Announcement, Picture
@@ -37,6 +47,7 @@ from bot.store import (
     CommitResult,
     GameRow,
     GameStatus,
+    HintTaken,
     MoveRow,
     NotActive,
     NotInLobby,
@@ -52,6 +63,7 @@ from engine import (
     GameState,
     Hex,
     InvalidInput,
+    Move,
     NatureWipe,
     ScoreSheet,
     WipeThree,
@@ -81,6 +93,19 @@ class Turn:
     token_at: Hex | None
     token: int | None = None
 
+    @classmethod
+    def from_move(cls, move: Move) -> Turn:
+        """The options that play the engine's ``move``."""
+        token = move.token if move.free_choice else None
+        return cls(move.tile, move.at, move.rotation, move.token_at, token)
+
+    @property
+    def command(self) -> str:
+        """The ``/cascadia play`` command that plays this turn."""
+        return messages.play_options(
+            self.pair, self.tile_at, self.rotation, self.token_at, self.token
+        )
+
     def actions(self) -> tuple[Action, ...]:
         """The engine actions of this turn, as logged."""
         return turn_actions(self.pair, self.tile_at, self.rotation, self.token_at, self.token)
@@ -99,11 +124,17 @@ class LoadedGame:
     state: GameState | None
 
     def seat_of(self, user_id: int) -> int | None:
-        """The seat of a user, or ``None`` if they are not playing."""
+        """The seat of a user, or ``None`` if they are not playing (or left the game to the
+        computer)."""
         for seat, player in enumerate(self.players):
-            if player.user_id == user_id:
+            if player.user_id == user_id and player.computer is None:
                 return seat
         return None
+
+    @property
+    def people(self) -> tuple[Player, ...]:
+        """The players who are people (not the computer), in seat order."""
+        return tuple(p for p in self.players if p.computer is None)
 
     def require_seat(self, user_id: int) -> int:
         """The seat of a user; :class:`NotInGame` if they have none."""
@@ -145,6 +176,24 @@ class Preview:
     score_after: int
 
 
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The answer to ``/cascadia hint``: the suggested turns, best first, each worked out as
+    a preview (the first one's picture is shown)."""
+
+    turns: tuple[Turn, ...]
+    previews: tuple[Preview, ...]
+
+    def text(self) -> str:
+        """The private message listing the suggestions."""
+        return messages.hint_message(
+            [
+                (turn.command, preview.score_after - preview.score_before)
+                for turn, preview in zip(self.turns, self.previews, strict=True)
+            ]
+        )
+
+
 def parse_cards(text: str | None) -> str:
     """The stored form of the ``cards`` option: ``"random"`` or a card set's text form."""
     if text is None or text.strip().lower() in ("", "random"):
@@ -175,13 +224,16 @@ class GameService:
         now: Clock = utc_now,
         seeds: Callable[[], int] = new_seed,
         reminder_hour: timedelta = HOUR,
+        thinker: Thinker | None = None,
     ) -> None:
         """``reminder_hour`` is how long one hour of ``reminder_hours`` lasts: shorter only
-        in tests, so that a reminder schedule plays out in seconds."""
+        in tests, so that a reminder schedule plays out in seconds. ``thinker`` runs the
+        computer players (default: in a thread)."""
         self.store = store
         self._now = now
         self._seeds = seeds
         self._scale = reminder_hour / HOUR
+        self.thinker = thinker or Thinker()
 
     def now(self) -> datetime:
         """The service's clock."""
@@ -272,6 +324,27 @@ class GameService:
         await self.store.join(game_id, user_id, name, max_seats=MAX_PLAYERS)
         return await self.table_by_id(game_id)
 
+    async def check_host(self, game_id: int, *, user_id: int, what: str) -> LoadedGame:
+        """The game, if the caller is its host; :class:`NotHost` otherwise."""
+        table = await self.table_by_id(game_id)
+        if user_id != table.game.host_id:
+            raise NotHost(what)
+        return table
+
+    async def add_computer(self, game_id: int, *, user_id: int, policy: str) -> LoadedGame:
+        """The host seats a computer player (one of :data:`COMPUTER_PLAYERS`) in the lobby.
+
+        A computer's seat gets a negative user id, never a Discord user's."""
+        if policy not in COMPUTER_PLAYERS:
+            raise InvalidInput(f"unknown computer player {policy!r}")
+        table = await self.check_host(game_id, user_id=user_id, what="add a computer")
+        taken = {p.user_id for p in table.players}
+        computer_id = next(i for i in range(-1, -MAX_PLAYERS - 2, -1) if i not in taken)
+        await self.store.join(
+            game_id, computer_id, computer_name(policy), max_seats=MAX_PLAYERS, computer=policy
+        )
+        return await self.table_by_id(game_id)
+
     async def leave(self, game_id: int, *, user_id: int) -> LoadedGame:
         """Take the caller's seat away; the host leaving closes the lobby."""
         await self.store.leave(game_id, user_id)
@@ -309,9 +382,15 @@ class GameService:
             seat_order=[p.user_id for p in table.players],
             outbox_messages=[announcement.to_outbox(state_text=text)],
             turn_started_at=now,
-            next_reminder_at=self._next_reminder(now, game.reminder_hours, 0),
+            next_reminder_at=self._turn_reminder(now, game, first),
             ping_due_at=call.ping_due_at,
         )
+
+    def _turn_reminder(self, now: datetime, game: GameRow, player: Player) -> datetime | None:
+        # A computer is never reminded: it plays within seconds, or after a restart.
+        if player.computer is not None:
+            return None
+        return self._next_reminder(now, game.reminder_hours, 0)
 
     # --- playing ------------------------------------------------------------------------------
 
@@ -350,6 +429,41 @@ class GameService:
         table, _, seat = await self._mover_by_id(game_id, user_id, expected_revision)
         return await self.commit_turn(table, seat, turn, user_id=user_id)
 
+    async def play_computer(
+        self, game_id: int, *, seat: int | None = None, policy: str | None = None
+    ) -> CommitResult | None:
+        """Play the computer's move for the seat to move, through the same path as a
+        person's turn: revision check, move log, outbox, turn message. ``None`` when there is
+        nothing to play: the game is not being played, or the seat to move is not ``seat``
+        (when given) or, without ``seat``, not a computer's.
+
+        ``policy`` (default: the seat's computer player, else ``fast``) chooses the move in
+        the thinker's worker, so a turn played for someone (a skipped turn) goes through
+        here too. :class:`~bot.store.RevisionConflict` if the game changed meanwhile.
+        """
+        table = await self.table_by_id(game_id)
+        state = table.state
+        if table.game.status is not GameStatus.ACTIVE or state is None or state.is_over:
+            return None
+        current = state.current
+        player = table.players[current]
+        if seat is None and player.computer is None:
+            return None  # a person's turn
+        if seat is not None and seat != current:
+            return None  # that seat's turn is over already
+        chosen = policy or player.computer or REPLACEMENT
+        turn = Turn.from_move(await self.thinker.choose(state, chosen, seed=game_id))
+        # A seat handed over by its person says who the computer played for.
+        handed = player.computer is not None and player.user_id > 0
+        return await self.commit_turn(
+            table,
+            current,
+            turn,
+            user_id=player.user_id,
+            played_for="computer" if handed else None,
+            lead=skip_lead(player, how="computer") if handed else "",
+        )
+
     async def commit_turn(
         self,
         table: LoadedGame,
@@ -382,11 +496,12 @@ class GameService:
             seq = moves[-1].seq + 1 if moves else 1
             move = MoveRow(game.id, seq, user_id, move_text(actions), now, played_for)
             finished = dataclasses.replace(game, status=GameStatus.FINISHED)
-            document = export_document(finished, table.players, after, [*moves, move])
+            hints = await self.store.hints(game.id)
+            document = export_document(finished, table.players, after, [*moves, move], hints)
             announcement = Announcement(
                 kind="finish",
                 text=messages.game_over_message(line, sheet, table.players) + tail,
-                mentions=tuple(p.user_id for p in table.players),
+                mentions=tuple(p.user_id for p in table.people),
                 pictures=(Picture.SCORES, Picture.ENVIRONMENTS),
                 state=after,
                 names=table.names,
@@ -409,7 +524,7 @@ class GameService:
                 buttons=buttons,
             )
             status = GameStatus.ACTIVE
-            next_at = self._next_reminder(now, game.reminder_hours, 0)
+            next_at = self._turn_reminder(now, game, upcoming)
         text = state_text(after)
         return await self.store.commit_move(
             game.id,
@@ -425,6 +540,26 @@ class GameService:
             ping_due_at=call.ping_due_at,
         )
 
+    async def hint(self, channel_id: int, *, user_id: int) -> Hint:
+        """The ``fast`` player's best moves for the caller's turn, each worked out as a
+        preview; once per turn (:class:`HintUsed` after that), noted in the game's record."""
+        table, state, seat = await self._mover(channel_id, user_id)
+        game = table.game
+        if state.is_over:
+            raise NotYourTurn("nobody")
+        if any(h.turn == state.turn for h in await self.store.hints(game.id)):
+            raise HintUsed()
+        moves = await self.thinker.suggest(state)
+        turns = tuple(Turn.from_move(move) for move in moves)
+        previews = tuple(self._work_out(table, state, seat, turn) for turn in turns)
+        try:
+            await self.store.record_hint(
+                game.id, turn=state.turn, user_id=user_id, moves=[str(m) for m in moves]
+            )
+        except HintTaken:
+            raise HintUsed() from None
+        return Hint(turns, previews)
+
     async def preview(self, channel_id: int, *, user_id: int, turn: Turn) -> Preview:
         """Work out the caller's turn without playing it.
 
@@ -433,6 +568,9 @@ class GameService:
         table = await self.table(channel_id)
         state = table.require_state()
         seat = table.require_seat(user_id)
+        return self._work_out(table, state, seat, turn)
+
+    def _work_out(self, table: LoadedGame, state: GameState, seat: int, turn: Turn) -> Preview:
         before = as_seat(state, seat)
         after = turn.play(before, seat)
         name = table.players[seat].name
@@ -440,7 +578,7 @@ class GameService:
             table=table,
             seat=seat,
             after=after,
-            placed=_placed(turn),
+            placed=placed_hexes(turn.tile_at, turn.token_at),
             score_before=table.score_sheet(before).player(name).total,
             score_after=table.score_sheet(after).player(name).total,
         )
@@ -493,6 +631,40 @@ class GameService:
             # The same turn goes on: its start time and reminder schedule stay.
             turn_started_at=game.turn_started_at or self._now(),
             next_reminder_at=game.next_reminder_at,
+        )
+
+    # --- leaving a game in play ---------------------------------------------------------------
+
+    async def check_can_leave(self, channel_id: int, *, user_id: int) -> LoadedGame:
+        """The channel's game in play, if the caller may hand their seat to the computer
+        (asked before the confirmation): they play in it, and are not its last person."""
+        table = await self.table(channel_id)
+        table.require_state()
+        table.require_seat(user_id)
+        if len(table.people) <= 1:
+            raise LastPerson()
+        return table
+
+    async def leave_game(self, game_id: int, *, user_id: int) -> CommitResult:
+        """Hand the caller's seat in a game in play to the ``fast`` computer player for good;
+        the game goes on and the channel is told."""
+        table = await self.table_by_id(game_id)
+        state = table.require_state()
+        seat = table.require_seat(user_id)
+        if len(table.people) <= 1:
+            raise LastPerson()
+        leaver = table.players[seat]
+        their_turn = state.current == seat and not state.is_over
+        announcement = Announcement(
+            kind="leave",
+            text=messages.left_message(leaver, REPLACEMENT, their_turn=their_turn),
+        )
+        return await self.store.set_computer(
+            game_id,
+            table.game.revision,
+            seat=seat,
+            computer=REPLACEMENT,
+            outbox_messages=[announcement.to_outbox()],
         )
 
     # --- running the game ---------------------------------------------------------------------
@@ -575,6 +747,8 @@ class GameService:
         now = self._now()
         summaries = []
         for entry in await self.store.games_for_user(user_id):
+            if entry.seat.computer is not None:
+                continue  # they left this game to the computer
             table = await self._load(entry.game)
             state = table.state
             to_move = None if state is None else table.players[state.current]
@@ -619,7 +793,8 @@ class GameService:
         replayable ``record``. Snowflake ids are strings, as in Discord's JSON."""
         table = await self.last_table(channel_id, user_id=user_id)
         moves = await self.store.moves(table.game.id)
-        return export_document(table.game, table.players, table.require_state(), moves)
+        hints = await self.store.hints(table.game.id)
+        return export_document(table.game, table.players, table.require_state(), moves, hints)
 
     async def _logged_actions(self, game_id: int) -> list[Action]:
         return logged_actions(await self.store.moves(game_id))

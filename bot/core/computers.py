@@ -1,0 +1,211 @@
+"""Computer players in the bot: who they are, and thinking off the event loop.
+
+A computer's turn and a hint are worked out by the engine's players (:mod:`engine.players`)
+in worker processes, at most one per core at once, so that the bot keeps answering while a
+``strong`` computer searches for seconds. :class:`ComputerTurns` plays every computer turn
+that is due, one game at a time, through the game service (see
+:meth:`bot.core.service.GameService.play_computer`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import TYPE_CHECKING, TypeVar
+
+from bot.core.pictures import worker_setup
+from bot.core.records import move_text, read_state, state_text
+from bot.store import RevisionConflict
+from engine import (
+    Action,
+    Budget,
+    GameState,
+    Move,
+    PlaceTile,
+    PlaceToken,
+    Take,
+    WipeThree,
+    best_moves,
+    choose,
+    parse_action,
+)
+
+if TYPE_CHECKING:
+    from bot.core.service import GameService
+
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
+
+COMPUTER_PLAYERS = ("fast", "strong")
+"""The computer players a host may seat: ``fast`` moves at once, ``strong`` thinks longer."""
+REPLACEMENT = "fast"
+"""The computer player that takes over the seat of a player who left a game in play."""
+STRONG_SECONDS = 2.0
+"""How long ``strong`` may think about one turn, by default."""
+HINT_MOVES = 3
+"""How many moves a hint suggests."""
+
+
+def computer_name(policy: str) -> str:
+    """The seat name of a computer player in the lobby, e.g. ``"Computer (strong)"``."""
+    return f"Computer ({policy})"
+
+
+def think(state_json: str, policy: str, seed: int, seconds: float | None) -> str:
+    """The whole turn ``policy`` plays for the seat to move in the stored state ``state_json``,
+    as the text of a logged move. Runs in a worker process; ``seconds`` caps
+    the time a searching player takes."""
+    state = read_state(state_json)
+    budget = Budget() if seconds is None else Budget(seconds=seconds, clock=time.monotonic)
+    actions: list[Action] = []
+    actions += choose(state, policy, seed=seed, budget=budget)
+    if WipeThree() in actions:
+        # fast and strong never wipe: a turn in the bot is one whole move.
+        raise ValueError(f"{policy} wiped tokens: {move_text(actions)}")
+    return move_text(actions)
+
+
+def suggest(state_json: str, count: int) -> list[str]:
+    """The ``count`` best moves of the ``fast`` player for the seat to move, best first, each
+    as its actions' text. Runs in a worker process."""
+    return [str(move) for move in best_moves(read_state(state_json), count)]
+
+
+def read_move(text: str) -> Move:
+    """A suggested move back from its text (see :func:`suggest`)."""
+    take, place, token = (parse_action(part) for part in text.split("; "))
+    if not (
+        isinstance(take, Take) and isinstance(place, PlaceTile) and isinstance(token, PlaceToken)
+    ):
+        raise ValueError(f"not a whole move: {text!r}")
+    return Move(take.tile, take.token, place.at, place.rotation, token.at)
+
+
+class Thinker:
+    """Runs the computer players' thinking in worker processes, at most ``workers`` at once.
+
+    Without an executor (one core, or tests) it thinks in a thread of the default pool.
+    """
+
+    def __init__(
+        self,
+        executor: Executor | None = None,
+        *,
+        workers: int = 1,
+        strong_seconds: float = STRONG_SECONDS,
+    ) -> None:
+        self.executor = executor
+        self.strong_seconds = strong_seconds
+        self._slots = asyncio.Semaphore(workers)
+
+    async def _run(self, function: Callable[..., _T], *args: object) -> _T:
+        async with self._slots:
+            if self.executor is None:
+                return await asyncio.to_thread(function, *args)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.executor, function, *args)
+
+    async def choose(self, state: GameState, policy: str, *, seed: int) -> Move:
+        """The whole turn ``policy`` plays for the seat to move."""
+        seconds = self.strong_seconds if policy == "strong" else None
+        return read_move(await self._run(think, state_text(state), policy, seed, seconds))
+
+    async def suggest(self, state: GameState, count: int = HINT_MOVES) -> list[Move]:
+        """The ``fast`` player's ``count`` best moves for the seat to move, best first."""
+        return [read_move(text) for text in await self._run(suggest, state_text(state), count)]
+
+    async def close(self) -> None:
+        """Stop the worker processes (thinking under way is abandoned)."""
+        if self.executor is not None:
+            await asyncio.to_thread(self.executor.shutdown, wait=True, cancel_futures=True)
+
+
+def start_thinker(*, strong_seconds: float = STRONG_SECONDS) -> Thinker:
+    """A thinker with one worker process per core (started lazily, on first use); on a
+    machine with a single core it thinks in a thread instead."""
+    cores = os.cpu_count() or 1
+    if cores < 2:
+        return Thinker(workers=1, strong_seconds=strong_seconds)
+    executor = ProcessPoolExecutor(
+        max_workers=cores,
+        # Not fork: the bot has threads that a fork would copy in an unknown state.
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=worker_setup,
+        initargs=(os.getpid(),),
+    )
+    return Thinker(executor, workers=cores, strong_seconds=strong_seconds)
+
+
+class ComputerTurns:
+    """Plays the computer turns that are due, each game in a task of its own.
+
+    :meth:`wake` is called after every write that may have made a computer's turn due (and
+    at start-up for every game with a computer); a game already being played is left to its
+    task, which goes on while the next seat is a computer too. ``announce`` posts what a
+    turn queued in the outbox before the next turn is thought about.
+    """
+
+    def __init__(
+        self, service: GameService, announce: Callable[[Sequence[int]], Awaitable[object]]
+    ) -> None:
+        self.service = service
+        self.announce = announce
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._closed = False
+
+    def wake(self, game_ids: Iterable[int]) -> None:
+        """Play the due computer turns of these games (nothing for a game without one)."""
+        if self._closed:
+            return
+        for game_id in game_ids:
+            if game_id not in self._tasks:
+                task = asyncio.create_task(self._play(game_id), name=f"computer-{game_id}")
+                self._tasks[game_id] = task
+                task.add_done_callback(self._forget)
+
+    async def wake_all(self) -> None:
+        """Play the due computer turns of every game with a computer (after a restart)."""
+        self.wake(game.id for game in await self.service.store.computer_games())
+
+    async def idle(self) -> None:
+        """Wait until no computer turn is being played (for tests and shutting down)."""
+        while self._tasks:
+            await asyncio.wait(list(self._tasks.values()))
+
+    async def close(self) -> None:
+        """Stop playing: a turn being thought about is dropped and played after a restart."""
+        self._closed = True
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    def _forget(self, task: asyncio.Task[None]) -> None:
+        for game_id, running in list(self._tasks.items()):
+            if running is task:
+                del self._tasks[game_id]
+
+    async def _play(self, game_id: int) -> None:
+        try:
+            while True:
+                try:
+                    result = await self.service.play_computer(game_id)
+                except RevisionConflict:
+                    # The game changed while the computer thought (a person left, the host
+                    # ended it): look again.
+                    log.info("game %d changed during a computer's turn; looking again", game_id)
+                    continue
+                if result is None:
+                    return
+                await self.announce(result.outbox_ids)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # Committed turns are safe; the next wake-up (a move, a restart, the periodic
+            # check) tries again.
+            log.exception("could not play the computer's turn in game %d", game_id)
