@@ -2,7 +2,8 @@
 
 The store is opened by the caller and handed in (see :mod:`bot.__main__`); the client opens
 its cog, registers the lobby buttons, syncs the commands if they changed, and runs two loops:
-the outbox drain (retries and start-up catch-up) and the reminders.
+the outbox drain (retries and start-up catch-up) and the reminders. Computer players think
+in worker processes (:mod:`bot.core.computers`) and play as soon as their turn is announced.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from discord.ext import commands, tasks
 from bot import errors
 from bot.config import Settings
 from bot.core.attendance import Attendance
+from bot.core.computers import ComputerTurns, start_thinker
 from bot.core.errors import ShuttingDown
 from bot.core.outbox import Outbox, Post
 from bot.core.pictures import start_renderer
@@ -93,11 +95,15 @@ class CascadiaBot(commands.Bot):
         self.settings = settings
         self.store = store
         self.service = GameService(
-            store, now=now, reminder_hour=timedelta(seconds=settings.reminder_unit_seconds)
+            store,
+            now=now,
+            reminder_hour=timedelta(seconds=settings.reminder_unit_seconds),
+            thinker=start_thinker(strong_seconds=settings.strong_seconds),
         )
         self.attendance = Attendance(self.service)
         self.renderer = start_renderer()
         self.outbox = Outbox(store, self.post, executor=self.renderer)
+        self.computers = ComputerTurns(self.service, self.announce)
         self._requests: set[asyncio.Task[Any]] = set()
         self._stopping = False
 
@@ -115,6 +121,8 @@ class CascadiaBot(commands.Bot):
             # The commands synced last time still work; the next start tries again.
             log.exception("could not sync the commands")
         self.drain_outbox.start()
+        # After a restart, a computer whose turn was due plays it now.
+        await self.computers.wake_all()
         self.send_reminders.change_interval(seconds=self.settings.reminder_check_seconds)
         self.send_reminders.start()
 
@@ -149,6 +157,8 @@ class CascadiaBot(commands.Bot):
         if running:
             log.info("waiting for %d request(s) to finish", len(running))
             await asyncio.wait(running, timeout=SHUTDOWN_GRACE_SECONDS)
+        await self.computers.close()
+        await self.service.thinker.close()
         await self.outbox.close()
         self.drain_outbox.cancel()
         self.send_reminders.cancel()
@@ -160,9 +170,12 @@ class CascadiaBot(commands.Bot):
 
     async def announce(self, outbox_ids: Sequence[int]) -> bool:
         """Post the messages a write just queued (and any older ones of the same channels);
-        returns whether those went out now. When not, the loop retries them."""
+        returns whether those went out now. When not, the loop retries them. A computer whose
+        turn that write made due starts thinking."""
         rows = [await self.store.get_outbox(outbox_id) for outbox_id in outbox_ids]
         await self.outbox.drain({row.channel_id for row in rows if row is not None})
+        if not self._stopping:
+            self.computers.wake({row.game_id for row in rows if row is not None})
         for outbox_id in outbox_ids:
             row = await self.store.get_outbox(outbox_id)
             if row is None or row.sent_at is None:
@@ -202,6 +215,8 @@ class CascadiaBot(commands.Bot):
         try:
             await self.outbox.drain()
             await self.store.reclaim_space()
+            # A computer turn whose last try failed (the database busy, say) is tried again.
+            await self.computers.wake_all()
         except Exception:
             log.exception("the outbox drain failed; trying again in %.0fs", OUTBOX_SECONDS)
 

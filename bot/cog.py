@@ -30,7 +30,7 @@ from bot.core.names import clean, safe
 from bot.core.records import export_file
 from bot.core.service import LoadedGame, Turn
 from bot.store import GameStatus
-from bot.views import EndConfirmation
+from bot.views import EndConfirmation, LeaveConfirmation
 from engine import Hex, InvalidInput
 from render import render_display, render_environment, render_preview, render_scores
 
@@ -212,10 +212,25 @@ class Cascadia(commands.Cog):
         """Seat the caller."""
         await lobby.join(interaction, None)
 
-    @cascadia.command(name="leave", description="Give up your seat in this channel's lobby")
+    @cascadia.command(
+        name="leave", description="Give up your seat (in a game in play the computer takes it)"
+    )
     async def leave(self, interaction: Interaction) -> None:
-        """Unseat the caller."""
-        await lobby.leave(interaction, None)
+        """Unseat the caller from the lobby; in a game in play, after a confirmation, hand
+        their seat to the computer."""
+        table = await self.bot.service.table(_channel_id(interaction))
+        if table.state is None:
+            await lobby.leave(interaction, table.game.id)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table = await self.bot.service.check_can_leave(
+            _channel_id(interaction), user_id=interaction.user.id
+        )
+        await interaction.followup.send(
+            "Leave this game for good? The computer (fast) plays your seat from now on.",
+            view=LeaveConfirmation(interaction, game_id=table.game.id),
+            ephemeral=True,
+        )
 
     @cascadia.command(name="start", description="Start the game with the seated players (host)")
     async def start(self, interaction: Interaction) -> None:
@@ -287,6 +302,29 @@ class Cascadia(commands.Cog):
             ),
             ephemeral=True,
         )
+
+    @cascadia.command(name="hint", description="The computer's best moves for your turn (once)")
+    async def hint(self, interaction: Interaction) -> None:
+        """Show privately the fast computer player's three best moves, each as the exact
+        ``/cascadia play`` command, and the preview of the first; once per turn."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        found = await self.bot.service.hint(_channel_id(interaction), user_id=interaction.user.id)
+        files = []
+        if found.previews:
+            best = found.previews[0]
+            image = await asyncio.to_thread(
+                render_preview,
+                best.after,
+                best.seat,
+                name=best.table.players[best.seat].name,
+                highlight=best.placed,
+                score=best.score_after,
+            )
+            description = "Hint: " + environment_description(
+                best.table.players[best.seat].name, best.after, best.seat, best.score_after
+            )
+            files.append(_png("hint.png", image, description))
+        await interaction.followup.send(found.text(), files=files, ephemeral=True)
 
     @cascadia.command(
         name="wipe", description="Wipe three matching tokens, or spend a nature token"

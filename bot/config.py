@@ -44,11 +44,14 @@ class Settings:
     clock_file: Path | None = None
     """Tests only: a file whose number of seconds moves the bot's clock (see
     :mod:`bot.clock`)."""
+    strong_seconds: float = 2.0
+    """How long the ``strong`` computer player may think about one turn."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Read ``DISCORD_TOKEN`` (required), ``CASCADIA_DB``, ``CASCADIA_GUILD_ID``,
-        ``LOG_LEVEL``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL`` and ``DISCORD_CDN_BASE``."""
+        ``LOG_LEVEL``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``, ``DISCORD_CDN_BASE`` and the
+        ``CASCADIA_*_SECONDS`` timings."""
         env = os.environ if env is None else env
 
         def get(name: str) -> str | None:
@@ -85,6 +88,7 @@ class Settings:
             reminder_unit_seconds=_seconds(get, "CASCADIA_REMINDER_UNIT_SECONDS", 3600.0),
             reminder_check_seconds=_seconds(get, "CASCADIA_REMINDER_CHECK_SECONDS", 60.0),
             clock_file=_path(get("CASCADIA_TEST_CLOCK_FILE")),
+            strong_seconds=_seconds(get, "CASCADIA_STRONG_SECONDS", 2.0),
         )
 
 

@@ -1,5 +1,5 @@
-"""The lobby: its message, its Join/Leave/Start buttons, and what joining, leaving and starting
-do, whether asked with a button or a command.
+"""The lobby: its message, its Join/Leave/Start/Add computer buttons, and what joining,
+leaving, starting and seating a computer do, whether asked with a button or a command.
 
 The buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only the game id,
 so a lobby posted before a restart still works after it.
@@ -7,6 +7,7 @@ so a lobby posted before a restart still works after it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from typing import Any, Self
@@ -16,7 +17,7 @@ import discord
 
 from bot import errors
 from bot.client import CascadiaBot
-from bot.core import messages
+from bot.core import computers, messages
 from bot.core.errors import NoGame
 from bot.core.service import LoadedGame
 from bot.store import GameStatus
@@ -25,6 +26,9 @@ from engine import CardSet
 Interaction = discord.Interaction[CascadiaBot]
 
 log = logging.getLogger(__name__)
+
+CHOICE_SECONDS = 120
+"""How long the host's choice of computer player stays open."""
 
 
 async def open_lobby(interaction: Interaction, cards: str | None) -> None:
@@ -100,6 +104,74 @@ async def start(interaction: Interaction, game_id: int | None, *, button: bool =
         await interaction.followup.send("The game has started.", ephemeral=True)
 
 
+async def ask_computer(interaction: Interaction, game_id: int) -> None:
+    """The host chooses which computer player to seat, privately (Add computer)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await interaction.client.service.check_host(
+        game_id, user_id=interaction.user.id, what="add a computer"
+    )
+    await interaction.followup.send(
+        "Which computer player? **fast** moves at once; **strong** thinks a few seconds and "
+        "plays a little better.",
+        view=ComputerChoice(interaction, game_id=game_id),
+        ephemeral=True,
+    )
+
+
+async def add_computer(interaction: Interaction, game_id: int, policy: str) -> None:
+    """Seat the computer player ``policy`` and update the lobby message."""
+    bot = interaction.client
+    table = await bot.service.add_computer(game_id, user_id=interaction.user.id, policy=policy)
+    await refresh(bot, table)
+    await interaction.edit_original_response(
+        content=f"**{computers.computer_name(policy)}** has a seat.", view=None
+    )
+
+
+class ComputerChoice(discord.ui.View):
+    """The host's private choice of computer player: one button per player."""
+
+    def __init__(self, original: Interaction, *, game_id: int) -> None:
+        super().__init__(timeout=CHOICE_SECONDS)
+        self.original = original
+        self.game_id = game_id
+        for policy in computers.COMPUTER_PLAYERS:
+            self.add_item(_ComputerButton(policy))
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
+        """Admit the click like any command (refused while the bot shuts down)."""
+        return await interaction.client.admit(interaction)
+
+    async def on_timeout(self) -> None:
+        """Take the buttons away once the question has expired."""
+        with contextlib.suppress(discord.HTTPException):
+            await self.original.edit_original_response(
+                content="No answer: no computer was added.", view=None
+            )
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any]
+    ) -> None:
+        """Answer privately, like every command error."""
+        await errors.report(interaction, error)
+
+
+class _ComputerButton(discord.ui.Button[ComputerChoice]):
+    """One computer player to choose, labelled with its name."""
+
+    def __init__(self, policy: str) -> None:
+        super().__init__(label=policy, style=discord.ButtonStyle.primary)
+        self.policy = policy
+
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        """Seat this computer player."""
+        await interaction.response.defer()
+        view = self.view
+        if view is not None:
+            view.stop()
+            await add_computer(interaction, view.game_id, self.policy)
+
+
 def lobby_text(table: LoadedGame) -> str:
     """The lobby message for the game as it is now."""
     if table.game.status is GameStatus.LOBBY:
@@ -119,7 +191,12 @@ def lobby_text(table: LoadedGame) -> str:
 def lobby_view(game_id: int) -> discord.ui.View:
     """The lobby's buttons for ``game_id``."""
     view = discord.ui.View(timeout=None)
-    for item in (JoinButton(game_id), LeaveButton(game_id), StartButton(game_id)):
+    for item in (
+        JoinButton(game_id),
+        LeaveButton(game_id),
+        StartButton(game_id),
+        AddComputerButton(game_id),
+    ):
         view.add_item(item)
     return view
 
@@ -236,5 +313,20 @@ class StartButton(_LobbyButton, template=r"cascadia:start:(?P<game_id>[0-9]+)"):
         await start(interaction, self.game_id, button=True)
 
 
-LOBBY_BUTTONS: tuple[type[_LobbyButton], ...] = (JoinButton, LeaveButton, StartButton)
+class AddComputerButton(_LobbyButton, template=r"cascadia:addcomputer:(?P<game_id>[0-9]+)"):
+    """Seat a computer player (host only)."""
+
+    action, label, style = "addcomputer", "Add computer", discord.ButtonStyle.secondary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Ask the host which computer player to seat."""
+        await ask_computer(interaction, self.game_id)
+
+
+LOBBY_BUTTONS: tuple[type[_LobbyButton], ...] = (
+    JoinButton,
+    LeaveButton,
+    StartButton,
+    AddComputerButton,
+)
 """The dynamic items the cog registers."""

@@ -114,7 +114,8 @@ async def _open_lobby(world: World) -> MessageRecord:
     answer = await world.command(world.ada, "new", cards="A")
     assert answer.ephemeral
     lobby = await world.next_public(since, "the lobby message")
-    assert [c.split(":")[1] for c in lobby.custom_ids()] == ["join", "leave", "start"]
+    actions = [c.split(":")[1] for c in lobby.custom_ids()]
+    assert actions == ["join", "leave", "start", "addcomputer"]
     return lobby
 
 

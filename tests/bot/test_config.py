@@ -20,6 +20,7 @@ def test_defaults() -> None:
     assert settings.api_base is settings.gateway_url is settings.cdn_base is None
     assert settings.reminder_unit_seconds == 3600.0
     assert settings.reminder_check_seconds == 60.0
+    assert settings.strong_seconds == 2.0
 
 
 def test_everything_set() -> None:
@@ -34,8 +35,10 @@ def test_everything_set() -> None:
             "DISCORD_CDN_BASE": "http://127.0.0.1:8080/cdn",
             "CASCADIA_REMINDER_UNIT_SECONDS": "0.5",
             "CASCADIA_REMINDER_CHECK_SECONDS": "0.05",
+            "CASCADIA_STRONG_SECONDS": "0.25",
         }
     )
+    assert settings.strong_seconds == 0.25
     assert settings.reminder_unit_seconds == 0.5
     assert settings.reminder_check_seconds == 0.05
     assert settings.token == TOKEN
@@ -64,6 +67,7 @@ def test_missing_token_is_explained(env: dict[str, str]) -> None:
         ("CASCADIA_REMINDER_UNIT_SECONDS", "0", "must be a positive number of seconds"),
         ("CASCADIA_REMINDER_CHECK_SECONDS", "soon", "must be a positive number of seconds"),
         ("CASCADIA_REMINDER_CHECK_SECONDS", "nan", "must be a positive number of seconds"),
+        ("CASCADIA_STRONG_SECONDS", "-1", "must be a positive number of seconds"),
     ],
 )
 def test_bad_values_are_named(name: str, value: str, message: str) -> None:

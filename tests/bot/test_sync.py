@@ -83,7 +83,7 @@ def test_commands_are_one_guild_only_group(bot: CascadiaBot) -> None:
     assert group["contexts"] == [0]
     assert sorted(o["name"] for o in group["options"]) == sorted(
         ["new", "join", "leave", "start", "play", "preview", "wipe", "board", "status", "score",
-         "settings", "end", "mygames", "export", "help", "skip", "away", "quiet"]
+         "settings", "end", "mygames", "export", "help", "skip", "away", "quiet", "hint"]
     )  # fmt: skip
 
 

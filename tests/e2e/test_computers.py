@@ -1,0 +1,246 @@
+"""Computer players through the real bot process: seats added in the lobby, a game of one
+person and two computers to the end, a leaver's seat handed to the computer, a restart while a
+computer's turn is due, and hints once per turn."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from bot.core.captions import file_stem
+from fakediscord import MessageRecord
+from tests.e2e.harness import (
+    GameChannel,
+    Move,
+    World,
+    button,
+    check_pngs,
+    labels,
+    ranking,
+    replayed_scores,
+)
+
+COMPUTER_TURN = re.compile(r"^(\*\*Computer \((fast|strong)\)\*\* |The computer played for )")
+
+
+@pytest.fixture
+def bot_env() -> dict[str, str]:
+    """``strong`` thinks briefly: these tests are about the bot, not the player's strength."""
+    return {"CASCADIA_STRONG_SECONDS": "0.2"}
+
+
+async def add_computer(table: GameChannel, host: int, policy: str, *, seated: str) -> None:
+    """The host presses Add computer on the lobby and chooses ``policy``; the lobby then
+    shows the computer's seat as ``seated``."""
+    server, lobby = table.server, table.lobby
+    assert lobby is not None
+    question = await table.reply(await server.click(host, lobby, button(lobby, "Add computer")))
+    assert question.ephemeral
+    assert labels(question) == ["fast", "strong"]
+    await table.press(host, question, policy)
+    await server.wait_for(
+        lambda: f"**{seated}** has a seat" in question.content and not labels(question),
+        what="the choice to be answered",
+    )
+    await table.lobby_shows(f"**{seated}**")
+
+
+async def start(table: GameChannel, host: int) -> tuple[MessageRecord, list[str]]:
+    """The host presses Start; returns the start message and the seat names."""
+    assert table.lobby is not None
+    await table.press(host, table.lobby, "Start")
+    message = await table.next_post(0, what="the message that starts the game")
+    names = re.search(r"Players: (.+?)\. ", message.content)
+    assert names, message.content
+    return message, re.findall(r"\*\*(.+?)\*\*", names[1])
+
+
+async def play(table: GameChannel, user: int, move: Move | None = None) -> MessageRecord:
+    """``user`` plays a turn (chosen through autocomplete unless given); returns the channel
+    message that follows it."""
+    move = move or await table.choose(user)
+    answer = await table.run(user, "play", move.options())
+    assert "Turn played" in answer.content, answer.content
+    return await table.next_post(0, what=f"the message after {table.world.name(user)}'s turn")
+
+
+def check_computer_turn(message: MessageRecord, names: list[str]) -> None:
+    """A computer's turn message: it says which computer played, and shows the display and
+    every environment (or the final scores)."""
+    assert COMPUTER_TURN.match(message.content), message.content
+    environments = [f"{file_stem(name)}.png" for name in names]
+    if "The game is over" in message.content:
+        check_pngs(message, expect=["scores.png", *environments])
+    else:
+        check_pngs(message, expect=["display.png", *environments])
+
+
+async def test_one_person_and_two_computers_play_to_the_end(world: World) -> None:
+    server, alice = world.server, world.alice
+    table = world.table()
+    lobby = await table.open(alice, cards="A")
+    assert "Add computer" in labels(lobby)
+    # Only the host adds computers.
+    await table.refused(world.bob, "Add computer", press=lobby, reason="only the host")
+    await add_computer(table, alice, "fast", seated="Computer (fast)")
+    await add_computer(table, alice, "strong", seated="Computer (strong)")
+
+    message, names = await start(table, alice)
+    assert names == ["alice", "Computer (fast)", "Computer (strong)"]
+    turns = 0
+    while "The game is over" not in message.content:
+        if message.notified == {alice}:
+            assert f"<@{alice}>, it's your turn" in message.content
+            message = await play(table, alice)
+            assert message.content.startswith("**alice** ")
+        else:
+            # A computer's turn is next: it is named, never pinged, and plays by itself.
+            assert message.notified == frozenset(), message.content
+            assert "plays next (the computer)" in message.content
+            message = await table.next_post(0, what=f"the computer's turn {turns + 1}")
+            check_computer_turn(message, names)
+        turns += 1
+        if "The game is over" not in message.content:
+            assert message.notified <= {alice}
+    assert turns == 60
+    assert len(world.db.moves(table.game_id)) == 60
+
+    # The end pings the person only; the ranking is the record's, replayed.
+    assert message.notified == {alice}
+    [document_file] = [a for a in message.attachments if a.filename.endswith(".json")]
+    record = json.loads(document_file.data)["record"]
+    sheet = replayed_scores(record, names)
+    assert ranking(message.content) == [(n, sheet.player(n).total) for n in sheet.ranking]
+    seats = world.db.rows("SELECT user_id, computer FROM seats WHERE game_id = ? ORDER BY seat",
+                          table.game_id)  # fmt: skip
+    assert [(r["user_id"] < 0, r["computer"]) for r in seats] == [
+        (False, None), (True, "fast"), (True, "strong")
+    ]  # fmt: skip
+    assert server.users.get(-1) is None
+
+
+async def _to_turn_of(table: GameChannel, user: int, message: MessageRecord) -> MessageRecord:
+    """Play (the others' turns, at random) until ``user`` is pinged; returns that message."""
+    while message.notified != {user}:
+        [mover] = message.notified
+        message = await play(table, mover)
+    return message
+
+
+async def test_a_leaver_is_replaced_by_the_computer_mid_game(world: World) -> None:
+    alice, bob, carol = world.alice, world.bob, world.carol
+    table = world.table()
+    await table.open(alice, cards="B")
+    await table.join(bob, carol)
+    message, names = await start(table, alice)
+    assert sorted(names) == ["alice", "bob", "carol"]
+    message = await play(table, next(iter(message.notified)))
+    message = await _to_turn_of(table, bob, message)
+
+    # Leaving asks first; "Stay" changes nothing.
+    question = await table.run(bob, "leave")
+    assert "computer" in question.content
+    await table.press(bob, question, "Stay")
+    await world.server.wait_for(lambda: "still playing" in question.content, what="Stay")
+    question = await table.run(bob, "leave")
+    await table.press(bob, question, "Leave the game")
+    notice = await table.next_post(0, what="the message that bob left")
+    assert notice.content == (
+        "**bob** left the game: the computer (fast) plays their seat from now on. "
+        "It plays their turn now."
+    )
+    assert notice.notified == frozenset()
+    # It was bob's turn: the computer plays it within seconds, and says so.
+    message = await table.next_post(0, what="the computer's turn for bob")
+    check_computer_turn(message, names)
+    assert message.content.startswith("The computer played for **bob**:\n**bob** ")
+    [nxt] = message.notified
+    assert nxt in (alice, carol)
+
+    # bob no longer plays; the others go on, and the computer keeps playing bob's seat.
+    move = await table.choose(nxt)
+    await table.refused(bob, "play", move.options(), reason="not in this game")
+    message = await play(table, nxt, move)
+    if not message.notified:
+        message = await table.next_post(0, what="the computer's next turn for bob")
+        assert message.content.startswith("The computer played for **bob**:")
+    assert len(message.notified) == 1
+    assert bob not in message.notified
+    [seat] = world.db.rows(
+        "SELECT computer FROM seats WHERE game_id = ? AND user_id = ?", table.game_id, bob
+    )
+    assert seat["computer"] == "fast"
+
+
+async def test_a_computer_turn_due_at_a_restart_is_played(world: World) -> None:
+    server, db, alice = world.server, world.db, world.alice
+    table = world.table()
+    await table.open(alice, cards="C")
+    await add_computer(table, alice, "fast", seated="Computer (fast)")
+    message, names = await start(table, alice)
+    if not message.notified:
+        message = await table.next_post(0, what="the computer's first turn")
+    assert message.notified == {alice}
+
+    # alice's turn is committed, and the bot is killed while posting its message, before
+    # the computer has been asked to play.
+    move = await table.choose(alice)
+    moves = len(db.moves(table.game_id))
+    hold = server.hold("POST", f"/channels/{table.channel}/messages")
+    await table.send(alice, "play", move.options())
+    await server.wait_for(lambda: hold.held, what="the bot to post alice's turn message")
+    await world.bot.kill()
+    await server.wait_for(lambda: hold.abandoned, what="the server to see the held request go")
+    assert len(db.moves(table.game_id)) == moves + 1
+    [computer_seat] = db.rows(
+        "SELECT seat FROM seats WHERE game_id = ? AND computer IS NOT NULL", table.game_id
+    )
+    assert db.state(table.game_id).current == computer_seat["seat"], "no computer turn is due"
+
+    await world.bot.start()
+    mine = await table.next_post(0, what="alice's turn message, after the restart")
+    assert mine.content.startswith("**alice** ")
+    computer = await table.next_post(0, what="the computer's turn that was due")
+    check_computer_turn(computer, names)
+    assert computer.notified == {alice}
+    assert len(db.moves(table.game_id)) == moves + 2
+
+
+async def test_a_hint_once_per_turn(world: World) -> None:
+    alice, bob = world.alice, world.bob
+    table = world.table()
+    await table.open(alice, cards="D")
+    await table.join(bob)
+    message, _ = await start(table, alice)
+    [mover] = message.notified
+    waiting = bob if mover == alice else alice
+
+    await table.refused(waiting, "hint", reason="not your turn")
+    hint = await table.run(mover, "hint")
+    check_pngs(hint, expect=["hint.png"])
+    commands = re.findall(r"`(/cascadia play [^`]+)` \(([+-]\d+) points?\)", hint.content)
+    assert len(commands) == 3, hint.content
+    await table.refused(mover, "hint", reason="one per turn")
+
+    # The first suggestion, typed exactly as given, plays.
+    options = dict(word.split(":", 1) for word in commands[0][0].split()[2:])
+    move = Move(
+        int(options["pair"]),
+        options["tile_at"],
+        int(options["rotation"]),
+        options["token_at"],
+        int(options["token"]) if "token" in options else None,
+    )
+    message = await play(table, mover, move)
+    assert message.notified == {waiting}
+    await table.run(waiting, "hint")
+
+    export = await table.run(alice, "export")
+    document = json.loads(export.attachments[0].data)
+    assert [(h["turn"], h["user_id"]) for h in document["hints"]] == [
+        (0, str(mover)),
+        (1, str(waiting)),
+    ]
+    assert {"table", "scores"} <= set(document)
