@@ -17,7 +17,7 @@ from engine.components import CardSet
 from engine.errors import InvalidInput
 from engine.game import GameState, apply, new_game
 from engine.players.base import Budget, Player
-from engine.players.fast import fast_player
+from engine.players.fast import fast_player, ranked_moves
 from engine.players.greedy import greedy_player
 from engine.players.random_player import random_action, random_game
 from engine.players.strong import strong_player
@@ -117,5 +117,6 @@ __all__ = [
     "random_action",
     "random_game",
     "random_player",
+    "ranked_moves",
     "strong_player",
 ]

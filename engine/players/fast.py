@@ -31,7 +31,7 @@ from engine.components import CardSet, Habitat, Tile, Wildlife
 from engine.environment import Environment, PlacedTile
 from engine.game import GameState
 from engine.hexes import Hex
-from engine.moves import Corridors, Move, MoveScorer, WildlifeGains
+from engine.moves import Corridors, Move, MoveScorer, ScoredMove, WildlifeGains
 from engine.players.base import Budget, pick_best, supply, turns_left, whole_move
 from engine.players.greedy import useful_takes
 from engine.players.hidden import unseen_tiles
@@ -200,6 +200,18 @@ def valued_frontier(state: GameState, scorer: MoveScorer) -> list[tuple[float, M
         if tile is not None and token is not None:
             valued.append((gain + opportunity(move, tile, token), move))
     return valued
+
+
+def ranked_moves(state: GameState, count: int = 3) -> list[tuple[float, ScoredMove]]:
+    """The fast player's ``count`` best moves at the start of a turn, best first, each with
+    its value (gain plus opportunity) and its exact gain: what a hint shows. Equal values
+    keep the frontier's order, so the first may differ from the move the player, which
+    breaks ties at random, would make."""
+    scorer = MoveScorer(state)
+    gains = {move: gain for gain, move in frontier(scorer)}
+    valued = valued_frontier(state, scorer)
+    ranked = sorted(valued, key=lambda entry: -entry[0])[:count]
+    return [(value, ScoredMove(gains[move], move)) for value, move in ranked]
 
 
 def fast_move(state: GameState, scorer: MoveScorer, rng: random.Random) -> Move:
