@@ -6,16 +6,15 @@ and the checks the bot runs periodically: open a vote where a deadline passed, s
 vote has decided (also one decided before a restart), play the seats handed to the computer,
 and post the ping owed after quiet hours.
 
-A skipped turn goes through :meth:`~bot.core.service.GameService.commit_turn`, the same path as
-a player's move: the revision read, the move log, the outbox. Nothing is skipped without a
-vote or the host.
+A skipped turn is chosen like every computer turn, by the ``fast`` player in the thinker's
+worker processes (:class:`~bot.core.computers.Thinker`), and committed through
+:meth:`~bot.core.service.GameService.commit_turn`, the same path as a player's move: the
+revision read, the move log, the outbox. Nothing is skipped without a vote or the host.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.core import absence_messages as texts
@@ -30,14 +29,14 @@ from bot.core.absence import (
     presence_of,
     skips_in_a_row,
 )
+from bot.core.computers import REPLACEMENT
 from bot.core.errors import BotError, NotHost, NotInGame
 from bot.core.messages import Player
 from bot.core.outbox import Announcement
 from bot.core.quiet import QuietHours, UnknownZone
 from bot.core.service import GameService, LoadedGame, Turn
-from bot.core.standin import STAND_IN, stand_in_turn
 from bot.store import CommitResult, GameRow, GameStatus, RevisionConflict, SkipPoll
-from engine import GameState, PlaceTile, PlaceToken, Take
+from engine import GameState
 
 __all__ = [
     "Attendance",
@@ -88,17 +87,12 @@ class VoteOutcome:
     skipped: CommitResult | None
 
 
-StandIn = Callable[[GameState, int], tuple[Take, PlaceTile, PlaceToken]]
-"""Chooses the whole turn for the seat to play, from the state and a seed."""
-
-
 class Attendance:
     """Deadlines, votes to skip, time away and quiet hours, over a :class:`GameService`."""
 
-    def __init__(self, service: GameService, *, stand_in: StandIn = stand_in_turn) -> None:
+    def __init__(self, service: GameService) -> None:
         self.service = service
         self.store = service.store
-        self._stand_in = stand_in
 
     # --- the game's deadline ------------------------------------------------------------------
 
@@ -294,24 +288,19 @@ class Attendance:
             game_id,
             table.game.revision,
             seat=seat,
-            computer=STAND_IN,
+            computer=REPLACEMENT,
             outbox_messages=[announcement.to_outbox()],
         )
 
     async def _skip(self, table: LoadedGame, *, how: str, by: Player | None = None) -> CommitResult:
-        """The stand-in plays the current turn, committed like a move (``how``: ``"vote"``,
-        ``"host"`` or ``"computer"``)."""
+        """The ``fast`` computer player plays the current turn in the thinker's workers, and
+        it is committed like a move on the game as loaded (``how``: ``"vote"``, ``"host"`` or
+        ``"computer"``)."""
         state = table.require_state()
         seat = state.current
         player = table.players[seat]
-        take, place, token = await asyncio.to_thread(self._stand_in, state, table.game.id)
-        turn = Turn(
-            pair=take.tile,
-            tile_at=place.at,
-            rotation=place.rotation,
-            token_at=token.at,
-            token=take.token if take.token != take.tile else None,
-        )
+        move = await self.service.thinker.choose(state, REPLACEMENT, seed=table.game.id)
+        turn = Turn.from_move(move)
         tail = ""
         buttons: tuple[tuple[str, str], ...] = ()
         if how in SKIPPED and player.computer is None:

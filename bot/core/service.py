@@ -438,8 +438,8 @@ class GameService:
         (when given) or, without ``seat``, not a computer's.
 
         ``policy`` (default: the seat's computer player, else ``fast``) chooses the move in
-        the thinker's worker, so a turn played for someone (a skipped turn) goes through
-        here too. :class:`~bot.store.RevisionConflict` if the game changed meanwhile.
+        the thinker's worker, as it chooses a skipped turn (see :mod:`bot.core.attendance`).
+        :class:`~bot.store.RevisionConflict` if the game changed meanwhile.
         """
         table = await self.table_by_id(game_id)
         state = table.state

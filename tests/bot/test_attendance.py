@@ -4,19 +4,21 @@ file, on a clock the tests move by hand."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.core.attendance import Attendance, BadSetting, CannotSkip, OwnTurn, VoteClosed
+from bot.core.computers import Thinker, read_move, think
 from bot.core.errors import NotHost, NotInGame
 from bot.core.outbox import Announcement
+from bot.core.records import move_text
 from bot.core.service import GameService, LoadedGame, Turn
-from bot.core.standin import stand_in_turn
 from bot.store import SqliteStore
-from engine import apply
+from engine import choose
 
 GUILD, CHANNEL = 1, 10
 ADA, BOB, CY, DEE = 100, 200, 300, 400
@@ -76,10 +78,8 @@ def others(table: LoadedGame) -> list[int]:
 
 
 async def play_best(service: GameService, table: LoadedGame) -> LoadedGame:
-    """The player to move plays (the stand-in's choice, as a normal move)."""
-    take, place, token = stand_in_turn(table.require_state(), 1)
-    token_pair = take.token if take.token != take.tile else None
-    turn = Turn(take.tile, place.at, place.rotation, token.at, token_pair)
+    """The player to move plays (the ``fast`` player's choice, as a normal move)."""
+    turn = Turn.from_move(read_move(move_text(choose(table.require_state(), "fast", seed=1))))
     await service.play(CHANNEL, user_id=to_move(table), turn=turn)
     return await service.table(CHANNEL)
 
@@ -457,11 +457,36 @@ async def test_unknown_zones_and_empty_hours_are_refused(
     assert (await store.person(BOB)).quiet_from is None
 
 
-async def test_the_stand_in_plays_a_legal_whole_turn(service: GameService) -> None:
-    table = await started(service, ADA, BOB, CY, DEE)
-    state = table.require_state()
-    after = state
-    for action in stand_in_turn(state, table.game.id):
-        after = apply(after, action)
-    assert after.turn == state.turn + 1
-    assert stand_in_turn(state, table.game.id) == stand_in_turn(state, table.game.id)
+class CountingPool(ThreadPoolExecutor):
+    """A real worker pool that notes which functions it was given to run."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.ran: list[str] = []
+
+    def submit(  # type: ignore[override]
+        self, fn: Callable[..., object], /, *args: object, **kwargs: object
+    ) -> Future[object]:
+        self.ran.append(getattr(fn, "__name__", repr(fn)))
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_a_skipped_turn_is_the_fast_computer_players_thought_in_the_thinker(
+    store: SqliteStore, clock: Clock
+) -> None:
+    pool = CountingPool()
+    try:
+        service = GameService(store, now=clock, seeds=lambda: 5, thinker=Thinker(pool))
+        attendance = Attendance(service)
+        table = await started(service, ADA, BOB, CY, deadline=0)
+        state = table.require_state()
+        expected = move_text(choose(state, "fast", seed=table.game.id))
+        await attendance.skip(
+            table.game.id, state.turn, user_id=ADA, name="a", can_manage=to_move(table) == ADA
+        )
+        assert pool.ran == [think.__name__], "the skipped turn was not thought in the pool"
+        [logged] = await store.moves(table.game.id)
+        assert logged.played_for == "host"
+        assert logged.action == expected
+    finally:
+        pool.shutdown()
