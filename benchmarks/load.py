@@ -29,12 +29,12 @@ from datetime import datetime
 from pathlib import Path
 
 if __name__ == "__main__" and not __package__:
-    # Run as a file, this file's folder comes first on the path: fakediscord, the bot and the
-    # end-to-end harness are found from the repository root.
+    # Run as a file, this file's folder comes first on the path: the packages are found from
+    # the repository root instead.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from fakediscord import DiscordServer, InteractionHandle, MessageRecord
-from tests.e2e.harness import ACK_LIMIT, BotProcess, Move, process_tree
+from sandbox import ACK_LIMIT, BotProcess, process_tree
 
 FIRST_RESPONSE_P99 = 0.5
 TURN_MESSAGE_P50 = 0.4
@@ -43,6 +43,7 @@ PEAK_MEMORY_MB = 300
 GAME_TIMEOUT = 1800.0
 MESSAGE_TIMEOUT = 60.0
 DB_NAME = "load.sqlite3"
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass
@@ -150,9 +151,9 @@ async def play_game(
         [player] = message.notified
         if think:
             await asyncio.sleep(rng.uniform(0, 2 * think))  # a person looking at the pictures
-        move = await choose(server, channel, player, rng)
+        options = await choose(server, channel, player, rng)
         started = time.time()
-        handle = await server.slash(player, channel, "cascadia", "play", options=move.options())
+        handle = await server.slash(player, channel, "cascadia", "play", options=options)
         run.plays.append((started, handle))
         record = await handle.response(timeout=30)
         assert record.ack_latency is not None
@@ -162,8 +163,10 @@ async def play_game(
     run.finished += 1
 
 
-async def choose(server: DiscordServer, channel: int, player: int, rng: random.Random) -> Move:
-    """A turn picked through autocomplete, as a player would."""
+async def choose(
+    server: DiscordServer, channel: int, player: int, rng: random.Random
+) -> dict[str, object]:
+    """The options of a ``/cascadia play`` picked through autocomplete, as a player would."""
     pair, rotation = rng.randint(1, 4), rng.randint(0, 5)
     options: dict[str, object] = {"pair": pair, "rotation": rotation}
 
@@ -174,8 +177,9 @@ async def choose(server: DiscordServer, channel: int, player: int, rng: random.R
         )  # fmt: skip
         return str(rng.choice(choices)["value"])
 
-    tile_at = options["tile_at"] = await suggest("tile_at")
-    return Move(pair, tile_at, rotation, await suggest("token_at"))
+    options["tile_at"] = await suggest("tile_at")
+    options["token_at"] = await suggest("token_at")
+    return options
 
 
 async def measure(games: int, players: int, think: float, seed: int, workdir: Path) -> Run:
@@ -187,7 +191,11 @@ async def measure(games: int, players: int, think: float, seed: int, workdir: Pa
     for user in (u for game in seats for u in game):
         server.add_member(guild, user)
     bot = BotProcess(
-        server, db_path=workdir / DB_NAME, guild_id=guild, log_path=workdir / "bot.log"
+        server,
+        db_path=workdir / DB_NAME,
+        guild_id=guild,
+        log_path=workdir / "bot.log",
+        cwd=REPO_ROOT,
     )
     channels = Channels(server)
     router = asyncio.create_task(channels.run())

@@ -22,6 +22,7 @@ if __name__ == "__main__" and not __package__:
     # hide the render package.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from benchmarks import positions
 from benchmarks.panel import late_position, panel_steps
 from bot.core.panels import draw_panel
 from engine import apply_all, turn_actions
@@ -37,7 +38,6 @@ from render import (
     theme,
 )
 from render.palette import new_image
-from tests.render import positions
 
 BUDGET_MS = {
     "environment, 23 tiles (line + starter)": 40.0,

@@ -2,7 +2,9 @@
 
 The engine stays pure: no Discord, Pillow, database, asyncio, clocks, files or network. The
 local Discord-compatible server, ``fakediscord``, stands apart: none of the three imports it,
-and it imports none of them.
+and it imports none of them. The ``sandbox`` runs the bot as a process against that server:
+it imports the server but none of the layers, and the bot never imports it. The benchmarks
+run installed code only, never the tests.
 Inside the bot, the store knows no rules and the core no Discord: ``bot.store`` <-
 ``bot.core`` <- the Discord layer (``bot.client``, ``bot.cog``, ``bot.lobby``, ``bot.views``,
 ...). Outside the engine, code asks the ``engine`` package for its public names only.
@@ -41,6 +43,7 @@ ENGINE_FORBIDDEN = {
     "render",
     "bot",
     "fakediscord",
+    "sandbox",
 }
 # Names whose use means file or network I/O.
 IO_CALLS = {"open", "input", "print"}
@@ -81,7 +84,8 @@ def test_engine_is_pure(path: Path) -> None:
     "path", sorted((ROOT / "render").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT))
 )
 def test_render_uses_only_engine_and_pillow(path: Path) -> None:
-    assert not _imports(path) & {"discord", "aiosqlite", "sqlite3", "asyncio", "bot", "fakediscord"}
+    forbidden = {"discord", "aiosqlite", "sqlite3", "asyncio", "bot", "fakediscord", "sandbox"}
+    assert not _imports(path) & forbidden
 
 
 def _package_files(package: str) -> list[Path]:
@@ -89,20 +93,34 @@ def _package_files(package: str) -> list[Path]:
 
 
 @pytest.mark.parametrize("path", _package_files("bot"), ids=lambda p: str(p.relative_to(ROOT)))
-def test_the_bot_never_imports_the_test_server(path: Path) -> None:
-    assert "fakediscord" not in _imports(path)
+def test_the_bot_never_imports_the_test_server_or_the_sandbox(path: Path) -> None:
+    assert not _imports(path) & {"fakediscord", "sandbox"}
 
 
 @pytest.mark.parametrize(
     "path", _package_files("fakediscord"), ids=lambda p: str(p.relative_to(ROOT))
 )
 def test_the_test_server_imports_none_of_the_layers(path: Path) -> None:
-    assert not _imports(path) & {"engine", "render", "bot", "tests"}
+    assert not _imports(path) & {"engine", "render", "bot", "sandbox", "tests", "benchmarks"}
 
 
-def test_the_checks_see_the_bot_and_the_server() -> None:
+@pytest.mark.parametrize("path", _package_files("sandbox"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_sandbox_runs_the_bot_without_importing_it(path: Path) -> None:
+    assert not _imports(path) & {"engine", "render", "bot", "tests", "benchmarks"}
+
+
+@pytest.mark.parametrize(
+    "path", _package_files("benchmarks"), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_the_benchmarks_never_import_the_tests(path: Path) -> None:
+    assert "tests" not in _imports(path)
+
+
+def test_the_checks_see_the_bot_the_server_the_sandbox_and_the_benchmarks() -> None:
     assert {"__main__.py", "client.py"} <= {p.name for p in _package_files("bot")}
     assert {"__init__.py", "server.py"} <= {p.name for p in _package_files("fakediscord")}
+    assert {"__init__.py", "botprocess.py"} <= {p.name for p in _package_files("sandbox")}
+    assert {"load.py", "render.py"} <= {p.name for p in _package_files("benchmarks")}
 
 
 def test_the_checks_see_the_engine() -> None:

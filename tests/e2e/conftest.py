@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from fakediscord import DiscordServer
-from tests.e2e.harness import ACK_LIMIT, BotProcess, Database, World
+from sandbox import ACK_LIMIT, BotProcess
+from tests.e2e.harness import REPO_ROOT, Database, World
 
 _FAILED = pytest.StashKey[bool]()
 _HERE = Path(__file__).parent
@@ -46,7 +47,12 @@ async def open_world(tmp_path: Path, seed: int, env: dict[str, str] | None = Non
         server.add_member(guild, user)
     db_path = tmp_path / "cascadia.sqlite3"
     bot = BotProcess(
-        server, db_path=db_path, guild_id=guild, log_path=tmp_path / "bot.log", env=env
+        server,
+        db_path=db_path,
+        guild_id=guild,
+        log_path=tmp_path / "bot.log",
+        env=env,
+        cwd=REPO_ROOT,
     )
     world = World(
         server, bot, Database(db_path), guild, channel, alice, bob, carol, dave, eve, seed

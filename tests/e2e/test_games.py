@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tests.e2e.harness import ACK_LIMIT, World, check_pngs, replayed_scores
+from sandbox import ACK_LIMIT
+from tests.e2e.harness import World, check_pngs, replayed_scores
 
 
 async def test_two_player_game_from_lobby_to_final_scores(world: World) -> None:

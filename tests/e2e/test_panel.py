@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from fakediscord import InteractionHandle, MessageRecord
+from sandbox import ACK_LIMIT
 from tests.e2e.harness import (
-    ACK_LIMIT,
     GameChannel,
     World,
     button,

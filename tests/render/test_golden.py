@@ -9,11 +9,11 @@ from io import BytesIO
 import pytest
 from PIL import Image
 
+from benchmarks import positions
 from engine import Hex, Phase, ScoreSheet, apply_all, turn_actions
 from render import render_display, render_environment, render_preview, render_scores
 from render.fonts import SHAPING
 from render.png import encode
-from tests.render import positions
 from tests.render.golden import assert_matches_golden
 
 NAMES_IN_EACH_SCRIPT = (

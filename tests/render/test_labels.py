@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks import positions
 from engine import Environment, GameState, Hex, Phase, PlacedTile, PlaceTile, legal_actions
 from engine.components import HABITAT_TILES_ALL
 from engine.game import new_game
 from render.environment import MAX_HEIGHT, MAX_WIDTH, MIN_LABEL_SIZE, plan_environment
 from render.layout import hex_contains
-from tests.render import positions
 
 
 def _placing(players: int, seed: int, turns: int) -> GameState:

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks import positions
 from render import bidi, render_environment, theme
 from render.cmap import read_coverage
 from render.fonts import FACES, SHAPING, coverage
 from render.names import ELLIPSIS, MAX_CHARS, display_name, draw_line, fit_name, layout
 from render.palette import new_image
-from tests.render import positions
 
 FONTS = Path(__file__).resolve().parents[2] / "render" / "fonts"
 DEJAVU, DROID, NANUM, DEVANAGARI = 0, 1, 2, 3

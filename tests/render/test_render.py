@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageFont
 
+from benchmarks import positions
 from engine import Hex, Phase, Wildlife, apply_all, turn_actions
 from engine.scoring.sheet import PlayerScore, ScoreSheet
 from render import render_display, render_environment, render_preview, render_scores, theme
 from render.fonts import font
 from render.theme import PALETTE
-from tests.render import positions
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_SIDE = 1200
@@ -63,7 +63,7 @@ def test_same_bytes_in_a_fresh_process() -> None:
     # change a picture.
     code = (
         "import hashlib, sys\n"
-        "from tests.render import positions\n"
+        "from benchmarks import positions\n"
         "from render import render_environment\n"
         "state = positions.late_four_player()\n"
         "png = render_environment(state, 2, name='Chloé', score=12)\n"

@@ -1,4 +1,4 @@
-"""Seeded positions for the render tests and benchmarks, reached by playing random legal
+"""Seeded positions for the render benchmark and tests, reached by playing random legal
 games: every action comes from :func:`engine.legal_actions` and is applied with
 :func:`engine.apply`, chosen by a ``random.Random(seed)``."""
 
