@@ -77,12 +77,19 @@ class CascadiaTree(app_commands.CommandTree["CascadiaBot"]):
         await errors.report(interaction, error)
 
 
-class CascadiaBot(commands.Bot):
-    """The bot: owns the game service and the outbox, both over the store it is given."""
+class CascadiaBot(commands.AutoShardedBot):
+    """The bot: owns the game service and the outbox, both over the store it is given.
+
+    It runs the shards of ``CASCADIA_SHARDS`` out of ``CASCADIA_SHARD_COUNT``, or, with
+    neither set, every shard Discord recommends, over one connection each.
+    """
 
     def __init__(
         self, settings: Settings, store: Store, *, now: Clock = utc_now, **options: Any
     ) -> None:
+        if settings.shard_ids is not None:
+            # discord.py's default (no ids) is every shard of the count.
+            options["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -90,6 +97,7 @@ class CascadiaBot(commands.Bot):
             tree_cls=CascadiaTree,
             # Nothing pings unless a message names its users explicitly.
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
             **options,
         )
         self.settings = settings

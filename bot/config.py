@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
 DEFAULT_DB = "./cascadia.sqlite3"
+_NUMBER = re.compile(r"[0-9]+")
 
 
 class ConfigError(Exception):
@@ -46,12 +48,17 @@ class Settings:
     :mod:`bot.clock`)."""
     strong_seconds: float = 2.0
     """How long the ``strong`` computer player may think about one turn."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (``CASCADIA_SHARDS``); ``None``: every shard."""
+    shard_count: int | None = None
+    """How many shards the bot has in all (``CASCADIA_SHARD_COUNT``); ``None``: as many as
+    Discord recommends, all run by this process."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Read ``DISCORD_TOKEN`` (required), ``CASCADIA_DB``, ``CASCADIA_GUILD_ID``,
-        ``LOG_LEVEL``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``, ``DISCORD_CDN_BASE`` and the
-        ``CASCADIA_*_SECONDS`` timings."""
+        ``LOG_LEVEL``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``, ``DISCORD_CDN_BASE``,
+        ``CASCADIA_SHARDS``, ``CASCADIA_SHARD_COUNT`` and the ``CASCADIA_*_SECONDS`` timings."""
         env = os.environ if env is None else env
 
         def get(name: str) -> str | None:
@@ -77,6 +84,7 @@ class Settings:
             raise ConfigError(
                 f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not {log_level!r}"
             )
+        shard_ids, shard_count = _shards(get("CASCADIA_SHARDS"), get("CASCADIA_SHARD_COUNT"))
         return cls(
             token=token,
             db_path=Path(get("CASCADIA_DB") or DEFAULT_DB),
@@ -89,7 +97,46 @@ class Settings:
             reminder_check_seconds=_seconds(get, "CASCADIA_REMINDER_CHECK_SECONDS", 60.0),
             clock_file=_path(get("CASCADIA_TEST_CLOCK_FILE")),
             strong_seconds=_seconds(get, "CASCADIA_STRONG_SECONDS", 2.0),
+            shard_ids=shard_ids,
+            shard_count=shard_count,
         )
+
+
+def _shards(
+    ids_text: str | None, count_text: str | None
+) -> tuple[tuple[int, ...] | None, int | None]:
+    """``CASCADIA_SHARDS`` and ``CASCADIA_SHARD_COUNT`` checked together: the shard ids (each
+    below the count, none twice) and the count; a count alone means every shard."""
+    count = None
+    if count_text is not None:
+        if not _NUMBER.fullmatch(count_text) or int(count_text) < 1:
+            raise ConfigError(
+                f"CASCADIA_SHARD_COUNT must be a whole number of shards, 1 or more, "
+                f"not {count_text!r}"
+            )
+        count = int(count_text)
+    if ids_text is None:
+        return None, count
+    if count is None:
+        raise ConfigError(
+            f"CASCADIA_SHARDS={ids_text} needs CASCADIA_SHARD_COUNT, the number of shards "
+            "of all processes together"
+        )
+    parts = [part.strip() for part in ids_text.split(",")]
+    if not all(_NUMBER.fullmatch(part) for part in parts):
+        raise ConfigError(
+            f"CASCADIA_SHARDS must be shard numbers separated by commas, such as 0,1, "
+            f"not {ids_text!r}"
+        )
+    ids = tuple(int(part) for part in parts)
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"CASCADIA_SHARDS names a shard twice: {ids_text!r}")
+    if max(ids) >= count:
+        raise ConfigError(
+            f"CASCADIA_SHARDS must be below CASCADIA_SHARD_COUNT={count} "
+            f"(shards are numbered from 0), not {ids_text!r}"
+        )
+    return tuple(sorted(ids)), count
 
 
 def _seconds(get: Callable[[str], str | None], name: str, default: float) -> float:

@@ -79,3 +79,52 @@ def test_the_token_never_shows() -> None:
     settings = Settings.from_env({"DISCORD_TOKEN": TOKEN})
     assert TOKEN not in repr(settings)
     assert TOKEN not in str(settings)
+
+
+def test_shards_unset_means_every_shard_in_this_process() -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN})
+    assert settings.shard_ids is None
+    assert settings.shard_count is None
+
+
+@pytest.mark.parametrize(
+    ("shards", "count", "ids"),
+    [
+        ("0,1", "2", (0, 1)),
+        ("3, 1", "4", (1, 3)),
+        ("0", "1", (0,)),
+        (None, "3", None),
+    ],
+)
+def test_shards_are_read(shards: str | None, count: str, ids: tuple[int, ...] | None) -> None:
+    env = {"DISCORD_TOKEN": TOKEN, "CASCADIA_SHARD_COUNT": count}
+    if shards is not None:
+        env["CASCADIA_SHARDS"] = shards
+    settings = Settings.from_env(env)
+    assert settings.shard_ids == ids
+    assert settings.shard_count == int(count)
+
+
+@pytest.mark.parametrize(
+    ("shards", "count", "message"),
+    [
+        ("0,1", None, "CASCADIA_SHARDS=0,1 needs CASCADIA_SHARD_COUNT"),
+        ("0", "0", "CASCADIA_SHARD_COUNT must be a whole number of shards, 1 or more, not '0'"),
+        (None, "two", "CASCADIA_SHARD_COUNT must be a whole number of shards"),
+        ("0;1", "2", "CASCADIA_SHARDS must be shard numbers separated by commas"),
+        ("0,,1", "2", "CASCADIA_SHARDS must be shard numbers separated by commas"),
+        ("-1", "2", "CASCADIA_SHARDS must be shard numbers separated by commas"),
+        ("²", "4", "CASCADIA_SHARDS must be shard numbers separated by commas"),
+        ("1,1", "2", "CASCADIA_SHARDS names a shard twice"),
+        ("2", "2", "CASCADIA_SHARDS must be below CASCADIA_SHARD_COUNT=2"),
+    ],
+)
+def test_bad_shards_are_named(shards: str | None, count: str | None, message: str) -> None:
+    env = {"DISCORD_TOKEN": TOKEN}
+    if shards is not None:
+        env["CASCADIA_SHARDS"] = shards
+    if count is not None:
+        env["CASCADIA_SHARD_COUNT"] = count
+    with pytest.raises(ConfigError, match=message) as caught:
+        Settings.from_env(env)
+    assert "\n" not in str(caught.value)

@@ -18,11 +18,12 @@ from bot.sync import SyncRecord, fingerprint, record_path, sync_if_changed
 @pytest.fixture
 async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
     path = tmp_path / "cascadia.sqlite3"
-    async with SqliteStore.open(path) as store:
-        client = CascadiaBot(Settings(token="t", db_path=path), store)
+    async with (
+        SqliteStore.open(path) as store,
+        CascadiaBot(Settings(token="t", db_path=path), store) as client,
+    ):
         await client.load_extension("bot.cog")
         yield client
-        await client.close()
 
 
 def _payload(bot: CascadiaBot) -> dict[str, Any]:
