@@ -1,9 +1,12 @@
 """The bot's persistence: games, seats, the move log, the outbox and reminder bookkeeping.
 
-Everything sits behind the small async :class:`Store` protocol; :class:`SqliteStore` is the
-implementation, one SQLite file used through one long-lived aiosqlite connection::
+Everything sits behind the small async :class:`Store` protocol, with two implementations:
+:class:`SqliteStore`, one SQLite file used through one long-lived aiosqlite connection (the
+embedded default), and :class:`PostgresStore`, a PostgreSQL database through a pool of asyncpg
+connections, which several bot processes may share. :func:`open_store` picks one from
+``CASCADIA_DB``'s value (a ``postgresql://`` URL, or a file path)::
 
-    async with SqliteStore.open(path) as store:
+    async with open_store(path_or_url) as store:
         game = await store.create_lobby(guild_id, channel_id, host_id, "Ada", "A,A,A,A,A")
 
 The store knows nothing about the rules: engine state, actions and outbox payloads are opaque
@@ -26,9 +29,9 @@ process dies after Discord accepted a post but before ``mark_sent`` is stored, t
 again on the next drain. Passing a nonce derived from the row id to Discord (discord.py sets
 ``enforce_nonce``) closes that window for restarts within Discord's few-minute nonce memory.
 
-Times are aware datetimes, stored as fixed-width ISO-8601 text in UTC (so text order is time
-order and the file stays readable in the sqlite3 shell). The store reads the clock only through
-its injectable ``now`` callable.
+Times are aware datetimes, stored in SQLite as fixed-width ISO-8601 text in UTC (so text order
+is time order and the file stays readable in the sqlite3 shell), in PostgreSQL as timestamptz.
+The store reads the clock only through its injectable ``now`` callable.
 """
 
 from bot.store.errors import (
@@ -48,6 +51,7 @@ from bot.store.errors import (
     WrongStatus,
 )
 from bot.store.interface import Store
+from bot.store.postgres import PostgresStore
 from bot.store.rows import (
     OPEN_STATUSES,
     AwayRow,
@@ -68,6 +72,7 @@ from bot.store.rows import (
 )
 from bot.store.schema import Migration, load_migrations, split_statements
 from bot.store.sqlite import BUSY_TIMEOUT_MS, SqliteStore
+from bot.store.target import describe, is_postgres_url, open_store, safe_url
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -94,6 +99,7 @@ __all__ = [
     "OutboxRow",
     "PanelRow",
     "Person",
+    "PostgresStore",
     "RevisionConflict",
     "Seat",
     "SkipPoll",
@@ -103,7 +109,11 @@ __all__ = [
     "StoreError",
     "UserGame",
     "WrongStatus",
+    "describe",
+    "is_postgres_url",
     "load_migrations",
+    "open_store",
+    "safe_url",
     "split_statements",
     "utc_now",
 ]

@@ -1,7 +1,9 @@
 """The numbered schema migrations shipped beside this module, and how to read them.
 
-Each ``migrations/NNNN_name.sql`` file takes ``PRAGMA user_version`` from ``NNNN - 1`` to
-``NNNN``; a header comment gives the reason. The runner lives with the implementation.
+Each ``migrations/NNNN_name.sql`` file takes an SQLite database's ``PRAGMA user_version`` from
+``NNNN - 1`` to ``NNNN``; a header comment gives the reason. ``migrations/postgres/`` holds the
+same migrations, number for number and name for name, in PostgreSQL's dialect (there the
+version is kept in the ``schema_version`` table). The runners live with the implementations.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import Literal
 
 from bot.store.errors import StoreError
 
@@ -34,10 +37,16 @@ class Migration:
         return split_statements(self.sql)
 
 
-def load_migrations() -> tuple[Migration, ...]:
-    """The migrations shipped in ``bot/store/migrations``, in order, numbered 1, 2, ...
-    without gaps."""
+Dialect = Literal["sqlite", "postgres"]
+"""The SQL dialects the migrations are shipped in."""
+
+
+def load_migrations(dialect: Dialect = "sqlite") -> tuple[Migration, ...]:
+    """The migrations shipped for ``dialect`` (``bot/store/migrations``, or its ``postgres``
+    folder), in order, numbered 1, 2, ... without gaps."""
     folder = resources.files("bot.store").joinpath("migrations")
+    if dialect == "postgres":
+        folder = folder.joinpath("postgres")
     found: list[Migration] = []
     for entry in folder.iterdir():
         match = _MIGRATION_FILE.fullmatch(entry.name)

@@ -43,6 +43,7 @@ from bot.store import (
     Store,
     StoreError,
     load_migrations,
+    open_store,
     split_statements,
 )
 
@@ -78,12 +79,9 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "cascadia.sqlite3"
 
 
-@pytest.fixture(params=["sqlite"])
-async def store(
-    request: pytest.FixtureRequest, db_path: Path, clock: FakeClock
-) -> AsyncIterator[Store]:
-    assert request.param == "sqlite"
-    async with SqliteStore.open(db_path, now=clock) as opened:
+@pytest.fixture
+async def store(database: str, clock: FakeClock) -> AsyncIterator[Store]:
+    async with open_store(database, now=clock) as opened:
         yield opened
 
 
@@ -1006,7 +1004,7 @@ async def test_closed_store(db_path: Path) -> None:
 
 def test_store_modules_import_no_discord_and_no_rules() -> None:
     root = Path(__file__).resolve().parents[2] / "bot"
-    modules = [(path, {"aiosqlite"}) for path in sorted((root / "store").glob("*.py"))]
+    modules = [(path, {"aiosqlite", "asyncpg"}) for path in sorted((root / "store").glob("*.py"))]
     for module, allowed_third_party in [*modules, (root / "core" / "reminders.py", set())]:
         tree = ast.parse(module.read_text(encoding="utf-8"))
         imported = {

@@ -1,0 +1,46 @@
+"""Fixtures shared by every test package: the databases a store runs on.
+
+``database`` runs a test once per backend: an SQLite file in the test's temporary folder, and a
+fresh schema of a database on the session's PostgreSQL server (see :mod:`tests.pgserver`). A machine
+without PostgreSQL fails those tests with the reason; nothing is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import pgserver
+
+BACKENDS = ("sqlite", "postgres")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[pgserver.PostgresServer]:
+    """One PostgreSQL server for the whole test session, removed at its end."""
+    try:
+        server = pgserver.start()
+    except pgserver.PostgresMissing as error:
+        pytest.fail(str(error), pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: pgserver.PostgresServer) -> str:
+    """The URL of a new empty schema of the session's database, for one test (the server
+    and everything in it go at the end of the session)."""
+    return postgres_server.url(postgres_server.create_schema())
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """``CASCADIA_DB`` for a store of the test's own: an SQLite file path or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "cascadia.sqlite3")
+    url: str = request.getfixturevalue("postgres_url")
+    return url
