@@ -22,9 +22,9 @@ import discord
 from bot.client import CascadiaBot
 from bot.clock import clock_for
 from bot.config import ConfigError, Settings
-from bot.preflight import StartupError, check_database
+from bot.preflight import DatabaseLock, StartupError, check_database, check_postgres
 from bot.reach import wait_until_reachable
-from bot.store import SqliteStore, StoreError
+from bot.store import StoreError, describe, open_store
 
 log = logging.getLogger("bot")
 
@@ -37,7 +37,7 @@ async def run(settings: Settings) -> None:
     if settings.clock_file is not None:
         log.warning("test clock: moved by the seconds in %s", settings.clock_file)
     async with (
-        SqliteStore.open(settings.db_path, now=now) as store,
+        open_store(settings.database, now=now) as store,
         CascadiaBot(settings, store, now=now) as bot,
     ):
         loop = asyncio.get_running_loop()
@@ -53,7 +53,7 @@ async def run(settings: Settings) -> None:
             # Windows has no loop signal handlers; Ctrl-C still ends asyncio.run there.
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop, sig.name)
-        log.info("database %s; starting", settings.db_path)
+        log.info("database %s; starting", describe(settings.database))
         await bot.start(settings.token)
 
 
@@ -71,7 +71,11 @@ def main() -> None:
     1 on a fatal error."""
     try:
         settings = Settings.from_env()
-        lock = check_database(settings.db_path)
+        lock: DatabaseLock | None = None
+        if settings.db_url is None:
+            lock = check_database(settings.db_path)
+        else:
+            check_postgres(settings.db_url)
     except (ConfigError, StartupError) as error:
         print(f"cascadia-bot: {error}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -84,10 +88,11 @@ def main() -> None:
         log.error("Discord refused the token: check DISCORD_TOKEN")
         raise SystemExit(1) from None
     except StoreError as error:
-        log.error("cannot use the database %s: %s", settings.db_path, error)
+        log.error("cannot use the database %s: %s", describe(settings.database), error)
         raise SystemExit(1) from None
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
     log.info("stopped")
 
 

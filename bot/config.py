@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bot.store import is_postgres_url
+
 DEFAULT_DB = "./cascadia.sqlite3"
 _NUMBER = re.compile(r"[0-9]+")
 
@@ -33,6 +35,11 @@ class Settings:
 
     token: str = field(repr=False)
     db_path: Path = Path(DEFAULT_DB)
+    """The SQLite file; with ``db_url`` set, only where the bot keeps its local files (the
+    record of the commands it uploaded) beside that name."""
+    db_url: str | None = field(default=None, repr=False)
+    """``CASCADIA_DB`` when it is a PostgreSQL URL: the games are there. Out of ``repr``,
+    since it may carry a password."""
     guild_id: int | None = None
     log_level: str = "INFO"
     api_base: str | None = None
@@ -53,6 +60,11 @@ class Settings:
     shard_count: int | None = None
     """How many shards the bot has in all (``CASCADIA_SHARD_COUNT``); ``None``: as many as
     Discord recommends, all run by this process."""
+
+    @property
+    def database(self) -> str:
+        """Where the games are: the PostgreSQL URL, or else the SQLite file's path."""
+        return self.db_url if self.db_url is not None else str(self.db_path)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -85,9 +97,12 @@ class Settings:
                 f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not {log_level!r}"
             )
         shard_ids, shard_count = _shards(get("CASCADIA_SHARDS"), get("CASCADIA_SHARD_COUNT"))
+        database = get("CASCADIA_DB") or DEFAULT_DB
+        db_url = database if is_postgres_url(database) else None
         return cls(
             token=token,
-            db_path=Path(get("CASCADIA_DB") or DEFAULT_DB),
+            db_path=Path(DEFAULT_DB if db_url is not None else database),
+            db_url=db_url,
             guild_id=guild_id,
             log_level=log_level,
             api_base=_url(get, "DISCORD_API_BASE", ("http", "https")),

@@ -1,20 +1,31 @@
 """Checks before the bot touches anything: is ``CASCADIA_DB`` a database this process may use?
 
-Each operator mistake (a missing or read-only folder, a directory, a read-only or foreign file,
-a damaged database, a second bot on the same file) becomes one :class:`StartupError` whose
-message names the problem and what to do, raised before any file is created or written.
+For an SQLite file (:func:`check_database`): each operator mistake (a missing or read-only
+folder, a directory, a read-only or foreign file, a damaged database, a second bot on the same
+file) becomes one :class:`StartupError` whose message names the problem and what to do, raised
+before any file is created or written.
 Passing the checks takes the database's lock (a ``.lock`` file beside it, locked with
 ``flock``), held until the process exits, so that two bots never share one database.
+
+For a PostgreSQL URL (:func:`check_postgres`): one connection is tried, and a server that is
+down or unreachable, a wrong password, a missing database or a malformed URL becomes one
+:class:`StartupError` line, without the password.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sqlite3
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from bot.store import safe_url
 
 try:
     import fcntl
@@ -173,3 +184,56 @@ def _check_integrity(db_path: Path) -> None:
         f"the database {db_path} is damaged ({problem}): restore it from a backup, or move it "
         "away to start with an empty one"
     )
+
+
+POSTGRES_TIMEOUT = 10.0
+"""Seconds the check waits for the PostgreSQL server to answer."""
+
+
+def check_postgres(url: str, *, timeout: float = POSTGRES_TIMEOUT) -> None:
+    """Check that the PostgreSQL database of ``url`` answers and lets the bot in.
+
+    Raises :class:`StartupError` with one line naming the problem; the URL's password never
+    appears in it. No lock is taken: several bot processes (shards) share one database.
+    """
+    shown = safe_url(url)
+    try:
+        asyncio.run(_connect_once(url, seconds=timeout))
+    except asyncpg.InvalidPasswordError:
+        raise StartupError(
+            f"PostgreSQL refused the password in CASCADIA_DB ({shown}): check the user and password"
+        ) from None
+    except asyncpg.InvalidCatalogNameError:
+        raise StartupError(
+            f"the database in CASCADIA_DB ({shown}) does not exist on that PostgreSQL server: "
+            "create it (createdb), or fix the name"
+        ) from None
+    except asyncpg.PostgresError as error:
+        raise StartupError(
+            f"PostgreSQL refused the bot at CASCADIA_DB ({shown}): {_without(url, str(error))}"
+        ) from None
+    except TimeoutError:
+        raise StartupError(
+            f"the PostgreSQL server of CASCADIA_DB ({shown}) did not answer within "
+            f"{timeout:g} s: is it running, and are the host and port right?"
+        ) from None
+    except OSError as error:
+        raise StartupError(
+            f"cannot reach the PostgreSQL server of CASCADIA_DB ({shown}): "
+            f"{error.strerror or error}; is it running, and are the host and port right?"
+        ) from None
+    except (ValueError, asyncpg.InterfaceError) as error:
+        raise StartupError(
+            f"CASCADIA_DB is not a usable PostgreSQL URL ({shown}): {_without(url, str(error))}"
+        ) from None
+
+
+async def _connect_once(url: str, *, seconds: float) -> None:
+    connection = await asyncpg.connect(url, timeout=seconds)
+    await connection.close()
+
+
+def _without(url: str, text: str) -> str:
+    """``text`` with the URL's password blotted out, should a message quote it."""
+    password = urlsplit(url).password
+    return text.replace(password, "***") if password else text
