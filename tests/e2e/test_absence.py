@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fakediscord import MessageRecord
+from fakediscord import MANAGE_CHANNELS, MessageRecord
 from tests.e2e.harness import GameChannel, World, button, labels
 
 UNIT = 0.5
@@ -162,6 +162,14 @@ async def test_the_host_skips_at_once_after_a_confirmation(world: World) -> None
     await table.play()  # the game goes on; Bob keeps the seat
     assert table.to_move == world.bob
 
+    # Someone who is not playing may skip only when they manage the channel.
+    await table.refused(world.eve, "skip", reason="only the host")
+    world.server.set_overwrite(table.channel, world.eve, allow=MANAGE_CHANNELS)
+    question = await table.run(world.eve, "skip")
+    since = len(world.server.messages)
+    await table.press(world.eve, question, "Skip the turn")
+    await skipped_turn(table, since, world.bob, "Played for **bob**, skipped by **eve**")
+
 
 async def test_a_move_during_a_vote_closes_it(world: World, clock: BotClock) -> None:
     table = await started(world, [world.alice, world.bob])
@@ -274,3 +282,47 @@ async def test_quiet_hours_hold_the_ping_to_the_minute_across_a_clock_change(
     await table.settled()
     table.check_channel()
     await table.play(world.bob)
+
+
+HAND_OVER = "Hand seat to computer"
+
+
+async def test_after_two_skips_the_host_hands_the_seat_to_the_computer(world: World) -> None:
+    table = await started(world, [world.alice, world.bob])
+    if table.to_move == world.alice:
+        await table.play()
+    skipped = "Played for **bob**, skipped by **alice**"
+    for skips in (1, 2):
+        question = await table.run(world.alice, "skip")
+        since = len(world.server.messages)
+        await table.press(world.alice, question, "Skip the turn")
+        turn = await skipped_turn(table, since, world.bob, skipped)
+        if skips == 1:
+            assert HAND_OVER not in labels(turn), "offered after a single skip"
+            await table.play(world.alice)
+    assert "skipped 2 times in a row" in turn.content
+    assert HAND_OVER in labels(turn)
+    await table.refused(world.bob, HAND_OVER, press=turn, reason="only the host")
+
+    await world.bot.restart()  # the button is answered after a restart too
+    await table.settled()
+    since = len(world.server.messages)
+    done = await table.reply(await world.server.click(world.alice, turn, button(turn, HAND_OVER)))
+    assert "the computer plays that seat" in done.content
+    news = await table.next_post(since, what="the news that the computer plays Bob's seat")
+    assert "**bob**'s seat is played by the computer from now on" in news.content
+    assert news.notified == frozenset()
+    await table.refused(world.alice, HAND_OVER, press=turn, reason="plays .*bob.* seat already")
+
+    # Alice plays; Bob is no longer pinged, and the computer plays his turn by itself.
+    since = len(world.server.messages)
+    move = await table.choose(world.alice)
+    await table.run(world.alice, "play", move.options())
+    after = await table.next_post(since, what="the message after Alice's turn")
+    assert after.notified == frozenset(), "the seat handed to the computer was pinged"
+    computer = await table.next_post(since, what="the computer's turn for Bob")
+    assert computer.content.startswith("The computer played for **bob**"), computer.content
+    assert computer.notified == {world.alice}
+    [(played_for,)] = world.db.rows("SELECT played_for FROM moves ORDER BY seq DESC LIMIT 1")
+    assert played_for == "computer"
+    table.check_channel()
