@@ -35,6 +35,7 @@ from engine import (
     Take,
     WipeThree,
     apply,
+    choose,
     legal_actions,
     new_game,
     own_score,
@@ -210,6 +211,32 @@ def test_turning_is_in_steps_and_next_goes_on() -> None:
     nxt = advance(state, left, Press(Verb.NEXT))
     assert nxt.step is Step.TOKEN
     assert advance(state, nxt, Press(Verb.BACK)).step is Step.TURN
+
+
+def test_a_token_no_tile_can_take_is_said_and_next_returns_it() -> None:
+    state = new_game(players=1, seed=5, cards="A")
+    for _ in range(3):
+        for action in choose(state, "fast", seed=5):
+            state = apply(state, action)
+    # After these turns no tile of the environment, nor display tile 1, can take a salmon.
+    wildlife = Wildlife.SALMON
+    assert not state.current_player.environment.token_targets(wildlife)
+    state = dataclasses.replace(state, display_tokens=(wildlife, *state.display_tokens[1:]))
+    draft = advance(state, Draft(), Press(Verb.PAIR, ("1",)))
+    where = offer(state, draft).selects[0].options[0].value
+    draft = advance(state, draft, Press(Verb.WHERE, (where,)))
+    if draft.step is Step.TURN:
+        draft = advance(state, draft, Press(Verb.NEXT))
+    token_step = offer(state, draft)
+    assert token_step.step is Step.TOKEN
+    assert token_step.selects == ()
+    assert f"None of your tiles can take the {wildlife.value}" in token_step.text
+    [nxt] = [b for row in token_step.buttons for b in row if b.verb is Verb.NEXT]
+    assert nxt.label.startswith("Next")
+    check = advance(state, draft, Press(Verb.NEXT))
+    assert check.step is Step.CHECK
+    assert check.token_at is None
+    assert f"the {wildlife.value} goes back to the bag" in offer(state, check).text
 
 
 def test_presses_not_on_offer_are_refused() -> None:

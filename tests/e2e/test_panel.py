@@ -218,7 +218,12 @@ async def test_planning_mode_and_refusals_change_nothing(world: World) -> None:
     before = world.db.snapshot()["moves"]
     planner = await open_panel(table, waiting, start)
     assert "Planning only" in planner.content
-    assert f"{world.name(mover)}" in planner.content or "not your turn" in planner.content
+    assert f"it is {world.name(mover)}'s turn" in planner.content, planner.content
+    while "check your move" not in planner.content:
+        await tap_step(planner)
+    assert "Confirm" not in planner.labels(), planner.labels()
+    assert "nothing is played" in planner.content
+    assert world.db.snapshot()["moves"] == before
 
     # Someone not in the game is told so.
     handle = await world.server.click(world.eve, start, button(start, "Play"))
