@@ -1,0 +1,513 @@
+"""A big database: 10,000 finished and 1,000 running games, and what the bot's reads cost on it.
+
+Run: ``python benchmarks/bigdb.py`` or ``python -m benchmarks.bigdb``, with the options
+``[--finished 10000] [--running 1000] [--seed 1] [--samples 300] [--db PATH]``.
+
+The games are played by the engine's random players; each one is written as the rows the bot
+writes for it (the game with its state, the seats, one logged move per turn or wipe, every
+channel message as sent, with its real text), in batches through the store's own transaction,
+so generation takes a minute or two rather than an hour of single commits. People get quiet
+hours and time away now and then; some running games have deadlines, a ping owed after quiet
+hours or a seat handed to the computer. One "heavy" user sits at about one game in twenty.
+
+Then it measures, each against its target:
+
+* start-up: the database check and store opening as ``python -m bot`` does them, and the real
+  ``python -m bot`` process against the local Discord-compatible server until it is connected
+  with its commands synced (the same with an empty database, for comparison);
+* ``/cascadia mygames`` and ``/cascadia status`` through the service calls the commands make,
+  for the heavy user and for random users: p50 and p99;
+* one reminder pass after an hour of downtime, then passes a minute apart, and the other
+  periodic checks (deadlines, votes, computer seats, pings owed after quiet hours);
+* the database size per game.
+
+Exits with status 1 if a target was missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+if __name__ == "__main__" and not __package__:
+    # Run as a file, this file's folder comes first on the path: look in the repository root.
+    sys.path[0] = str(Path(__file__).resolve().parent.parent)
+
+from bot.core import messages
+from bot.core.attendance import Attendance
+from bot.core.messages import Player
+from bot.core.records import move_text, state_text
+from bot.core.service import GameService
+from bot.preflight import check_database
+from bot.store import GameStatus, SqliteStore, UserGame
+from engine import GameState, NatureWipe, PlaceToken, WipeThree, apply, new_game, score_state
+from engine.actions import Action
+from engine.players import random_action
+from fakediscord import DiscordServer
+from sandbox import BotProcess
+
+STARTUP_TARGET = 2.0
+MYGAMES_P99_TARGET = 0.050
+REMINDER_PASS_TARGET = 0.100
+BATCH = 250
+"""Games written per transaction while generating."""
+USERS = 4_000
+GUILDS = 400
+CHANNELS = 3_000
+HEAVY_USER = 10**17
+"""The user seated at about one game in twenty."""
+HEAVY_SHARE = 0.05
+CARDS = ("ABCDA", "AAAAA", "BBBBB", "CDABA", "DCBAD")
+
+
+def user_id(index: int) -> int:
+    """A snowflake-sized user id."""
+    return HEAVY_USER + 1 + index
+
+
+def channel_guild(channel: int) -> int:
+    """The guild id of a channel id."""
+    return 5 * 10**17 + channel % GUILDS
+
+
+def channel_id(index: int) -> int:
+    """A snowflake-sized channel id."""
+    return 6 * 10**17 + index
+
+
+def stamp(moment: datetime) -> str:
+    """A time as the store writes it (fixed-width ISO-8601 in UTC)."""
+    return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+# --- generating the games ---------------------------------------------------------------------
+
+
+@dataclass
+class Rows:
+    """The rows of a batch of games, as the store keeps them, table by table."""
+
+    games: list[tuple[object, ...]] = field(default_factory=list)
+    seats: list[tuple[object, ...]] = field(default_factory=list)
+    moves: list[tuple[object, ...]] = field(default_factory=list)
+    outbox: list[tuple[object, ...]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+
+@dataclass
+class Generator:
+    """Plays games with the engine's random players and turns each into its rows."""
+
+    seed: int
+    now: datetime
+    rng: random.Random = field(init=False)
+    next_outbox: int = 1
+    next_message: int = 7 * 10**17
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def seats_for(self) -> list[Player]:
+        """A table of 1 to 4 people (mostly 2 or 3), the heavy user now and then."""
+        count = self.rng.choices((1, 2, 3, 4), weights=(1, 5, 3, 2))[0]
+        users = self.rng.sample(range(USERS), count)
+        people = [Player(user_id(u), f"Player {u}") for u in users]
+        if self.rng.random() < HEAVY_SHARE:
+            people[self.rng.randrange(count)] = Player(HEAVY_USER, "Heavy")
+        return people
+
+    def message(self, rows: Rows, game_id: int, channel: int, kind: str, text: str,
+                mentions: Sequence[int], at: datetime) -> None:  # fmt: skip
+        """One channel message, sent a second after it was queued."""
+        payload = json.dumps({"text": text, "mentions": list(mentions)}, ensure_ascii=False)
+        sent = stamp(at + timedelta(seconds=1))
+        rows.outbox.append((self.next_outbox, game_id, channel, kind, payload, stamp(at), 0,
+                            None, sent, self.next_message))  # fmt: skip
+        self.next_outbox += 1
+        self.next_message += 1
+
+    def game(self, rows: Rows, game_id: int, channel: int, *, running: bool) -> None:
+        """Play one game (to its end, or to a random turn when ``running``) and add its rows."""
+        rng = self.rng
+        players = self.seats_for()
+        cards = rng.choice(CARDS)
+        state = new_game(players=len(players), seed=rng.getrandbits(63), cards=cards)
+        moves_rng = random.Random(rng.getrandbits(63))
+        turns = 20 * len(players)
+        stop = rng.randrange(turns) if running else turns
+        if running:
+            at = self.now - timedelta(hours=rng.uniform(1, 30 * 24))
+        else:
+            at = self.now - timedelta(days=rng.uniform(31, 400))
+        created = at - timedelta(minutes=rng.uniform(1, 60))
+        self.message(rows, game_id, channel, "start",
+                     messages.start_message(state, players), [players[state.current].user_id],
+                     at)  # fmt: skip
+        seq = 0
+        turn: list[Action] = []
+        before = state
+        while not state.is_over and state.turn < stop:
+            action = random_action(state, moves_rng)
+            after = apply(state, action)
+            mover = players[state.current]
+            done: list[Action]
+            if isinstance(action, WipeThree | NatureWipe):
+                text, kind, done = messages.wipe_message(state, action, mover), "wipe", [action]
+            elif isinstance(action, PlaceToken):
+                done, kind = [*turn, action], "turn"
+                line = messages.describe_turn(before, done, mover)
+                if after.is_over:
+                    sheet = score_state(after, tuple(p.name for p in players))
+                    text, kind = messages.game_over_message(line, sheet, players), "finish"
+                else:
+                    text = f"{line}\n{messages.your_turn_line(after, players[after.current])}"
+            else:
+                if not turn:
+                    before = state
+                turn.append(action)
+                state = after
+                continue
+            seq += 1
+            at += timedelta(minutes=rng.expovariate(1 / 240))
+            rows.moves.append((game_id, seq, mover.user_id, move_text(done), stamp(at), None))
+            mentions = [p.user_id for p in players] if kind == "finish" else []
+            if kind == "turn":
+                mentions = [players[after.current].user_id]
+            self.message(rows, game_id, channel, kind, text, mentions, at)
+            turn, state = [], after
+        self._game_row(rows, game_id, channel, players, cards, state, created, at, seq)
+
+    def _game_row(
+        self,
+        rows: Rows,
+        game_id: int,
+        channel: int,
+        players: list[Player],
+        cards: str,
+        state: GameState,
+        created: datetime,
+        at: datetime,
+        moves: int,
+    ) -> None:
+        rng = self.rng
+        running = not state.is_over
+        status = GameStatus.ACTIVE if running else GameStatus.FINISHED
+        reminder_hours = 0 if rng.random() < 0.1 else 24
+        deadline_hours = 48 if rng.random() < 0.3 else 0
+        next_reminder = ping_due = None
+        if running:
+            # The turn began within the last 25 hours: about one game in 25 is due a reminder
+            # after an hour of downtime, and about one a minute after that.
+            at = self.now - timedelta(hours=rng.uniform(0, 25))
+            if reminder_hours:
+                next_reminder = stamp(at + timedelta(hours=reminder_hours))
+            if rng.random() < 0.02:
+                ping_due = stamp(self.now + timedelta(hours=rng.uniform(-0.05, 8)))
+            if rng.random() < 0.05 and len(players) > 1:
+                # A seat handed to the computer; the computer just played, a person is next.
+                seat = rng.choice([s for s in range(len(players)) if s != state.current])
+                players[seat] = Player(players[seat].user_id, players[seat].name, "fast")
+        for seat, player in enumerate(players):
+            rows.seats.append((game_id, seat, player.user_id, player.name, player.computer))
+        revision = len(players) + 1 + moves
+        rows.games.append((
+            game_id, channel_guild(channel), channel, status, players[0].user_id, cards,
+            stamp(created), stamp(at), revision, state_text(state), reminder_hours, stamp(at),
+            next_reminder, 0, self.next_message, deadline_hours, ping_due,
+        ))  # fmt: skip
+        self.next_message += 1
+
+    def people(self) -> Iterator[tuple[tuple[object, ...], tuple[object, ...] | None]]:
+        """Quiet hours for one user in ten, time away going on for one in thirty."""
+        rng = self.rng
+        for index in range(USERS):
+            quiet = away = None
+            if rng.random() < 0.1:
+                start = rng.randrange(24)
+                zone = rng.choice(("Europe/Berlin", "America/New_York", "Asia/Tokyo"))
+                quiet = (user_id(index), start, (start + 8) % 24, zone, stamp(self.now))
+            if rng.random() < 1 / 30:
+                starts = self.now - timedelta(days=rng.uniform(0, 3))
+                ends = self.now + timedelta(days=rng.uniform(0.1, 7))
+                away = (user_id(index), stamp(starts), stamp(ends), "holiday")
+            if quiet is not None or away is not None:
+                yield quiet or (user_id(index), None, None, None, stamp(self.now)), away
+
+
+async def write_rows(store: SqliteStore, rows: Rows) -> None:
+    """Write a batch in one transaction of the store."""
+    async with store.transaction() as db:
+        await db.executemany(
+            "INSERT INTO games (id, guild_id, channel_id, status, host_id, cards, created_at,"
+            " updated_at, revision, state, reminder_hours, turn_started_at, next_reminder_at,"
+            " reminders_sent, lobby_message_id, deadline_hours, ping_due_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows.games,
+        )
+        await db.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, name, computer) VALUES (?, ?, ?, ?, ?)",
+            rows.seats,
+        )
+        await db.executemany(
+            "INSERT INTO moves (game_id, seq, user_id, action, created_at, played_for)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            rows.moves,
+        )
+        await db.executemany(
+            "INSERT INTO outbox (id, game_id, channel_id, kind, payload, created_at, attempts,"
+            " last_error, sent_at, message_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows.outbox,
+        )
+
+
+async def generate(path: Path, *, finished: int, running: int, seed: int, now: datetime) -> None:
+    """Fill a new database file with games; finished ones first (older ids), running last."""
+    generator = Generator(seed, now)
+    channels = list(range(CHANNELS))
+    generator.rng.shuffle(channels)
+    open_channels = channels[:running]
+    async with SqliteStore.open(path, now=lambda: now) as store:
+        rows = Rows()
+        for index in range(finished + running):
+            is_running = index >= finished
+            if is_running:
+                channel = channel_id(open_channels[index - finished])
+            else:
+                channel = channel_id(generator.rng.randrange(CHANNELS))
+            generator.game(rows, index + 1, channel, running=is_running)
+            if len(rows) >= BATCH:
+                await write_rows(store, rows)
+                rows = Rows()
+        await write_rows(store, rows)
+        people = list(generator.people())
+        async with store.transaction() as db:
+            await db.executemany(
+                "INSERT INTO people (user_id, quiet_from, quiet_to, quiet_zone, updated_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [quiet for quiet, _ in people],
+            )
+            await db.executemany(
+                "INSERT INTO away_periods (user_id, starts_at, ends_at, note) VALUES (?, ?, ?, ?)",
+                [away for _, away in people if away is not None],
+            )
+
+
+# --- measuring ---------------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The ``fraction`` quantile (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
+
+
+async def timed(call: Callable[[], Awaitable[object]]) -> float:
+    """Seconds one call takes."""
+    began = time.perf_counter()
+    await call()
+    return time.perf_counter() - began
+
+
+@dataclass
+class Report:
+    """Figures printed as they come, and whether every target was met."""
+
+    ok: bool = True
+
+    def line(self, name: str, seconds: float, target: float | None = None) -> None:
+        """Print one figure in milliseconds, with its target if it has one."""
+        text = f"{name}: {seconds * 1000:.1f} ms"
+        if target is not None:
+            met = seconds <= target
+            self.ok &= met
+            text += f" (target <= {target * 1000:.0f} ms: {'ok' if met else 'MISSED'})"
+        print(text, flush=True)
+
+    def spread(self, name: str, times: Sequence[float], target: float | None = None) -> None:
+        """Print p50 and p99 of many timings; the target applies to p99."""
+        self.line(f"{name}, p50", statistics.median(times))
+        self.line(f"{name}, p99", percentile(times, 0.99), target)
+
+
+async def measure_reads(path: Path, now: datetime, samples: int, report: Report) -> None:
+    """mygames, status, and the periodic passes, through the service on the store."""
+    clock = [now]
+    async with SqliteStore.open(path, now=lambda: clock[0]) as store:
+        service = GameService(store, now=lambda: clock[0])
+        attendance = Attendance(service)
+        rng = random.Random(2)
+        heavy_games = await store.games_for_user(HEAVY_USER, statuses=tuple(GameStatus))
+        heavy_open = sum(1 for g in heavy_games if g.game.status is GameStatus.ACTIVE)
+        print(f"heavy user: {len(heavy_games)} games, {heavy_open} of them running")
+
+        async def mygames(user: int) -> None:
+            messages.my_games_message(await service.my_games(user))
+
+        async def status(channel: int, user: int) -> None:
+            table = await service.last_table(channel, user_id=user)
+            if table.state is not None:
+                deadline, away = await service.turn_facts(table)
+                messages.status_message(
+                    table.state, table.players, turn_started_at=table.game.turn_started_at,
+                    ended=table.game.status is GameStatus.ENDED, deadline=deadline, away=away,
+                )  # fmt: skip
+
+        heavy = [await timed(lambda: mygames(HEAVY_USER)) for _ in range(samples)]
+        report.spread("mygames, heavy user", heavy, MYGAMES_P99_TARGET)
+        users = [user_id(rng.randrange(USERS)) for _ in range(samples)]
+        anyone = [await timed(lambda u=u: mygames(u)) for u in users]  # type: ignore[misc]
+        report.spread("mygames, random user", anyone, MYGAMES_P99_TARGET)
+
+        running_at = [g for g in heavy_games if g.game.status is GameStatus.ACTIVE]
+        finished_at = {g.game.channel_id for g in heavy_games} - {
+            g.game.channel_id for g in running_at
+        }
+        open_channels = {g.game.channel_id for g in running_at}
+        quiet = sorted([c for c in finished_at if await store.get_active_game(c) is None])
+        for name, channels in (
+            ("status, heavy user, channel of a running game", sorted(open_channels)),
+            ("status, heavy user, channel of finished games only", quiet),
+        ):
+            picks = [rng.choice(channels) for _ in range(samples)]
+            times = [await timed(lambda c=c: status(c, HEAVY_USER)) for c in picks]  # type: ignore[misc]
+            report.spread(name, times, MYGAMES_P99_TARGET)
+        seated = [(g.game.channel_id, g.seat.user_id) for g in
+                  await _random_seats(store, rng, samples)]  # fmt: skip
+        times = [await timed(lambda c=c, u=u: status(c, u)) for c, u in seated]  # type: ignore[misc]
+        report.spread("status, random player of a random game", times, MYGAMES_P99_TARGET)
+
+        # An hour of downtime, then the passes the bot runs every minute.
+        clock[0] = now + timedelta(hours=1)
+        queued: list[int] = []
+        first = await timed(lambda: _extend(queued, service.queue_reminders()))
+        report.line(f"reminder pass after an hour's downtime ({len(queued)} reminders queued)",
+                    first, REMINDER_PASS_TARGET)  # fmt: skip
+        checks: list[int] = []
+        first_check = await timed(lambda: _extend(checks, attendance.check()))
+        report.line(f"deadline, vote, computer and ping checks, first ({len(checks)} queued)",
+                    first_check, REMINDER_PASS_TARGET)  # fmt: skip
+        passes, later_checks, counts = [], [], []
+        for minute in range(1, 31):
+            clock[0] = now + timedelta(hours=1, minutes=minute)
+            due: list[int] = []
+            passes.append(await timed(lambda: _extend(due, service.queue_reminders())))  # noqa: B023
+            counts.append(len(due))
+            later_checks.append(await timed(lambda: _extend(checks, attendance.check())))
+        print(f"30 passes a minute apart queued {sum(counts)} reminders")
+        report.line("reminder pass a minute later, max of 30", max(passes), REMINDER_PASS_TARGET)
+        report.line("deadline, vote, computer and ping checks a minute later, max of 30",
+                    max(later_checks), REMINDER_PASS_TARGET)  # fmt: skip
+
+
+async def _extend(into: list[int], work: Awaitable[list[int]]) -> None:
+    into.extend(await work)
+
+
+async def _random_seats(store: SqliteStore, rng: random.Random, count: int) -> list[UserGame]:
+    found: list[UserGame] = []
+    while len(found) < count:
+        games = await store.games_for_user(
+            user_id(rng.randrange(USERS)), statuses=tuple(GameStatus)
+        )
+        if games:
+            found.append(rng.choice(games))
+    return found
+
+
+async def measure_startup(path: Path, now: datetime, workdir: Path, report: Report) -> None:
+    """The start-up steps in this process, then the real ``python -m bot`` until ready, its
+    clock set an hour after ``now`` (so its first reminder pass finds what the passes below
+    find)."""
+    began = time.perf_counter()
+    lock = check_database(path)
+    checked = time.perf_counter()
+    try:
+        async with SqliteStore.open(path):
+            opened = time.perf_counter()
+    finally:
+        lock.release()
+    report.line("database check (file, lock, quick_check)", checked - began)
+    report.line("store open (configure, migrations check)", opened - checked)
+    clock = workdir / "clock"
+    offset = now + timedelta(hours=1) - datetime.now(UTC)
+    clock.write_text(f"{offset.total_seconds():.3f}")
+    env = {"CASCADIA_TEST_CLOCK_FILE": str(clock)}
+    for name, db_path in (("empty database", workdir / "empty.sqlite3"), ("big database", path)):
+        server = await DiscordServer().start()
+        guild = server.add_guild("Bench")
+        bot = BotProcess(
+            server, db_path=db_path, guild_id=guild, log_path=workdir / "bot.log", env=env
+        )
+        try:
+            began = time.perf_counter()
+            await bot.start(timeout=60)
+            took = time.perf_counter() - began
+        finally:
+            await bot.stop()
+            await server.close()
+        report.line(f"python -m bot until connected with commands synced, {name}", took,
+                    STARTUP_TARGET)  # fmt: skip
+
+
+def database_bytes(path: Path) -> int:
+    """The database file with its journal files."""
+    return sum(p.stat().st_size for p in path.parent.glob(f"{path.name}*") if p.is_file()
+               and not p.name.endswith((".lock", ".json")))  # fmt: skip
+
+
+async def run(args: argparse.Namespace, workdir: Path) -> bool:
+    """Generate (unless ``--db`` exists), measure on copies, print; returns whether every
+    target was met."""
+    path = Path(args.db) if args.db else workdir / "big.sqlite3"
+    now = datetime(2026, 6, 1, 12, tzinfo=UTC)
+    report = Report()
+    if not path.exists():
+        began = time.perf_counter()
+        await generate(path, finished=args.finished, running=args.running, seed=args.seed, now=now)
+        took = time.perf_counter() - began
+        games = args.finished + args.running
+        print(f"generated {args.finished} finished and {args.running} running games in "
+              f"{took:.0f}s ({took / games * 1000:.1f} ms a game)")  # fmt: skip
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        games = db.execute("SELECT count(*) FROM games").fetchone()[0]
+    size = database_bytes(path)
+    print(f"database: {games} games, {size / 2**20:.1f} MiB, {size / games / 1024:.1f} KiB a game")
+    # The bot and the passes write (reminders, votes): each works on its own copy.
+    for name in ("startup.sqlite3", "reads.sqlite3"):
+        shutil.copyfile(path, workdir / name)
+    await measure_startup(workdir / "startup.sqlite3", now, workdir, report)
+    await measure_reads(workdir / "reads.sqlite3", now, args.samples, report)
+    return report.ok
+
+
+def main() -> None:
+    """Parse the options, run, and exit 1 if a target was missed."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--finished", type=int, default=10_000)
+    parser.add_argument("--running", type=int, default=1_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--samples", type=int, default=300, help="timings per figure")
+    parser.add_argument("--db", help="generate into this file and keep it, or reuse it")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="cascadia-bigdb-") as tmp:
+        ok = asyncio.run(run(args, Path(tmp)))
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
