@@ -326,3 +326,34 @@ async def test_after_two_skips_the_host_hands_the_seat_to_the_computer(world: Wo
     [(played_for,)] = world.db.rows("SELECT played_for FROM moves ORDER BY seq DESC LIMIT 1")
     assert played_for == "computer"
     table.check_channel()
+
+
+async def test_time_away_ends_by_itself_and_the_reminder_and_deadline_follow(
+    world: World, clock: BotClock
+) -> None:
+    clock.set(datetime(2026, 6, 1, 12, tzinfo=UTC))
+    table = await started(world, [world.alice, world.bob])
+    if table.to_move == world.bob:
+        await table.play()
+    answer = await table.run(world.bob, "away", {"until": "2026-06-02"})
+    assert "You are away until <t:" in answer.content
+    await table.play(world.alice)
+    await table.run(world.alice, "settings", {"reminder_hours": 2, "deadline_hours": 4})
+
+    # Bob's time away ends at midnight UTC without him doing anything: the reminder held
+    # comes then, and the deadline counts from then (not from his turn's start at noon).
+    back = datetime(2026, 6, 2, tzinfo=UTC)
+    since = len(world.server.messages)
+    clock.set(back)
+    reminder = await world.server.wait_for_message(
+        lambda m: m.channel_id == table.channel and is_reminder(m),
+        since=since,
+        timeout=10,
+        what="the reminder held while Bob was away",
+    )
+    assert reminder.notified == {world.bob}
+    assert clock.bot_time(reminder) >= back
+    status = await table.run(world.alice, "status")
+    assert "away until" not in status.content, status.content
+    vote = await vote_posted(table, since, world.bob)
+    assert clock.bot_time(vote) >= back + timedelta(seconds=4 * UNIT)
