@@ -6,9 +6,12 @@ The sequence a discord.py client goes through:
   HEARTBEAT with op 11 HEARTBEAT_ACK;
 * op 2 IDENTIFY with a wrong token is closed with 4004 (discord.py raises ``LoginFailure``),
   with privileged intents the application is not allowed with 4014
-  (``PrivilegedIntentsRequired``); otherwise READY lists every guild as unavailable, with the
-  ``session_id`` and a ``resume_gateway_url`` pointing back here, and a full GUILD_CREATE per
-  guild follows;
+  (``PrivilegedIntentsRequired``), with a ``shard`` that is not ``[id, count]`` with
+  ``0 <= id < count`` with 4010 (Invalid shard), and without a ``shard`` when the server wants
+  more than one with 4011 (Sharding required); otherwise READY lists the session's guilds as
+  unavailable, with the ``session_id`` and a ``resume_gateway_url`` pointing back here, and a
+  full GUILD_CREATE per guild follows. A session with shard ``[id, count]`` has the guilds
+  with ``(guild_id >> 22) % count == id``, and only their events (direct messages: shard 0);
 * op 6 RESUME with a known session replays the events after the client's ``seq`` and sends
   RESUMED; an unknown session gets op 9 INVALID_SESSION ``false`` (identify afresh);
 * op 8 REQUEST_GUILD_MEMBERS is answered with one GUILD_MEMBERS_CHUNK.
@@ -131,10 +134,19 @@ class Gateway:
         if intents & PRIVILEGED_INTENTS & ~self.privileged_intents:
             await conn.close(4014, "Disallowed intent(s).")
             return
-        session = Session(secrets.token_hex(16), intents)
+        try:
+            shard = _shard(data.get("shard"))
+        except ValueError:
+            await conn.close(4010, "Invalid shard.")
+            return
+        if shard is None and self.world.shard_count > 1:
+            await conn.close(4011, "Sharding required.")
+            return
+        session = Session(secrets.token_hex(16), intents, shard)
         self.world.sessions[session.id] = session
         session.conn, conn.session = conn, session
         self.identify_count += 1
+        guilds = [guild for guild in self.world.guilds.values() if session.owns(guild.id)]
         ready: JSON = {
             "v": 10,
             "user": {
@@ -142,17 +154,17 @@ class Gateway:
                 "verified": True,
                 "flags": 0,
             },
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.world.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "resume_gateway_url": self.url,
             "application": {"id": str(self.world.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
         }
-        if "shard" in data:
-            ready["shard"] = data["shard"]
+        if shard is not None:
+            ready["shard"] = list(shard)
         session.dispatch("READY", ready)
-        for guild in self.world.guilds.values():
+        for guild in guilds:
             session.dispatch("GUILD_CREATE", self.world.guild_payload(guild))
         conn.ready = True
         self.recorder.bump()
@@ -191,3 +203,18 @@ class Gateway:
         if "nonce" in data:
             chunk["nonce"] = data["nonce"]
         conn.session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+
+def _shard(value: object) -> tuple[int, int] | None:
+    """IDENTIFY's ``shard`` as (id, count), ``None`` when absent; ``ValueError`` when it is
+    not ``[id, count]`` with ``0 <= id < count``."""
+    if value is None:
+        return None
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(type(part) is int for part in value)
+        and 0 <= value[0] < value[1]
+    ):
+        return value[0], value[1]
+    raise ValueError(f"invalid shard {value!r}")

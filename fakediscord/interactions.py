@@ -263,8 +263,13 @@ class Interactions:
         self.world.interactions.append(ix)
         self.world.interactions_by_id[ix_id] = ix
         self.world.interactions_by_token[token] = ix
-        # Like Discord, an interaction goes to one session only: the newest live one.
-        live = [s for s in self.world.sessions.values() if s.conn is not None and s.conn.ready]
+        # Like Discord, an interaction goes to one session only: the newest live one of the
+        # shard that owns the channel's guild.
+        live = [
+            s
+            for s in self.world.sessions.values()
+            if s.conn is not None and s.conn.ready and s.owns(channel.guild_id)
+        ]
         live[-1].dispatch("INTERACTION_CREATE", payload)
         self.recorder.bump()
         return ix

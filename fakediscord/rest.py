@@ -189,7 +189,10 @@ class RestApi:
 
     async def _get_gateway(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        shards = self.world.shard_count
+        return json_response(
+            {"url": self.gateway_url, "shards": shards, "session_start_limit": limit}
+        )
 
     def _command_scope(self, p: dict[str, str]) -> int | None:
         if int(p["app"]) != self.world.application_id:

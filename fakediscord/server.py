@@ -57,11 +57,12 @@ class DiscordServer:
         ack_timeout: float = 3.0,
         privileged_intents: int = 0,
         heartbeat_interval_ms: int = 41_250,
+        shard_count: int = 1,
     ) -> None:
         self.token = token
         self.recorder = Recorder()
         self.recorder.summary = self._summary
-        self.world = World(self.recorder, bot_name=bot_name)
+        self.world = World(self.recorder, bot_name=bot_name, shard_count=shard_count)
         self.gateway = Gateway(
             self.world,
             self.recorder,
@@ -182,13 +183,18 @@ class DiscordServer:
         owner: int | None = None,
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        shard: tuple[int, int] | None = None,
     ) -> int:
-        """Create a guild with the bot in it (holding ``bot_permissions``); return its id."""
+        """Create a guild with the bot in it (holding ``bot_permissions``); return its id.
+
+        ``shard`` (id, count) picks an id whose events go to that shard.
+        """
         return self.world.add_guild(
             name,
             owner=owner,
             bot_permissions=bot_permissions,
             everyone_permissions=everyone_permissions,
+            shard=shard,
         )
 
     def add_role(

@@ -17,15 +17,26 @@ from aiohttp import web
 
 from fakediscord.protocol import JSON
 
-__all__ = ["Connection", "Session"]
+__all__ = ["Connection", "Session", "shard_of"]
+
+
+def shard_of(guild_id: int | None, count: int) -> int:
+    """The shard, out of ``count``, whose connection gets the events of ``guild_id``; events
+    outside any guild (direct messages) go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % count
 
 
 class Session:
-    """One identified gateway session: its intents, sequence number and replay history."""
+    """One identified gateway session: its intents, shard, sequence number and replay history.
 
-    def __init__(self, session_id: str, intents: int) -> None:
+    ``shard`` is the ``[id, count]`` the client identified with (``None``: unsharded, every
+    guild). A guild belongs to shard ``(guild_id >> 22) % count``; direct messages to shard 0.
+    """
+
+    def __init__(self, session_id: str, intents: int, shard: tuple[int, int] | None = None) -> None:
         self.id = session_id
         self.intents = intents
+        self.shard = shard
         self.seq = 0
         self.conn: Connection | None = None
         self.history: collections.deque[tuple[int, str]] = collections.deque(maxlen=2000)
@@ -38,6 +49,13 @@ class Session:
         self.history.append((self.seq, text))
         if self.conn is not None:
             self.conn.queue.put_nowait(text)
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether events of ``guild_id`` (``None``: outside any guild) come to this session."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_of(guild_id, count) == shard_id
 
     @property
     def live(self) -> bool:

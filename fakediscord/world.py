@@ -62,6 +62,17 @@ Files = Files
 """Uploaded files by their ``files[n]`` index: file name, data, content type."""
 
 
+def guild_of(event: str, payload: JSON) -> int | None:
+    """The guild an event is about: the guild itself for GUILD_CREATE, UPDATE and DELETE,
+    else the payload's ``guild_id``; ``None`` outside any guild."""
+    key = "id" if event in _GUILD_ITSELF else "guild_id"
+    value = payload.get(key)
+    return None if value is None else int(value)
+
+
+_GUILD_ITSELF = frozenset({"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"})
+
+
 class World:
     """Users, guilds, channels, messages and interactions, with the bot user created first.
 
@@ -69,8 +80,11 @@ class World:
     (set once the server knows its address).
     """
 
-    def __init__(self, recorder: Recorder, *, bot_name: str) -> None:
+    def __init__(self, recorder: Recorder, *, bot_name: str, shard_count: int = 1) -> None:
         self.recorder = recorder
+        #: The shards the bot must run (``GET /gateway/bot``); more than 1: IDENTIFY needs
+        #: a ``shard``.
+        self.shard_count = shard_count
         self.cdn_base = ""
         self._last_id = 0
         self.users: dict[int, User] = {}
@@ -87,10 +101,22 @@ class World:
         self.command_syncs: list[CommandSync] = []
         self.sessions: dict[str, Session] = {}
 
-    def next_id(self) -> int:
-        """A new snowflake: the current time since the Discord epoch, always increasing."""
+    def next_id(self, *, shard: tuple[int, int] | None = None) -> int:
+        """A new snowflake: the current time since the Discord epoch, always increasing.
+
+        With ``shard`` (id, count), an id that shard owns as a guild id: its millisecond part
+        is moved on by less than ``count`` milliseconds.
+        """
         stamp = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
-        self._last_id = max(self._last_id + 1, stamp)
+        candidate = max(self._last_id + 1, stamp)
+        if shard is not None:
+            shard_id, count = shard
+            if not 0 <= shard_id < count:
+                raise ValueError(f"shard {shard_id} is not one of {count}")
+            millis = candidate >> 22
+            millis += (shard_id - millis) % count
+            candidate = max(candidate, millis << 22)
+        self._last_id = candidate
         return self._last_id
 
     def add_user(self, name: str, *, bot: bool = False) -> int:
@@ -106,9 +132,13 @@ class World:
         owner: int | None = None,
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        shard: tuple[int, int] | None = None,
     ) -> int:
-        """Create a guild with the bot in it (holding ``bot_permissions``); return its id."""
-        gid = self.next_id()
+        """Create a guild with the bot in it (holding ``bot_permissions``); return its id.
+
+        ``shard`` (id, count) picks an id whose events go to that shard.
+        """
+        gid = self.next_id(shard=shard)
         owner_id = owner if owner is not None else self.add_user(f"{name} owner")
         guild = Guild(gid, name, owner_id)
         guild.roles[gid] = Role(gid, "@everyone", everyone_permissions, 0)
@@ -544,7 +574,8 @@ class World:
     def dispatch(
         self, event: str, data: JSON | Callable[[Session], JSON | None], *, intent: int = 0
     ) -> None:
-        """Dispatch ``event`` to every session whose intents include ``intent``.
+        """Dispatch ``event`` to every session whose intents include ``intent`` and whose
+        shard owns the event's guild.
 
         ``data`` may be a function of the session, returning None to skip it.
         """
@@ -552,7 +583,7 @@ class World:
             if intent and not session.intents & intent:
                 continue
             payload = data(session) if callable(data) else data
-            if payload is not None:
+            if payload is not None and session.owns(guild_of(event, payload)):
                 session.dispatch(event, payload)
 
     def dispatch_message(self, event: str, m: MessageRecord) -> None:
