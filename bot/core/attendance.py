@@ -119,10 +119,12 @@ class Attendance:
         now = self.service.now()
         queued: list[int] = []
         for game in await self.store.deadline_games():
+            budget, started_at = self.service.deadline_budget(game), game.turn_started_at
+            if budget is None or started_at is None or now < started_at + budget:
+                continue  # time away only moves a deadline later: not late yet, whoever plays
             table = await self.service.table_by_id(game.id)
-            state, budget = table.state, self.service.deadline_budget(game)
-            started_at = game.turn_started_at
-            if state is None or state.is_over or budget is None or started_at is None:
+            state = table.state
+            if state is None or state.is_over:
                 continue
             player = table.players[state.current]
             voters = _voters(table, state)

@@ -286,8 +286,10 @@ class GameService:
         what the read-only commands (status, board, score, export) show."""
         game = await self.store.get_active_game(channel_id)
         if game is None:
-            played = await self.store.games_for_user(user_id, statuses=tuple(GameStatus))
-            game = next((g.game for g in played if g.game.channel_id == channel_id), None)
+            played = await self.store.games_for_user(
+                user_id, statuses=tuple(GameStatus), channel_id=channel_id
+            )
+            game = played[0].game if played else None
         if game is None:
             raise NoGame()
         return await self._load(game)

@@ -119,9 +119,14 @@ class Store(Protocol):
         ...
 
     async def games_for_user(
-        self, user_id: int, *, statuses: Collection[GameStatus] = OPEN_STATUSES
+        self,
+        user_id: int,
+        *,
+        statuses: Collection[GameStatus] = OPEN_STATUSES,
+        channel_id: int | None = None,
     ) -> list[UserGame]:
-        """The games a user is seated at, most recently changed first."""
+        """The games a user is seated at (only ``channel_id``'s when given), most recently
+        changed first."""
         ...
 
     async def pending(

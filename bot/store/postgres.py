@@ -441,9 +441,14 @@ class PostgresStore:
         return [_move(row) for row in rows]
 
     async def games_for_user(
-        self, user_id: int, *, statuses: Collection[GameStatus] = OPEN_STATUSES
+        self,
+        user_id: int,
+        *,
+        statuses: Collection[GameStatus] = OPEN_STATUSES,
+        channel_id: int | None = None,
     ) -> list[UserGame]:
-        """The games a user is seated at, in the given statuses, most recently changed first."""
+        """The games a user is seated at, in the given statuses (and only ``channel_id``'s
+        when given), most recently changed first."""
         wanted = sorted(GameStatus(status).value for status in statuses)
         if not wanted:
             return []
@@ -451,9 +456,11 @@ class PostgresStore:
             f"SELECT {_GAME_COLUMNS}, {_SEAT_COLUMNS} FROM games g"
             " JOIN seats s ON s.game_id = g.id"
             " WHERE s.user_id = $1 AND g.status = ANY($2::text[])"
+            " AND ($3::bigint IS NULL OR g.channel_id = $3)"
             " ORDER BY g.updated_at DESC, g.id DESC",
             user_id,
             wanted,
+            channel_id,
         )
         return [UserGame(game=_game(row), seat=_seat(row)) for row in rows]
 

@@ -73,6 +73,10 @@ _OUTBOX_COLUMNS = (
 )
 _OUTBOX_TABLES = "outbox o LEFT JOIN outbox_snapshots s ON s.outbox_id = o.id"
 _PANEL_COLUMNS = "game_id, user_id, turn, revision, version, draft, updated_at"
+# Statuses written into the SQL, not bound: SQLite uses a partial index (``WHERE status =
+# 'active'``) only when the query states its condition in the same literal words.
+_ACTIVE = f"'{GameStatus.ACTIVE.value}'"
+_OPEN = f"('{GameStatus.LOBBY.value}', '{GameStatus.ACTIVE.value}')"
 
 
 class _Keep:
@@ -197,8 +201,8 @@ class SqliteStore:
         async with self.transaction() as db:
             busy = await _fetchone(
                 db,
-                "SELECT id FROM games WHERE channel_id = ? AND status IN (?, ?)",
-                (channel_id, GameStatus.LOBBY, GameStatus.ACTIVE),
+                f"SELECT id FROM games WHERE channel_id = ? AND status IN {_OPEN}",
+                (channel_id,),
             )
             if busy is not None:
                 raise ChannelBusy(channel_id, int(busy["id"]))
@@ -420,8 +424,8 @@ class SqliteStore:
     async def get_active_game(self, channel_id: int) -> GameRow | None:
         """The channel's game in the lobby or being played, if there is one."""
         rows = await self._read(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.channel_id = ? AND g.status IN (?, ?)",
-            (channel_id, GameStatus.LOBBY, GameStatus.ACTIVE),
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.channel_id = ? AND g.status IN {_OPEN}",
+            (channel_id,),
         )
         return _game(rows[0]) if rows else None
 
@@ -442,19 +446,27 @@ class SqliteStore:
         return [_move(row) for row in rows]
 
     async def games_for_user(
-        self, user_id: int, *, statuses: Collection[GameStatus] = OPEN_STATUSES
+        self,
+        user_id: int,
+        *,
+        statuses: Collection[GameStatus] = OPEN_STATUSES,
+        channel_id: int | None = None,
     ) -> list[UserGame]:
-        """The games a user is seated at, in the given statuses, most recently changed first."""
+        """The games a user is seated at, in the given statuses (and only ``channel_id``'s
+        when given), most recently changed first."""
         wanted = sorted(GameStatus(status) for status in statuses)
         if not wanted:
             return []
         marks = ", ".join("?" for _ in wanted)
+        # IS NULL OR: one statement, so a user with hundreds of finished games elsewhere does
+        # not have them all read to find the one in this channel.
         rows = await self._read(
             f"SELECT {_GAME_COLUMNS}, {_SEAT_COLUMNS} FROM games g"
             " JOIN seats s ON s.game_id = g.id"
             f" WHERE s.user_id = ? AND g.status IN ({marks})"
+            " AND (? IS NULL OR g.channel_id = ?)"
             " ORDER BY g.updated_at DESC, g.id DESC",
-            (user_id, *wanted),
+            (user_id, *wanted, channel_id, channel_id),
         )
         return [UserGame(game=_game(row), seat=_seat(row)) for row in rows]
 
@@ -564,10 +576,11 @@ class SqliteStore:
     async def due_reminders(self, now: datetime) -> list[GameRow]:
         """Games being played, with reminders on, whose next reminder is at or before ``now``."""
         rows = await self._read(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = ? AND g.reminder_hours > 0"
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = {_ACTIVE}"
+            " AND g.reminder_hours > 0"
             " AND g.next_reminder_at IS NOT NULL AND g.next_reminder_at <= ?"
             " ORDER BY g.next_reminder_at, g.id",
-            (GameStatus.ACTIVE, _to_text(now)),
+            (_to_text(now),),
         )
         return [_game(row) for row in rows]
 
@@ -679,9 +692,9 @@ class SqliteStore:
     async def deadline_games(self) -> list[GameRow]:
         """Games being played that have a deadline, oldest first."""
         rows = await self._read(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = ? AND g.deadline_hours > 0"
-            " ORDER BY g.id",
-            (GameStatus.ACTIVE,),
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = {_ACTIVE}"
+            " AND g.deadline_hours > 0 ORDER BY g.id",
+            (),
         )
         return [_game(row) for row in rows]
 
@@ -694,7 +707,7 @@ class SqliteStore:
         """The votes of games being played, by game and turn; a vote whose turn is over is
         among them (the store does not read turns): the caller compares them."""
         return await self._polls(
-            "p.game_id IN (SELECT id FROM games WHERE status = ?)", (GameStatus.ACTIVE,)
+            f"p.game_id IN (SELECT id FROM games WHERE status = {_ACTIVE})", ()
         )
 
     async def open_skip_poll(
@@ -775,19 +788,19 @@ class SqliteStore:
     async def computer_games(self) -> list[GameRow]:
         """Games being played with a seat handed to the computer, oldest first."""
         rows = await self._read(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = ? AND EXISTS"
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = {_ACTIVE} AND EXISTS"
             " (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.computer IS NOT NULL)"
             " ORDER BY g.id",
-            (GameStatus.ACTIVE,),
+            (),
         )
         return [_game(row) for row in rows]
 
     async def due_pings(self, now: datetime) -> list[GameRow]:
         """Games being played whose ping owed after quiet hours is due at ``now``."""
         rows = await self._read(
-            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = ?"
+            f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.status = {_ACTIVE}"
             " AND g.ping_due_at IS NOT NULL AND g.ping_due_at <= ? ORDER BY g.ping_due_at, g.id",
-            (GameStatus.ACTIVE, _to_text(now)),
+            (_to_text(now),),
         )
         return [_game(row) for row in rows]
 

@@ -471,6 +471,11 @@ async def test_games_for_user(store: Store, clock: FakeClock) -> None:
     assert await store.games_for_user(BOB, statuses=()) == []
     assert await store.games_for_user(EVE) == []
 
+    here = await store.games_for_user(BOB, statuses=set(GameStatus), channel_id=300)
+    assert [entry.game.id for entry in here] == [over.id]
+    assert await store.games_for_user(BOB, channel_id=300) == []
+    assert await store.games_for_user(CAROL, statuses=set(GameStatus), channel_id=300) == []
+
 
 # --- outbox -----------------------------------------------------------------------------------
 
