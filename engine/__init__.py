@@ -38,8 +38,7 @@ from engine.moves import (
     own_score,
     scored_moves,
 )
-from engine.players import POLICIES, Budget, choose
-from engine.players.fast import best_moves
+from engine.players import POLICIES, Budget, choose, ranked_moves
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
 from engine.serialize import GameRecord, public_view, record_for, state_from_json, state_to_json
 from engine.summary import score_state, state_table
@@ -81,7 +80,6 @@ __all__ = [
     "WipeThree",
     "apply",
     "apply_all",
-    "best_moves",
     "can_wipe_three",
     "choose",
     "final_scores",
@@ -91,6 +89,7 @@ __all__ = [
     "parse_action",
     "play_turn",
     "public_view",
+    "ranked_moves",
     "record_for",
     "score_state",
     "scored_moves",

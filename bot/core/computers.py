@@ -30,9 +30,9 @@ from engine import (
     PlaceToken,
     Take,
     WipeThree,
-    best_moves,
     choose,
     parse_action,
+    ranked_moves,
 )
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def think(state_json: str, policy: str, seed: int, seconds: float | None) -> str
 def suggest(state_json: str, count: int) -> list[str]:
     """The ``count`` best moves of the ``fast`` player for the seat to move, best first, each
     as its actions' text. Runs in a worker process."""
-    return [str(move) for move in best_moves(read_state(state_json), count)]
+    return [str(scored.move) for _, scored in ranked_moves(read_state(state_json), count)]
 
 
 def read_move(text: str) -> Move:

@@ -204,14 +204,20 @@ def valued_frontier(state: GameState, scorer: MoveScorer) -> list[tuple[float, M
 
 def ranked_moves(state: GameState, count: int = 3) -> list[tuple[float, ScoredMove]]:
     """The fast player's ``count`` best moves at the start of a turn, best first, each with
-    its value (gain plus opportunity) and its exact gain: what a hint shows. Equal values
-    keep the frontier's order, so the first may differ from the move the player, which
-    breaks ties at random, would make."""
+    its value (gain plus opportunity) and its exact gain: what a hint suggests. Fewer when
+    the turn has fewer.
+
+    Among equal values a pair comes before a free choice, then the moves go by their text, so
+    the ranking is the same every time; the first is one of the moves the player itself,
+    which breaks ties at random, would make.
+    """
     scorer = MoveScorer(state)
     gains = {move: gain for gain, move in frontier(scorer)}
-    valued = valued_frontier(state, scorer)
-    ranked = sorted(valued, key=lambda entry: -entry[0])[:count]
-    return [(value, ScoredMove(gains[move], move)) for value, move in ranked]
+    ranked = sorted(
+        valued_frontier(state, scorer),
+        key=lambda valued: (-valued[0], valued[1].free_choice, str(valued[1])),
+    )
+    return [(value, ScoredMove(gains[move], move)) for value, move in ranked[:count]]
 
 
 def fast_move(state: GameState, scorer: MoveScorer, rng: random.Random) -> Move:
@@ -222,14 +228,3 @@ def fast_move(state: GameState, scorer: MoveScorer, rng: random.Random) -> Move:
 def fast_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
     """The fast player (see the module docstring); ``budget`` is not needed."""
     return whole_move(state, lambda scorer: fast_move(state, scorer, rng))
-
-
-def best_moves(state: GameState, count: int) -> list[Move]:
-    """The fast player's ``count`` best-valued moves at the start of the seat's turn, best
-    first (among equal values a pair before a free choice, then by their text): the moves a
-    hint suggests. Fewer when the turn has fewer."""
-    ranked = sorted(
-        valued_frontier(state, MoveScorer(state)),
-        key=lambda valued: (-valued[0], valued[1].free_choice, str(valued[1])),
-    )
-    return list(dict.fromkeys(move for _, move in ranked))[:count]

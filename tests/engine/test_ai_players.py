@@ -171,21 +171,3 @@ def test_players_never_wipe_but_play_on_after_a_wipe() -> None:
     for policy in ("greedy", "fast"):
         actions = choose(state, policy, seed=0)
         assert not any(isinstance(a, WipeThree) for a in actions)
-
-
-def test_ranked_moves_are_fast_moves_best_first_with_exact_gains() -> None:
-    from engine.players import ranked_moves
-
-    state = state_at_turn(4, 12, 24, cards="A")
-    ranked = ranked_moves(state, 3)
-    assert len(ranked) == 3
-    values = [value for value, _ in ranked]
-    assert values == sorted(values, reverse=True)
-    before = seat_score(state, state.current)
-    for _, scored in ranked:
-        after = state
-        for action in scored.move.actions():
-            after = apply(after, action)
-        assert seat_score(after, state.current) - before == scored.gain
-    chosen = choose(state, "fast", seed=3)
-    assert any(list(m.move.actions()) == chosen for v, m in ranked if v == values[0])
