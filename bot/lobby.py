@@ -1,5 +1,6 @@
-"""The lobby: its message, its Join/Leave/Start/Add computer buttons, and what joining,
-leaving, starting and seating a computer do, whether asked with a button or a command.
+"""The lobby: its message, its Join/Leave/Start/Add computer/Remove computer buttons, and what
+joining, leaving, starting and seating or removing a computer do, whether asked with a button
+or a command.
 
 The buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only the game id,
 so a lobby posted before a restart still works after it.
@@ -128,6 +129,14 @@ async def add_computer(interaction: Interaction, game_id: int, policy: str) -> N
     )
 
 
+async def remove_computer(interaction: Interaction, game_id: int) -> None:
+    """The host takes the computer seated last out of the lobby (Remove computer)."""
+    await _acknowledge(interaction, True)
+    bot = interaction.client
+    table = await bot.service.remove_computer(game_id, user_id=interaction.user.id)
+    await refresh(bot, table)
+
+
 class ComputerChoice(discord.ui.View):
     """The host's private choice of computer player: one button per player."""
 
@@ -188,15 +197,19 @@ def lobby_text(table: LoadedGame) -> str:
     )
 
 
-def lobby_view(game_id: int) -> discord.ui.View:
-    """The lobby's buttons for ``game_id``."""
+def lobby_view(game_id: int, *, computers: bool = False) -> discord.ui.View:
+    """The lobby's buttons for ``game_id``; Remove computer only when ``computers`` (a
+    computer has a seat)."""
     view = discord.ui.View(timeout=None)
-    for item in (
+    items: list[_LobbyButton] = [
         JoinButton(game_id),
         LeaveButton(game_id),
         StartButton(game_id),
         AddComputerButton(game_id),
-    ):
+    ]
+    if computers:
+        items.append(RemoveComputerButton(game_id))
+    for item in items:
         view.add_item(item)
     return view
 
@@ -210,7 +223,10 @@ async def refresh(bot: CascadiaBot, table: LoadedGame) -> None:
     message_id = table.game.lobby_message_id
     if message_id is None:
         return
-    view = lobby_view(table.game.id) if table.game.status is GameStatus.LOBBY else None
+    view = None
+    if table.game.status is GameStatus.LOBBY:
+        computers = any(player.computer is not None for player in table.players)
+        view = lobby_view(table.game.id, computers=computers)
     message = bot.get_partial_messageable(table.game.channel_id).get_partial_message(message_id)
     try:
         await message.edit(
@@ -323,10 +339,21 @@ class AddComputerButton(_LobbyButton, template=r"cascadia:addcomputer:(?P<game_i
         await ask_computer(interaction, self.game_id)
 
 
+class RemoveComputerButton(_LobbyButton, template=r"cascadia:removecomputer:(?P<game_id>[0-9]+)"):
+    """Take the computer seated last out of the lobby (host only)."""
+
+    action, label, style = "removecomputer", "Remove computer", discord.ButtonStyle.secondary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Unseat the last computer if the presser is the host."""
+        await remove_computer(interaction, self.game_id)
+
+
 LOBBY_BUTTONS: tuple[type[_LobbyButton], ...] = (
     JoinButton,
     LeaveButton,
     StartButton,
     AddComputerButton,
+    RemoveComputerButton,
 )
 """The dynamic items the cog registers."""

@@ -65,6 +65,13 @@ class HintUsed(BotError):
         super().__init__("You had your hint for this turn: one per turn.")
 
 
+class NoComputer(BotError):
+    """The host asked to remove a computer from a lobby that has none."""
+
+    def __init__(self) -> None:
+        super().__init__("There is no computer in this lobby to remove.")
+
+
 class LastPerson(BotError):
     """The only person left in a game cannot hand it to the computer."""
 

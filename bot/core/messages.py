@@ -469,8 +469,8 @@ shows each move this way), `/cascadia preview` with the same options, `/cascadia
 or `/cascadia wipe tokens:1 3` to spend a nature token. `/cascadia hint`: 3 moves, once a turn.
 
 `/cascadia new [cards]`: open a lobby (cards: random, A-D, five letters like ABCDA, family, \
-intermediate; host: **Add computer**) · `/cascadia join` · `/cascadia leave` (in play: to \
-the computer) · `/cascadia start` (host)
+intermediate; host: **Add**/**Remove computer**) · `/cascadia join` · `/cascadia leave` \
+(in play: to the computer) · `/cascadia start` (host)
 `/cascadia board [player]` · `/cascadia status` · `/cascadia score` · `/cascadia mygames`: look
 `/cascadia settings [reminder_hours] [deadline_hours]` (host, 0 for none) · `/cascadia skip` (host)
 `/cascadia away until:YYYY-MM-DD` · `/cascadia quiet from:22 to:8 timezone:Europe/Berlin`

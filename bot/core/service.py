@@ -22,6 +22,7 @@ from bot.core.computers import COMPUTER_PLAYERS, REPLACEMENT, Thinker, computer_
 from bot.core.errors import (
     HintUsed,
     LastPerson,
+    NoComputer,
     NoGame,
     NotHost,
     NotInGame,
@@ -345,6 +346,18 @@ class GameService:
         await self.store.join(
             game_id, computer_id, computer_name(policy), max_seats=MAX_PLAYERS, computer=policy
         )
+        return await self.table_by_id(game_id)
+
+    async def remove_computer(self, game_id: int, *, user_id: int) -> LoadedGame:
+        """The host takes the computer seated last out of the lobby (:class:`NoComputer`
+        when there is none); the seats behind it close up."""
+        table = await self.check_host(game_id, user_id=user_id, what="remove a computer")
+        if table.game.status is not GameStatus.LOBBY:
+            raise NotInLobby(game_id, table.game.status)
+        seated = [p.user_id for p in table.players if p.computer is not None]
+        if not seated:
+            raise NoComputer()
+        await self.store.leave(game_id, seated[-1])
         return await self.table_by_id(game_id)
 
     async def leave(self, game_id: int, *, user_id: int) -> LoadedGame:

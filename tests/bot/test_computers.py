@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.computers import Thinker, computer_name, start_thinker, suggest, think
-from bot.core.errors import HintUsed, LastPerson, NotHost, NotInGame, NotYourTurn
+from bot.core.errors import HintUsed, LastPerson, NoComputer, NotHost, NotInGame, NotYourTurn
 from bot.core.messages import Player, your_turn_line
 from bot.core.outbox import Announcement
 from bot.core.records import state_text
@@ -25,6 +25,7 @@ from bot.store import (
     LobbyFull,
     NotActive,
     NotFound,
+    NotInLobby,
     RevisionConflict,
     SqliteStore,
 )
@@ -161,6 +162,32 @@ async def test_the_host_adds_computers_up_to_four_seats(service: GameService) ->
     assert [p.user_id for p in table.players[2:]] == [-1, -2]
     with pytest.raises(LobbyFull):
         await service.add_computer(game_id, user_id=ADA, policy="fast")
+
+
+async def test_the_host_removes_the_computer_seated_last(service: GameService) -> None:
+    table = await _lobby(service, ADA)
+    game_id = table.game.id
+    with pytest.raises(NoComputer):
+        await service.remove_computer(game_id, user_id=ADA)
+    await service.add_computer(game_id, user_id=ADA, policy="fast")
+    await service.join(game_id, user_id=BOB, name="u200")
+    await service.add_computer(game_id, user_id=ADA, policy="strong")
+    with pytest.raises(NotHost):
+        await service.remove_computer(game_id, user_id=BOB)
+    table = await service.remove_computer(game_id, user_id=ADA)
+    assert table.names == ("u100", "Computer (fast)", "u200")
+    table = await service.remove_computer(game_id, user_id=ADA)
+    # The seats behind close up; the people keep theirs.
+    assert [(p.user_id, p.computer) for p in table.players] == [(ADA, None), (BOB, None)]
+    assert table.game.status is GameStatus.LOBBY
+    with pytest.raises(NoComputer):
+        await service.remove_computer(game_id, user_id=ADA)
+    # Once the game is under way, computers stay.
+    await service.add_computer(game_id, user_id=ADA, policy="fast")
+    await service.start(game_id, user_id=ADA)
+    with pytest.raises(NotInLobby):
+        await service.remove_computer(game_id, user_id=ADA)
+    assert [p.computer for p in (await service.table_by_id(game_id)).players].count("fast") == 1
 
 
 # --- computer turns ---------------------------------------------------------------------------

@@ -121,6 +121,35 @@ async def test_one_person_and_two_computers_play_to_the_end(world: World) -> Non
     assert server.users.get(-1) is None
 
 
+async def test_the_host_removes_computers_from_the_lobby(world: World) -> None:
+    server, db, alice, bob = world.server, world.db, world.alice, world.bob
+    table = world.table()
+    lobby = await table.open(alice, cards="A")
+    assert "Remove computer" not in labels(lobby), "nothing to remove yet"
+    await add_computer(table, alice, "fast", seated="Computer (fast)")
+    await table.join(bob)
+    await add_computer(table, alice, "strong", seated="Computer (strong)")
+    assert "Remove computer" in labels(lobby)
+    await table.refused(bob, "Remove computer", press=lobby, reason="only the host")
+
+    # The computer seated last goes first; the people keep their seats.
+    await table.press(alice, lobby, "Remove computer")
+    await server.wait_for(
+        lambda: "Computer (strong)" not in lobby.content, what="the strong computer to go"
+    )
+    assert "**Computer (fast)**" in lobby.content
+    await table.press(alice, lobby, "Remove computer")
+    await server.wait_for(
+        lambda: "Computer" not in lobby.content and "Remove computer" not in labels(lobby),
+        what="the last computer and the Remove computer button to go",
+    )
+    seats = db.rows("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", table.game_id)
+    assert [r["user_id"] for r in seats] == [alice, bob]
+
+    _, names = await start(table, alice)
+    assert sorted(names) == ["alice", "bob"]
+
+
 async def _to_turn_of(table: GameChannel, user: int, message: MessageRecord) -> MessageRecord:
     """Play (the others' turns, at random) until ``user`` is pinged; returns that message."""
     while message.notified != {user}:
