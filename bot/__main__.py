@@ -7,6 +7,9 @@ client first (a post in progress finishes), then the database.
 
 An operator mistake (bad settings, an unusable database) is one line on standard error and
 exit status 2, before any file is touched.
+
+``cascadia-bot migrate --from FILE --to URL`` copies an SQLite database into PostgreSQL
+instead (see :mod:`bot.migrate`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import sys
 
 import discord
 
+from bot import migrate
 from bot.client import CascadiaBot
 from bot.clock import clock_for
 from bot.config import ConfigError, Settings
@@ -69,6 +73,8 @@ def configure_logging(level_name: str) -> None:
 def main() -> None:
     """The console entry point; exits with status 2 on bad settings or an unusable database,
     1 on a fatal error."""
+    if sys.argv[1:2] == ["migrate"]:
+        raise SystemExit(migrate.main(sys.argv[2:]))
     try:
         settings = Settings.from_env()
         lock: DatabaseLock | None = None

@@ -1074,7 +1074,7 @@ async def _schema_version(db: Connection) -> int:
 async def _lock_person(db: Connection, user_id: int) -> None:
     """Hold a user's time away still until the transaction ends."""
     await db.execute(
-        "SELECT pg_advisory_xact_lock(hashtextextended('cascadia away ' || $1::text, 0))",
+        "SELECT pg_advisory_xact_lock(hashtextextended('cascadia away ' || $1::bigint::text, 0))",
         user_id,
     )
 

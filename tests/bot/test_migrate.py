@@ -1,0 +1,242 @@
+"""``cascadia-bot migrate``: an SQLite database played through the service, copied into
+PostgreSQL, reads back the same through both stores, and the copy's ids go on from where
+SQLite's stopped. Against the session's real PostgreSQL server."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.core.service import GameService, LoadedGame, Turn
+from bot.migrate import MigrateError, copy_database
+from bot.store import GameStatus, OutboxMessage, PostgresStore, SqliteStore, Store
+from engine import PlaceTile, PlaceToken, Take, apply, legal_actions
+
+ROOT = Path(__file__).resolve().parents[2]
+GUILD = 1
+FINISHED, PLAYING, LOBBY = 10, 11, 12
+ADA, BOB, CY = 100, 200, 300
+USERS = (ADA, BOB, CY)
+START = datetime(2024, 5, 1, 12, tzinfo=UTC)
+
+
+class Clock:
+    """A clock that moves one minute each time it is read, so times differ."""
+
+    def __init__(self) -> None:
+        self.now = START
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(minutes=1)
+        return self.now
+
+
+def any_turn(table: LoadedGame, rng: random.Random) -> Turn:
+    """A random legal whole turn for the current player."""
+    state = table.require_state()
+    pair = rng.randint(1, 4)
+    taken = apply(state, Take(pair, pair))
+    place = rng.choice([a for a in legal_actions(taken) if isinstance(a, PlaceTile)])
+    placed = apply(taken, place)
+    token = rng.choice([a for a in legal_actions(placed) if isinstance(a, PlaceToken)])
+    return Turn(pair, place.at, place.rotation, token.at)
+
+
+async def play_turns(service: GameService, channel: int, rng: random.Random, count: int) -> None:
+    table = await service.table(channel)
+    for _ in range(count):
+        if table.game.status is not GameStatus.ACTIVE:
+            return
+        mover = table.players[table.require_state().current].user_id
+        await service.play(channel, user_id=mover, turn=any_turn(table, rng))
+        table = await service.table_by_id(table.game.id)
+
+
+async def fill(path: Path) -> None:
+    """A database with a finished game, a game in play (a hint, a panel, a vote to skip,
+    messages sent, failed and pending), a lobby, quiet hours and time away."""
+    clock = Clock()
+    rng = random.Random(14)
+    async with SqliteStore.open(path, now=clock) as store:
+        service = GameService(store, now=clock, seeds=lambda: 5)
+        for channel in (FINISHED, PLAYING):
+            table = await service.open_lobby(
+                guild_id=GUILD, channel_id=channel, user_id=ADA, name="Ada", cards="A"
+            )
+            await service.join(table.game.id, user_id=BOB, name="Bob")
+            await service.start(table.game.id, user_id=ADA)
+        await play_turns(service, FINISHED, rng, 100)
+        await play_turns(service, PLAYING, rng, 5)
+        table = await service.table(PLAYING)
+        mover = table.players[table.require_state().current].user_id
+        await service.hint(PLAYING, user_id=mover)
+        await store.save_panel(
+            table.game.id,
+            mover,
+            turn=5,
+            revision=table.game.revision,
+            draft="{}",
+            expected_version=None,
+        )
+        await store.open_skip_poll(
+            table.game.id,
+            table.game.revision,
+            turn=table.require_state().turn,
+            user_id=mover,
+            outbox_messages=[OutboxMessage(kind="vote", payload='{"text": "vote?"}')],
+        )
+        await store.add_skip_vote(table.game.id, table.require_state().turn, ADA)
+        lobby = await service.open_lobby(
+            guild_id=GUILD, channel_id=LOBBY, user_id=CY, name="Cy", cards="A"
+        )
+        await store.set_lobby_message(lobby.game.id, 555)
+        await store.set_quiet(ADA, start=22, end=7, zone="Europe/Paris")
+        await store.set_away(BOB, starts_at=START, ends_at=START + timedelta(days=3), note="off")
+        await store.set_away(CY, starts_at=START, ends_at=START + timedelta(days=1), note=None)
+        await store.clear_away(CY, now=START + timedelta(hours=1))
+        pending = await store.pending(1_000)
+        for row in pending[:-3]:
+            await store.mark_sent(row.id, 9_000 + row.id)
+        await store.mark_failed(pending[-3].id, "Discord said no")
+        # A game whose rows are deleted no more: its ids must still not come back.
+        await store.end_game(lobby.game.id)
+
+
+async def everything(store: Store, game_ids: range) -> list[object]:
+    """What the bot can read back about every game and person."""
+    seen: list[object] = []
+    for game_id in game_ids:
+        seen += [
+            await store.get_game(game_id),
+            await store.seats(game_id),
+            await store.moves(game_id),
+            await store.hints(game_id),
+            [await store.get_panel(game_id, user) for user in USERS],
+        ]
+    seen += [await store.get_outbox(outbox_id) for outbox_id in range(1, 200)]
+    seen += [await store.person(user) for user in USERS]
+    seen += [
+        await store.open_skip_polls(),
+        await store.pending(1_000),
+        await store.latest_message(2),
+        [(g.game.id, g.seat) for g in await store.games_for_user(ADA, statuses=list(GameStatus))],
+    ]
+    return seen
+
+
+def run_migrate(*arguments: str) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CASCADIA_"))}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "migrate", *arguments],
+        env={**base, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+async def test_a_played_database_copies_whole(tmp_path: Path, postgres_url: str) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    await fill(path)
+
+    done = await asyncio.to_thread(run_migrate, "--from", str(path), "--to", postgres_url)
+    assert done.returncode == 0, done.stderr
+    printed = dict(line.split() for line in done.stdout.splitlines()[:11])
+    assert set(printed) == {
+        "games",
+        "seats",
+        "moves",
+        "outbox",
+        "outbox_snapshots",
+        "panels",
+        "people",
+        "away_periods",
+        "skip_polls",
+        "skip_votes",
+        "hints",
+    }
+    assert printed["games"] == "3"
+    assert int(printed["moves"]) > 40
+    assert "the counts of both databases match" in done.stdout
+
+    async with SqliteStore.open(path) as sqlite, PostgresStore.open(postgres_url) as postgres:
+        assert await everything(postgres, range(1, 4)) == await everything(sqlite, range(1, 4))
+        largest_outbox = max(row.id for row in await sqlite.pending(1_000))
+        # New rows take ids after every id SQLite handed out.
+        game = await postgres.create_lobby(GUILD, 99, ADA, "Ada", "A")
+        assert game.id == 4
+        playing = await postgres.get_active_game(PLAYING)
+        assert playing is not None
+        result = await postgres.record_reminder(
+            playing.id,
+            playing.revision,
+            next_reminder_at=None,
+            outbox_messages=[OutboxMessage(kind="reminder", payload="{}")],
+        )
+        assert result.outbox_ids[0] > largest_outbox
+        person = await postgres.set_away(
+            ADA, starts_at=START, ends_at=START + timedelta(days=1), note=None
+        )
+        assert person.away[0].user_id == ADA
+
+
+async def test_a_database_with_rows_is_refused(tmp_path: Path, postgres_url: str) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    async with SqliteStore.open(path) as store:
+        await store.create_lobby(GUILD, LOBBY, ADA, "Ada", "A")
+    async with PostgresStore.open(postgres_url) as postgres:
+        await postgres.set_quiet(BOB, start=1, end=2, zone="UTC")
+
+    done = await asyncio.to_thread(run_migrate, "--from", str(path), "--to", postgres_url)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        "cascadia-bot migrate: the PostgreSQL database is not empty (its people table has "
+        "rows): migrate into a new, empty database"
+    ]
+    async with PostgresStore.open(postgres_url) as postgres:
+        assert await postgres.get_game(1) is None
+
+
+async def test_a_copy_that_fails_writes_nothing(tmp_path: Path, postgres_url: str) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    async with SqliteStore.open(path) as store:
+        await store.create_lobby(GUILD, LOBBY, ADA, "Ada", "A")
+    async with PostgresStore.open(postgres_url) as postgres, postgres.transaction() as db:
+        # A column only PostgreSQL has: the tables no longer match.
+        await db.execute("ALTER TABLE hints ADD COLUMN extra integer")
+    with pytest.raises(MigrateError, match="the hints tables differ"):
+        await asyncio.to_thread(copy_database, path, postgres_url, say=lambda line: None)
+    async with PostgresStore.open(postgres_url) as postgres:
+        assert await postgres.get_game(1) is None
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "words"),
+    [
+        ("missing.sqlite3", "postgresql://x@127.0.0.1:1/db", "cannot reach the PostgreSQL"),
+        ("missing.sqlite3", "elsewhere.sqlite3", "--to must be a postgresql:// URL"),
+    ],
+)
+def test_one_line_errors(tmp_path: Path, source: str, target: str, words: str) -> None:
+    done = run_migrate("--from", str(tmp_path / source), "--to", target)
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("cascadia-bot migrate: ")
+    assert words in line
+
+
+def test_a_missing_file_is_named(tmp_path: Path, postgres_url: str) -> None:
+    done = run_migrate("--from", str(tmp_path / "nope.sqlite3"), "--to", postgres_url)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"cascadia-bot migrate: {tmp_path / 'nope.sqlite3'} is not a file: name the bot's "
+        "SQLite database"
+    ]
