@@ -7,7 +7,6 @@ import re
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +16,7 @@ from bot.core.errors import NotHost, NotInGame
 from bot.core.outbox import Announcement
 from bot.core.records import move_text
 from bot.core.service import GameService, LoadedGame, Turn
-from bot.store import SqliteStore
+from bot.store import Store, open_store
 from engine import choose
 
 GUILD, CHANNEL = 1, 10
@@ -42,13 +41,13 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore.open(tmp_path / "cascadia.sqlite3", now=clock) as opened:
+async def store(database: str, clock: Clock) -> AsyncIterator[Store]:
+    async with open_store(database, now=clock) as opened:
         yield opened
 
 
 @pytest.fixture
-def service(store: SqliteStore, clock: Clock) -> GameService:
+def service(store: Store, clock: Clock) -> GameService:
     return GameService(store, now=clock, seeds=lambda: 5)
 
 
@@ -84,7 +83,7 @@ async def play_best(service: GameService, table: LoadedGame) -> LoadedGame:
     return await service.table(CHANNEL)
 
 
-async def queued(store: SqliteStore, kind: str | None = None) -> list[Announcement]:
+async def queued(store: Store, kind: str | None = None) -> list[Announcement]:
     """The unsent messages (of ``kind``), and mark them sent."""
     found = []
     for row in await store.pending(500):
@@ -102,7 +101,7 @@ def pinged(announcement: Announcement) -> set[int]:
 
 
 async def test_a_vote_opens_once_when_the_deadline_passes(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     table = await started(service, ADA, BOB, CY)
     await queued(store)
@@ -120,7 +119,7 @@ async def test_a_vote_opens_once_when_the_deadline_passes(
 
 
 async def test_a_majority_of_the_others_skips_and_the_absent_players_press_does_not(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     table = await started(service, ADA, BOB, CY)
     absent, (first, second) = to_move(table), others(table)
@@ -157,7 +156,7 @@ async def test_a_majority_of_the_others_skips_and_the_absent_players_press_does_
 
 
 async def test_a_move_during_a_vote_closes_it(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     table = await started(service, ADA, BOB)
     voter = others(table)[0]
@@ -171,7 +170,7 @@ async def test_a_move_during_a_vote_closes_it(
 
 
 async def test_a_vote_decided_before_a_restart_is_carried_out_by_the_check(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     table = await started(service, ADA, BOB)
     clock.now = START + 30 * H
@@ -187,7 +186,7 @@ async def test_a_vote_decided_before_a_restart_is_carried_out_by_the_check(
 
 
 async def test_the_next_turn_gets_its_own_deadline(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     table = await started(service, ADA, BOB)
     clock.now = START + 10 * H
@@ -204,7 +203,7 @@ async def test_the_next_turn_gets_its_own_deadline(
 
 
 async def test_without_a_deadline_or_other_players_no_vote_opens(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     await started(service, ADA, deadline=24)  # solo: nobody to vote
     clock.now = START + 100 * H
@@ -220,7 +219,7 @@ async def test_without_a_deadline_or_other_players_no_vote_opens(
 
 
 async def test_the_host_skips_at_once_and_others_may_not(
-    service: GameService, attendance: Attendance, store: SqliteStore
+    service: GameService, attendance: Attendance, store: Store
 ) -> None:
     table = await started(service, ADA, BOB, CY, deadline=0)
     if to_move(table) == ADA:
@@ -247,7 +246,7 @@ async def test_the_host_skips_at_once_and_others_may_not(
 
 
 async def test_two_skips_in_a_row_offer_the_seat_to_the_computer(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     table = await started(service, ADA, BOB, deadline=0)
     if to_move(table) == ADA:
@@ -289,7 +288,7 @@ async def test_two_skips_in_a_row_offer_the_seat_to_the_computer(
 
 
 async def test_time_away_stops_the_deadline_clock_and_the_reminders(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     table = await started(service, ADA, BOB)
     absent = to_move(table)
@@ -331,7 +330,7 @@ async def test_time_away_ends_by_itself(
 
 
 async def test_the_turn_message_says_who_is_away(
-    service: GameService, attendance: Attendance, store: SqliteStore
+    service: GameService, attendance: Attendance, store: Store
 ) -> None:
     table = await started(service, ADA, BOB)
     waiting = others(table)[0]
@@ -349,7 +348,7 @@ async def test_the_turn_message_says_who_is_away(
     [("tomorrow", "YYYY-MM-DD"), ("2026-06-01", "already begun"), ("2028-01-01", "366 days")],
 )
 async def test_bad_days_away_are_refused(
-    service: GameService, attendance: Attendance, store: SqliteStore, until: str, reason: str
+    service: GameService, attendance: Attendance, store: Store, until: str, reason: str
 ) -> None:
     with pytest.raises(BadSetting, match=reason):
         await attendance.away(BOB, until=until, note=None)
@@ -368,7 +367,7 @@ async def test_time_away_ends_at_midnight_in_the_quiet_hours_zone(
 
 
 async def test_a_turn_in_quiet_hours_names_without_a_ping_and_pings_when_they_end(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     table = await started(service, ADA, BOB, deadline=0)
     waiting = others(table)[0]
@@ -398,7 +397,7 @@ async def test_a_turn_in_quiet_hours_names_without_a_ping_and_pings_when_they_en
 
 
 async def test_no_ping_is_owed_once_the_turn_is_played(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     table = await started(service, ADA, BOB, deadline=0)
     waiting = others(table)[0]
@@ -414,7 +413,7 @@ async def test_no_ping_is_owed_once_the_turn_is_played(
 
 
 async def test_a_ping_owed_across_a_clock_change_comes_at_the_local_hour(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     # 25 October 2026: Berlin's clocks go back from 03:00 to 02:00; the night lasts 11 hours.
     table = await started(service, ADA, BOB, deadline=0)
@@ -430,7 +429,7 @@ async def test_a_ping_owed_across_a_clock_change_comes_at_the_local_hour(
 
 
 async def test_reminders_wait_for_the_end_of_quiet_hours(
-    service: GameService, attendance: Attendance, store: SqliteStore, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: Clock
 ) -> None:
     table = await started(service, ADA, BOB, deadline=0)
     player = to_move(table)
@@ -443,7 +442,7 @@ async def test_reminders_wait_for_the_end_of_quiet_hours(
 
 
 async def test_unknown_zones_and_empty_hours_are_refused(
-    attendance: Attendance, store: SqliteStore
+    attendance: Attendance, store: Store
 ) -> None:
     with pytest.raises(BadSetting, match="not a time zone I know"):
         await attendance.quiet(BOB, start=22, end=8, zone="Mars/Olympus")
@@ -472,7 +471,7 @@ class CountingPool(ThreadPoolExecutor):
 
 
 async def test_a_skipped_turn_is_the_fast_computer_players_thought_in_the_thinker(
-    store: SqliteStore, clock: Clock
+    store: Store, clock: Clock
 ) -> None:
     pool = CountingPool()
     try:

@@ -9,7 +9,6 @@ import random
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 
@@ -27,7 +26,8 @@ from bot.store import (
     NotFound,
     NotInLobby,
     RevisionConflict,
-    SqliteStore,
+    Store,
+    open_store,
 )
 from engine import (
     GameRecord,
@@ -57,13 +57,13 @@ class Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore.open(tmp_path / "cascadia.sqlite3", now=Clock()) as opened:
+async def store(database: str) -> AsyncIterator[Store]:
+    async with open_store(database, now=Clock()) as opened:
         yield opened
 
 
 @pytest.fixture
-def service(store: SqliteStore) -> GameService:
+def service(store: Store) -> GameService:
     # strong thinks within a short budget here: the tests are about the bot, not its play.
     return GameService(store, now=Clock(), seeds=lambda: 7, thinker=Thinker(strong_seconds=0.05))
 
@@ -87,7 +87,7 @@ def _any_turn(table: LoadedGame, rng: random.Random) -> Turn:
     return Turn(pair, place.at, place.rotation, token.at)
 
 
-async def _outbox(store: SqliteStore) -> list[Announcement]:
+async def _outbox(store: Store) -> list[Announcement]:
     return [Announcement.from_row(row) for row in await store.pending(limit=1000)]
 
 
@@ -98,9 +98,7 @@ def _mentions(text: str) -> set[int]:
 # --- the store --------------------------------------------------------------------------------
 
 
-async def test_the_store_keeps_computer_seats_and_hints(
-    service: GameService, store: SqliteStore
-) -> None:
+async def test_the_store_keeps_computer_seats_and_hints(service: GameService, store: Store) -> None:
     table = await _lobby(service, ADA, BOB)
     game_id = table.game.id
     seat = await store.join(game_id, -1, "Computer (fast)", computer="fast")
@@ -194,7 +192,7 @@ async def test_the_host_removes_the_computer_seated_last(service: GameService) -
 
 
 async def test_a_person_and_two_computers_play_to_the_end(
-    service: GameService, store: SqliteStore
+    service: GameService, store: Store
 ) -> None:
     table = await _lobby(service, ADA)
     for policy in ("fast", "strong"):
@@ -241,7 +239,7 @@ async def test_a_person_and_two_computers_play_to_the_end(
 
 
 async def test_a_computer_first_to_move_plays_straight_after_the_start(
-    service: GameService, store: SqliteStore
+    service: GameService, store: Store
 ) -> None:
     table = await _lobby(service, ADA)
     table = await service.add_computer(table.game.id, user_id=ADA, policy="fast")
@@ -257,7 +255,7 @@ async def test_a_computer_first_to_move_plays_straight_after_the_start(
         assert await service.play_computer(table.game.id) is None
 
 
-async def test_playing_a_persons_turn_for_them(service: GameService, store: SqliteStore) -> None:
+async def test_playing_a_persons_turn_for_them(service: GameService, store: Store) -> None:
     """A skipped turn goes through the same path: the seat to move, chosen by ``fast``."""
     await _lobby(service, ADA, BOB)
     table = await service.table(CHANNEL)
@@ -284,7 +282,7 @@ def test_a_computer_to_move_is_named_not_pinged() -> None:
 # --- leaving a game in play -------------------------------------------------------------------
 
 
-async def test_a_leavers_seat_goes_to_fast(service: GameService, store: SqliteStore) -> None:
+async def test_a_leavers_seat_goes_to_fast(service: GameService, store: Store) -> None:
     await _lobby(service, ADA, BOB, CY)
     table = await service.table(CHANNEL)
     await service.start(table.game.id, user_id=ADA)
@@ -335,7 +333,7 @@ async def test_a_leavers_seat_goes_to_fast(service: GameService, store: SqliteSt
 
 
 async def test_a_hint_once_per_turn_with_exact_play_options(
-    service: GameService, store: SqliteStore
+    service: GameService, store: Store
 ) -> None:
     await _lobby(service, ADA, BOB)
     table = await service.table(CHANNEL)

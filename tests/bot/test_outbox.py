@@ -8,7 +8,6 @@ import dataclasses
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +22,7 @@ from bot.core.outbox import (
     render_pictures,
 )
 from bot.core.records import state_text
-from bot.store import GameRow, OutboxRow, SqliteStore
+from bot.store import GameRow, OutboxRow, Store, open_store
 from engine import Hex, Phase, new_game, state_to_json
 
 CHANNEL_A, CHANNEL_B = 10, 20
@@ -65,23 +64,21 @@ def no_pictures(announcement: Announcement) -> list[Attachment]:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore.open(tmp_path / "cascadia.sqlite3") as opened:
+async def store(database: str) -> AsyncIterator[Store]:
+    async with open_store(database) as opened:
         yield opened
 
 
-async def _game(store: SqliteStore, channel_id: int) -> GameRow:
+async def _game(store: Store, channel_id: int) -> GameRow:
     return await store.create_lobby(1, channel_id, 100, "Ada", "A")
 
 
-async def _queue(
-    store: SqliteStore, game: GameRow, *texts: str, mentions: tuple[int, ...] = ()
-) -> None:
+async def _queue(store: Store, game: GameRow, *texts: str, mentions: tuple[int, ...] = ()) -> None:
     messages = [Announcement(kind="test", text=t, mentions=mentions).to_outbox() for t in texts]
     await store.end_game(game.id, outbox_messages=messages)
 
 
-def _outbox(store: SqliteStore, fake: FakeDiscord, clock: Clock) -> Outbox:
+def _outbox(store: Store, fake: FakeDiscord, clock: Clock) -> Outbox:
     return Outbox(store, fake.send, render=no_pictures, clock=clock)
 
 
@@ -143,7 +140,7 @@ def test_a_row_queued_by_the_previous_version_still_reads() -> None:
     assert Announcement.from_row(row).highlights == ((), (Hex(1, -1), Hex(0, 1)))
 
 
-async def test_drain_posts_each_message_once_in_order(store: SqliteStore) -> None:
+async def test_drain_posts_each_message_once_in_order(store: Store) -> None:
     fake, clock = FakeDiscord(), Clock()
     outbox = _outbox(store, fake, clock)
     await _queue(store, await _game(store, CHANNEL_A), "one", "two", mentions=(7,))
@@ -155,7 +152,7 @@ async def test_drain_posts_each_message_once_in_order(store: SqliteStore) -> Non
     assert await store.pending() == []
 
 
-async def test_a_failure_delays_but_never_loses_or_reorders(store: SqliteStore) -> None:
+async def test_a_failure_delays_but_never_loses_or_reorders(store: Store) -> None:
     fake, clock = FakeDiscord(failures=1), Clock()
     outbox = _outbox(store, fake, clock)
     await _queue(store, await _game(store, CHANNEL_A), "a1", "a2")
@@ -177,7 +174,7 @@ async def test_a_failure_delays_but_never_loses_or_reorders(store: SqliteStore) 
     assert await store.pending() == []
 
 
-async def test_backoff_doubles(store: SqliteStore) -> None:
+async def test_backoff_doubles(store: Store) -> None:
     fake, clock = FakeDiscord(failures=3), Clock()
     outbox = _outbox(store, fake, clock)
     await _queue(store, await _game(store, CHANNEL_A), "x")
@@ -194,7 +191,7 @@ async def test_backoff_doubles(store: SqliteStore) -> None:
 
 
 async def test_a_post_whose_mark_failed_is_not_posted_again(
-    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+    store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake, clock = FakeDiscord(), Clock()
     outbox = _outbox(store, fake, clock)
@@ -213,19 +210,18 @@ async def test_a_post_whose_mark_failed_is_not_posted_again(
     assert await store.pending() == []
 
 
-async def test_a_restart_posts_what_was_left(tmp_path: Path) -> None:
-    path = tmp_path / "cascadia.sqlite3"
+async def test_a_restart_posts_what_was_left(database: str) -> None:
     fake, clock = FakeDiscord(failures=5), Clock()
-    async with SqliteStore.open(path) as store:
+    async with open_store(database) as store:
         await _queue(store, await _game(store, CHANNEL_A), "left behind")
         await _outbox(store, fake, clock).drain()
-    async with SqliteStore.open(path) as store:
+    async with open_store(database) as store:
         fake.failures = 0
         assert await _outbox(store, fake, Clock()).drain() == 1
     assert fake.texts() == ["left behind"]
 
 
-async def test_concurrent_drains_post_once(store: SqliteStore) -> None:
+async def test_concurrent_drains_post_once(store: Store) -> None:
     fake, clock = FakeDiscord(), Clock()
     outbox = _outbox(store, fake, clock)
     await _queue(store, await _game(store, CHANNEL_A), "1", "2", "3")
@@ -233,7 +229,7 @@ async def test_concurrent_drains_post_once(store: SqliteStore) -> None:
     assert fake.texts() == ["1", "2", "3"]
 
 
-async def test_a_drawing_failure_still_sends_the_words(store: SqliteStore) -> None:
+async def test_a_drawing_failure_still_sends_the_words(store: Store) -> None:
     fake = FakeDiscord()
 
     def broken(announcement: Announcement) -> list[Attachment]:
@@ -248,7 +244,7 @@ async def test_a_drawing_failure_still_sends_the_words(store: SqliteStore) -> No
     assert post.attachments == ()
 
 
-async def test_closed_outbox_posts_nothing(store: SqliteStore) -> None:
+async def test_closed_outbox_posts_nothing(store: Store) -> None:
     fake = FakeDiscord()
     outbox = _outbox(store, fake, Clock())
     await outbox.close()
@@ -257,7 +253,7 @@ async def test_closed_outbox_posts_nothing(store: SqliteStore) -> None:
     assert fake.posts == []
 
 
-async def test_long_text_is_clipped(store: SqliteStore) -> None:
+async def test_long_text_is_clipped(store: Store) -> None:
     fake = FakeDiscord()
     await _queue(store, await _game(store, CHANNEL_A), "x" * 2500)
     await _outbox(store, fake, Clock()).drain()
@@ -283,7 +279,7 @@ def test_render_pictures_draws_display_environments_and_scores() -> None:
     assert render_pictures(Announcement(kind="reminder", text="")) == []
 
 
-async def test_a_stuck_channel_does_not_hold_up_another(store: SqliteStore) -> None:
+async def test_a_stuck_channel_does_not_hold_up_another(store: Store) -> None:
     game_a, game_b = await _game(store, CHANNEL_A), await _game(store, CHANNEL_B)
     await _queue(store, game_a, "a1")
     await _queue(store, game_b, "b1")
@@ -314,7 +310,7 @@ async def test_a_stuck_channel_does_not_hold_up_another(store: SqliteStore) -> N
     assert await store.pending() == []
 
 
-async def test_messages_that_call_a_player_carry_the_play_button(store: SqliteStore) -> None:
+async def test_messages_that_call_a_player_carry_the_play_button(store: Store) -> None:
     fake, clock = FakeDiscord(), Clock()
     outbox = _outbox(store, fake, clock)
     game = await _game(store, CHANNEL_A)

@@ -4,7 +4,6 @@ Confirm through the service's commit path, and every refusal leaving the game un
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +11,7 @@ from bot.core.errors import NotInGame
 from bot.core.panels import CLOSED, Outcome, PanelGone, PanelRefused, Panels, Shown
 from bot.core.service import GameService, LoadedGame
 from bot.core.turnpanel import Press, Step, Verb
-from bot.store import SqliteStore, StalePanel
+from bot.store import StalePanel, Store, open_store
 from engine import InvalidInput
 
 GUILD, CHANNEL = 1, 10
@@ -20,13 +19,13 @@ ADA, BOB, EVE = 100, 200, 999
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore.open(tmp_path / "cascadia.sqlite3") as opened:
+async def store(database: str) -> AsyncIterator[Store]:
+    async with open_store(database) as opened:
         yield opened
 
 
 @pytest.fixture
-def service(store: SqliteStore) -> GameService:
+def service(store: Store) -> GameService:
     return GameService(store, seeds=lambda: 5)
 
 
@@ -76,7 +75,7 @@ async def _to_check(panels: Panels, shown: Shown) -> Shown:
 
 
 async def test_a_turn_through_the_panel_is_played_by_the_service(
-    service: GameService, store: SqliteStore, panels: Panels
+    service: GameService, store: Store, panels: Panels
 ) -> None:
     loaded = await _started(service, ADA, BOB)
     mover, _ = _mover(loaded)
@@ -122,9 +121,7 @@ async def test_the_draft_is_stored_and_resumed(service: GameService, panels: Pan
     assert stale.offer.step is Step.WHERE
 
 
-async def test_refusals_change_nothing(
-    service: GameService, store: SqliteStore, panels: Panels
-) -> None:
+async def test_refusals_change_nothing(service: GameService, store: Store, panels: Panels) -> None:
     loaded = await _started(service, ADA, BOB)
     mover, waiting = _mover(loaded)
     game_id = loaded.game.id
@@ -150,7 +147,7 @@ async def test_refusals_change_nothing(
     assert await store.moves(game_id) == []
 
 
-async def test_a_game_changed_underneath_plays_nothing(store: SqliteStore) -> None:
+async def test_a_game_changed_underneath_plays_nothing(store: Store) -> None:
     # Seed 24 opens a two-player game whose display shows three elk.
     service = GameService(store, seeds=lambda: 24)
     panels = Panels(service)
@@ -170,7 +167,7 @@ async def test_a_game_changed_underneath_plays_nothing(store: SqliteStore) -> No
 
 
 async def test_cancel_stores_only_the_cleared_draft(
-    service: GameService, store: SqliteStore, panels: Panels
+    service: GameService, store: Store, panels: Panels
 ) -> None:
     loaded = await _started(service, ADA, BOB)
     mover, _ = _mover(loaded)
@@ -193,7 +190,7 @@ async def test_cancel_stores_only_the_cleared_draft(
 
 
 async def test_a_wipe_is_confirmed_alone_and_the_panel_goes_on(
-    service: GameService, store: SqliteStore, panels: Panels
+    service: GameService, store: Store, panels: Panels
 ) -> None:
     # Seed 24 opens a two-player game whose display shows three elk.
     service = GameService(store, seeds=lambda: 24)
@@ -221,9 +218,7 @@ async def test_a_wipe_is_confirmed_alone_and_the_panel_goes_on(
     assert len(await store.moves(game_id)) == 2
 
 
-async def test_panel_versions_refuse_a_lost_update(
-    store: SqliteStore, service: GameService
-) -> None:
+async def test_panel_versions_refuse_a_lost_update(store: Store, service: GameService) -> None:
     loaded = await _started(service, ADA, BOB)
     game_id = loaded.game.id
     first = await store.save_panel(
@@ -244,7 +239,7 @@ async def test_panel_versions_refuse_a_lost_update(
 
 
 async def test_a_stored_draft_that_no_longer_fits_starts_again(
-    service: GameService, store: SqliteStore, panels: Panels
+    service: GameService, store: Store, panels: Panels
 ) -> None:
     loaded = await _started(service, ADA, BOB)
     mover, _ = _mover(loaded)

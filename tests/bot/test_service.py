@@ -9,7 +9,6 @@ import random
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,7 +32,8 @@ from bot.store import (
     LobbyFull,
     MoveRow,
     RevisionConflict,
-    SqliteStore,
+    Store,
+    open_store,
 )
 from engine import (
     GameRecord,
@@ -76,13 +76,13 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[SqliteStore]:
-    async with SqliteStore.open(tmp_path / "cascadia.sqlite3", now=clock) as opened:
+async def store(database: str, clock: Clock) -> AsyncIterator[Store]:
+    async with open_store(database, now=clock) as opened:
         yield opened
 
 
 @pytest.fixture
-def service(store: SqliteStore, clock: Clock) -> GameService:
+def service(store: Store, clock: Clock) -> GameService:
     return GameService(store, now=clock, seeds=lambda: 5)
 
 
@@ -116,7 +116,7 @@ def _current_user(table: LoadedGame) -> int:
     return table.players[table.require_state().current].user_id
 
 
-async def _outbox(store: SqliteStore) -> list[Announcement]:
+async def _outbox(store: Store) -> list[Announcement]:
     return [Announcement.from_row(row) for row in await store.pending()]
 
 
@@ -188,7 +188,7 @@ async def test_host_leaving_closes_the_lobby(service: GameService) -> None:
         await service.table(CHANNEL)
 
 
-async def test_only_the_host_starts(service: GameService, store: SqliteStore) -> None:
+async def test_only_the_host_starts(service: GameService, store: Store) -> None:
     table = await _lobby(service, ADA, BOB)
     with pytest.raises(NotHost):
         await service.start(table.game.id, user_id=BOB)
@@ -196,7 +196,7 @@ async def test_only_the_host_starts(service: GameService, store: SqliteStore) ->
     assert await store.pending() == []
 
 
-async def test_start_calls_the_first_player(service: GameService, store: SqliteStore) -> None:
+async def test_start_calls_the_first_player(service: GameService, store: Store) -> None:
     table = await _lobby(service, ADA, BOB, cards="random")
     await service.start(table.game.id, user_id=ADA)
     table = await service.table(CHANNEL)
@@ -227,7 +227,7 @@ async def test_lobby_refuses_moves(service: GameService) -> None:
 
 
 async def test_play_commits_the_move_and_calls_the_next_player(
-    service: GameService, store: SqliteStore, clock: Clock
+    service: GameService, store: Store, clock: Clock
 ) -> None:
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
@@ -260,7 +260,7 @@ async def test_play_commits_the_move_and_calls_the_next_player(
 
 
 async def test_every_environment_rings_its_own_latest_placement(
-    service: GameService, store: SqliteStore
+    service: GameService, store: Store
 ) -> None:
     """Each picture rings its player's last tile and token, so a picture that did not change
     since the previous message is drawn the same (and comes from the render cache)."""
@@ -304,7 +304,7 @@ def test_last_placements_skip_wipes_and_keep_the_latest() -> None:
     assert last_placements(moves[:1], players) == [(Hex(1, 0), Hex(0, 0)), ()]
 
 
-async def test_refusals_leave_the_game_unchanged(service: GameService, store: SqliteStore) -> None:
+async def test_refusals_leave_the_game_unchanged(service: GameService, store: Store) -> None:
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
     waiting = BOB if mover == ADA else ADA
@@ -331,7 +331,7 @@ async def test_refusals_leave_the_game_unchanged(service: GameService, store: Sq
     assert len(await store.pending()) == 1  # only the start message
 
 
-async def test_two_submissions_at_once_apply_once(service: GameService, store: SqliteStore) -> None:
+async def test_two_submissions_at_once_apply_once(service: GameService, store: Store) -> None:
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
     turn = _any_turn(table, random.Random(3))
@@ -347,7 +347,7 @@ async def test_two_submissions_at_once_apply_once(service: GameService, store: S
     assert [a.kind for a in await _outbox(store)] == ["start", "turn"]
 
 
-async def test_a_stale_state_is_refused(service: GameService, store: SqliteStore) -> None:
+async def test_a_stale_state_is_refused(service: GameService, store: Store) -> None:
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
     await service.play(CHANNEL, user_id=mover, turn=_any_turn(table, random.Random(4)))
@@ -366,7 +366,7 @@ async def test_a_stale_state_is_refused(service: GameService, store: SqliteStore
 
 
 async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
-    service: GameService, store: SqliteStore
+    service: GameService, store: Store
 ) -> None:
     table = await _started(service, ADA, BOB)
     rng = random.Random(5)
@@ -405,7 +405,7 @@ async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
 # --- wipes ------------------------------------------------------------------------------------
 
 
-async def test_three_of_a_kind_wipe(store: SqliteStore, clock: Clock) -> None:
+async def test_three_of_a_kind_wipe(store: Store, clock: Clock) -> None:
     service = GameService(store, now=clock, seeds=lambda: THREE_ELK_SEED)
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
@@ -435,7 +435,7 @@ async def test_three_of_a_kind_wipe(store: SqliteStore, clock: Clock) -> None:
 # --- previews ---------------------------------------------------------------------------------
 
 
-async def test_preview_commits_nothing(service: GameService, store: SqliteStore) -> None:
+async def test_preview_commits_nothing(service: GameService, store: Store) -> None:
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
     turn = _any_turn(table, random.Random(6))
@@ -454,7 +454,7 @@ async def test_preview_commits_nothing(service: GameService, store: SqliteStore)
 
 
 async def test_a_move_encodes_its_state_once(
-    service: GameService, store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+    service: GameService, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = await _started(service, ADA, BOB)
     for row in await store.pending():
@@ -488,7 +488,7 @@ async def test_preview_of_an_illegal_turn_is_refused(service: GameService) -> No
 # --- running the game -------------------------------------------------------------------------
 
 
-async def test_end_is_for_the_host_or_a_manager(service: GameService, store: SqliteStore) -> None:
+async def test_end_is_for_the_host_or_a_manager(service: GameService, store: Store) -> None:
     table = await _started(service, ADA, BOB)
     with pytest.raises(NotHost):
         await service.check_can_end(CHANNEL, user_id=BOB, can_manage=False)
@@ -522,7 +522,7 @@ async def test_settings_are_for_the_host(service: GameService) -> None:
 
 
 async def test_reminders_follow_the_schedule_and_catch_up_once(
-    service: GameService, store: SqliteStore, clock: Clock
+    service: GameService, store: Store, clock: Clock
 ) -> None:
     table = await _started(service, ADA, BOB)
     current = _current_user(table)
@@ -545,7 +545,7 @@ async def test_reminders_follow_the_schedule_and_catch_up_once(
     assert await service.queue_reminders() == []
 
 
-async def test_a_shorter_reminder_hour_for_tests(store: SqliteStore, clock: Clock) -> None:
+async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: Clock) -> None:
     service = GameService(store, now=clock, seeds=lambda: 5, reminder_hour=timedelta(seconds=2))
     table = await _started(service, ADA, BOB)
     started = table.game.turn_started_at
@@ -567,7 +567,7 @@ async def test_reminders_off(service: GameService, clock: Clock) -> None:
 # --- looking ----------------------------------------------------------------------------------
 
 
-async def test_my_games(service: GameService, store: SqliteStore) -> None:
+async def test_my_games(service: GameService, store: Store) -> None:
     table = await _started(service, ADA, BOB)
     await service.open_lobby(
         guild_id=GUILD, channel_id=CHANNEL + 1, user_id=BOB, name="b", cards=None
