@@ -11,6 +11,7 @@ import asyncio
 import logging
 import re
 from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
 
 import asyncpg
@@ -245,3 +246,37 @@ async def test_open_store_picks_the_backend(postgres_url: str, tmp_path: Path) -
         assert isinstance(store, PostgresStore)
     async with open_store(str(tmp_path / "x.sqlite3")) as store:
         assert isinstance(store, SqliteStore)
+
+
+async def test_two_processes_one_move_wins(postgres_url: str, clock: FakeClock) -> None:
+    async with (
+        PostgresStore.open(postgres_url, now=clock) as first,
+        PostgresStore.open(postgres_url, now=clock) as second,
+    ):
+        game = await started(first)
+        results = await asyncio.gather(
+            move(first, game, state='{"by": "first"}'),
+            move(second, game, state='{"by": "second"}'),
+            return_exceptions=True,
+        )
+        assert sorted(type(result).__name__ for result in results) == [
+            "CommitResult",
+            "RevisionConflict",
+        ]
+        assert len(await second.moves(game.id)) == 1
+
+
+async def test_naive_times_are_refused(store: PostgresStore) -> None:
+    game = await started(store)
+    with pytest.raises(ValueError, match="naive"):
+        await store.due_reminders(datetime(2024, 5, 1, 18, 0))
+    with pytest.raises(ValueError, match="naive"):
+        await move(store, game, turn_started_at=datetime(2024, 5, 2))
+
+
+async def test_closed_store(postgres_url: str) -> None:
+    store = await PostgresStore.connect(postgres_url)
+    await store.close()
+    await store.close()
+    with pytest.raises(StoreError, match="closed"):
+        await store.get_game(1)
