@@ -80,3 +80,12 @@ class LastPerson(BotError):
             "You are the last person in this game: the computers would play on alone. "
             "The host can end it with `/cascadia end`."
         )
+
+
+class AlreadyPlayed(BotError):
+    """The same player's turn arrived twice at once: the first one was played."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "You already played this turn: your first submission counted, this one changed nothing."
+        )

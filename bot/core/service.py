@@ -20,6 +20,7 @@ from bot.core.absence import AwayPeriod, Call, presence_of
 from bot.core.absence_messages import skip_lead
 from bot.core.computers import COMPUTER_PLAYERS, REPLACEMENT, Thinker, computer_name
 from bot.core.errors import (
+    AlreadyPlayed,
     HintUsed,
     LastPerson,
     NoComputer,
@@ -33,6 +34,7 @@ from bot.core.messages import GameSummary, Player
 from bot.core.names import seat_names
 from bot.core.outbox import Announcement, Picture
 from bot.core.records import (
+    ACTION_SEPARATOR,
     export_document,
     export_file,
     last_placements,
@@ -432,9 +434,30 @@ class GameService:
         return table, state, seat
 
     async def play(self, channel_id: int, *, user_id: int, turn: Turn) -> CommitResult:
-        """Play the caller's whole turn; the next player is called (or the game ends)."""
-        table, _, seat = await self._mover(channel_id, user_id)
-        return await self.commit_turn(table, seat, turn, user_id=user_id)
+        """Play the caller's whole turn; the next player is called (or the game ends).
+
+        The same turn sent twice at once is played once; the other gets :class:`AlreadyPlayed`.
+        """
+        try:
+            table, _, seat = await self._mover(channel_id, user_id)
+            return await self.commit_turn(table, seat, turn, user_id=user_id)
+        except (RevisionConflict, NotYourTurn):
+            game = await self.store.get_active_game(channel_id)
+            if game is None:
+                played = await self.store.games_for_user(user_id, statuses=tuple(GameStatus))
+                game = next((g.game for g in played if g.game.channel_id == channel_id), None)
+            if game is not None and await self._played_last(game.id, user_id):
+                raise AlreadyPlayed() from None
+            raise
+
+    async def _played_last(self, game_id: int, user_id: int) -> bool:
+        """Whether the game's latest move is a whole turn the user chose themselves."""
+        moves = await self.store.moves(game_id)
+        if not moves:
+            return False
+        last = moves[-1]
+        whole_turn = ACTION_SEPARATOR in last.action  # a wipe is one action, and the turn goes on
+        return last.user_id == user_id and last.played_for is None and whole_turn
 
     async def play_seen(
         self, game_id: int, *, user_id: int, turn: Turn, expected_revision: int

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.core import records
-from bot.core.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
+from bot.core.errors import AlreadyPlayed, NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
 from bot.core.messages import Player
 from bot.core.outbox import Announcement, render_pictures
 from bot.core.records import last_placements
@@ -342,7 +342,8 @@ async def test_two_submissions_at_once_apply_once(service: GameService, store: S
     )
     failures = [r for r in results if isinstance(r, BaseException)]
     assert len(failures) == 1
-    assert isinstance(failures[0], RevisionConflict | NotYourTurn)
+    assert isinstance(failures[0], AlreadyPlayed)
+    assert "already played this turn" in str(failures[0])
     assert len(await store.moves(table.game.id)) == 1
     assert [a.kind for a in await _outbox(store)] == ["start", "turn"]
 

@@ -6,7 +6,10 @@ import re
 
 from tests.e2e.harness import GameChannel, World, button
 
-REFUSAL = r"not your turn|changed at the same moment|already running|lobby is full"
+REFUSAL = (
+    r"already played this turn|not your turn|changed at the same moment|already running"
+    r"|lobby is full"
+)
 
 
 async def at_once(table: GameChannel, *calls: tuple[int, str, dict[str, object]]) -> list[str]:
@@ -37,6 +40,8 @@ async def test_the_same_move_twice_at_once_applies_once(world: World) -> None:
             table, (mover, "play", move.options()), (mover, "play", move.options())
         )
         one_applied(answers, "Turn played")
+        # The second copy was the same player's own move: not "someone was faster".
+        assert sum("You already played this turn" in a for a in answers) == 1, answers
         await table.turn_posted(since, mover)
         assert len(world.db.moves(table.game_id)) == len(log) + 1
     table.check_channel()
