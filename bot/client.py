@@ -9,9 +9,10 @@ in worker processes (:mod:`bot.core.computers`) and play as soon as their turn i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -28,9 +29,10 @@ from bot.config import Settings
 from bot.core.attendance import Attendance
 from bot.core.computers import ComputerTurns, start_thinker
 from bot.core.errors import ShuttingDown
-from bot.core.outbox import Outbox, Post
+from bot.core.outbox import MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
 from bot.core.pictures import start_renderer
 from bot.core.service import GameService
+from bot.permissions import missing_permissions, permission_note
 from bot.store import Clock, Store, utc_now
 from bot.sync import SyncRecord, record_path, sync_if_changed
 
@@ -40,6 +42,13 @@ OUTBOX_SECONDS = 10.0
 """How often unsent messages are looked for (besides right after each commit)."""
 SHUTDOWN_GRACE_SECONDS = 10.0
 """How long shutting down waits for requests being handled to finish."""
+UNKNOWN_CHANNEL = 10003
+"""Discord's error code for a channel that does not exist (any more)."""
+MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
+"""Discord's error codes for a post the bot's permissions in the channel do not allow."""
+NO_PICTURES = (
+    "\n(No pictures: I may not attach files in this channel. `/cascadia board` shows them to you.)"
+)
 
 
 def use_endpoints(settings: Settings) -> None:
@@ -110,7 +119,7 @@ class CascadiaBot(commands.AutoShardedBot):
         )
         self.attendance = Attendance(self.service)
         self.renderer = start_renderer()
-        self.outbox = Outbox(store, self.post, executor=self.renderer)
+        self.outbox = Outbox(store, self.post, executor=self.renderer, gone=self.channel_gone)
         self.computers = ComputerTurns(self.service, self.announce)
         self._requests: set[asyncio.Task[Any]] = set()
         self._stopping = False
@@ -155,7 +164,61 @@ class CascadiaBot(commands.AutoShardedBot):
         if task is not None:
             self._requests.add(task)
             task.add_done_callback(self._requests.discard)
+        channel_id = interaction.channel_id
+        if (
+            channel_id is not None
+            and self.outbox.refused(channel_id)
+            and not missing_permissions(interaction)
+        ):
+            # The permissions that refused a post are back: what waited goes out now.
+            self.outbox.permissions_changed([channel_id])
+            self._background(self.outbox.drain([channel_id]))
         return True
+
+    def _background(self, work: Coroutine[Any, Any, object]) -> None:
+        task = asyncio.create_task(work)
+        self._requests.add(task)
+        task.add_done_callback(self._requests.discard)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[CascadiaBot], command: object
+    ) -> None:
+        """A command in a game's channel where the bot lacks a permission the game needs
+        (taken away mid-game) ends with a private word on what to fix."""
+        channel_id = interaction.channel_id
+        if channel_id is None or await self.store.get_active_game(channel_id) is None:
+            return
+        note = permission_note(interaction)
+        if note is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.followup.send(note, ephemeral=True)
+
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        """Permissions may have changed: refused posts are tried again."""
+        if self.outbox.permissions_changed():
+            await self.outbox.drain()
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        """A role's permissions may have changed: refused posts are tried again."""
+        if self.outbox.permissions_changed():
+            await self.outbox.drain()
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel's game ends."""
+        await self.channel_gone(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A deleted thread's game ends."""
+        await self.channel_gone(payload.thread_id)
+
+    async def channel_gone(self, channel_id: int) -> None:
+        """The channel was deleted: its game ends as abandoned, with its unsent messages and
+        reminders; nothing is posted about it (there is nowhere to post)."""
+        ended = await self.service.abandon(channel_id)
+        for game_id in ended:
+            log.info("channel %d was deleted: game %d ended", channel_id, game_id)
 
     async def close(self) -> None:
         """Finish the requests being handled and a post in progress, stop the loops, then
@@ -211,9 +274,30 @@ class CascadiaBot(commands.AutoShardedBot):
                     label=label, custom_id=custom_id, style=discord.ButtonStyle.primary
                 )
             )
-        message = await channel.send(
-            post.text, files=files, allowed_mentions=mentions, nonce=post.nonce, view=view
-        )
+        try:
+            try:
+                message = await channel.send(
+                    post.text, files=files, allowed_mentions=mentions, nonce=post.nonce, view=view
+                )
+            except discord.Forbidden as error:
+                if not files or error.code != MISSING_PERMISSIONS:
+                    raise
+                # Without Attach Files the words still go out, and still call the player.
+                text = post.text + NO_PICTURES
+                if len(text) > MAX_TEXT:
+                    text = post.text
+                message = await channel.send(
+                    text, allowed_mentions=mentions, nonce=post.nonce, view=view
+                )
+                log.warning("posted without pictures in channel %d: no Attach Files", channel_id)
+        except discord.Forbidden as error:
+            if error.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
+                raise
+            raise PostRefused(f"{error.status} {error.code} {error.text}") from error
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                raise ChannelGone(channel_id) from error
+            raise
         return message.id
 
     @tasks.loop(seconds=OUTBOX_SECONDS)

@@ -29,6 +29,7 @@ from bot.core.errors import NoGame, NotInGame
 from bot.core.names import clean, safe
 from bot.core.records import export_file
 from bot.core.service import LoadedGame, Turn
+from bot.permissions import outcome
 from bot.store import GameStatus
 from bot.views import EndConfirmation, LeaveConfirmation
 from engine import Hex, InvalidInput
@@ -343,9 +344,7 @@ class Cascadia(commands.Cog):
         await self._done(interaction, sent, "Wiped: the new display is in the channel.")
 
     async def _done(self, interaction: Interaction, sent: bool, text: str) -> None:
-        if not sent:
-            text += " (Discord is slow: the channel message is saved and will follow.)"
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.followup.send(outcome(interaction, text, posted=sent), ephemeral=True)
 
     # --- looking ------------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from bot.client import CascadiaBot
 from bot.core import computers, messages
 from bot.core.errors import NoGame
 from bot.core.service import LoadedGame
+from bot.permissions import outcome, require_permissions
 from bot.store import GameStatus
 from engine import CardSet
 
@@ -35,6 +36,7 @@ CHOICE_SECONDS = 120
 async def open_lobby(interaction: Interaction, cards: str | None) -> None:
     """``/cascadia new``: open a lobby in this channel and post its message."""
     await interaction.response.defer(ephemeral=True, thinking=True)
+    require_permissions(interaction)
     bot = interaction.client
     table = await bot.service.open_lobby(
         guild_id=interaction.guild_id or 0,
@@ -69,6 +71,7 @@ async def open_lobby(interaction: Interaction, cards: str | None) -> None:
 async def join(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
     """Seat the caller in the lobby (``game_id`` from a button, else this channel's)."""
     await _acknowledge(interaction, button)
+    require_permissions(interaction)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
     table = await bot.service.join(
@@ -96,13 +99,15 @@ async def leave(interaction: Interaction, game_id: int | None, *, button: bool =
 async def start(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
     """The host starts the game; the first turn message goes to the channel."""
     await _acknowledge(interaction, button)
+    require_permissions(interaction)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
     result = await bot.service.start(game_id, user_id=interaction.user.id)
-    await bot.announce(result.outbox_ids)
+    posted = await bot.announce(result.outbox_ids)
     await refresh(bot, await bot.service.table_by_id(game_id))
     if not button:
-        await interaction.followup.send("The game has started.", ephemeral=True)
+        text = outcome(interaction, "The game has started.", posted=posted)
+        await interaction.followup.send(text, ephemeral=True)
 
 
 async def ask_computer(interaction: Interaction, game_id: int) -> None:

@@ -6,6 +6,8 @@ the engine's and the store's errors) into short private answers.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.core.names import safe
 
 
@@ -89,3 +91,23 @@ class AlreadyPlayed(BotError):
         super().__init__(
             "You already played this turn: your first submission counted, this one changed nothing."
         )
+
+
+def missing_text(missing: Sequence[str]) -> str:
+    """The permissions the bot lacks in a channel, and who can fix it, in one sentence."""
+    if len(missing) == 1:
+        lacking = f"the **{missing[0]}** permission"
+    else:
+        lacking = "the permissions " + ", ".join(f"**{m}**" for m in missing)
+    return (
+        f"I lack {lacking} in this channel: someone who manages the channel or the server "
+        "can give them to me."
+    )
+
+
+class MissingPermissions(BotError):
+    """The bot may not do in this channel what a game needs (post, attach its pictures)."""
+
+    def __init__(self, missing: Sequence[str]) -> None:
+        self.missing = tuple(missing)
+        super().__init__(f"I cannot run a game here. {missing_text(missing)}")

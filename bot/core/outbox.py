@@ -142,8 +142,28 @@ class Post:
     """Buttons under the message, as (label, custom id): the turn messages' **Play**."""
 
 
+class PostRefused(Exception):
+    """``send`` was refused for good as things stand: the bot may not post in the channel.
+
+    Trying again cannot help until someone changes the channel's permissions, so the channel
+    waits (see :meth:`Outbox.permissions_changed`) instead of being retried on a timer."""
+
+
+class ChannelGone(Exception):
+    """``send`` found the channel deleted: nothing can ever be posted there again."""
+
+
 Send = Callable[[int, Post], Awaitable[int]]
-"""Posts a message in a channel and returns the new message's id."""
+"""Posts a message in a channel and returns the new message's id; raises
+:class:`PostRefused` or :class:`ChannelGone` when posting there cannot succeed."""
+
+Gone = Callable[[int], Awaitable[None]]
+"""Called with a channel that turned out to be deleted (it ends the channel's game)."""
+
+
+async def _nothing(channel_id: int) -> None:
+    return None
+
 
 Renderer = Callable[[Announcement], list[Attachment]]
 """Draws an announcement's pictures as PNG attachments; CPU-heavy, run in a thread."""
@@ -198,6 +218,10 @@ class Outbox:
     close_wait: float = 10.0
     executor: Executor | None = None
     """Where pictures are drawn (see :mod:`bot.core.pictures`); ``None``: the default threads."""
+    gone: Gone = _nothing
+    """What to do about a deleted channel (its rows are not posted)."""
+    _refused: set[int] = field(default_factory=set, init=False)
+    """Channels whose last post was refused: they wait for a permission change."""
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict, init=False)
     _retry_at: dict[int, float] = field(default_factory=dict, init=False)
     _posted: dict[int, int] = field(default_factory=dict, init=False)
@@ -213,8 +237,21 @@ class Outbox:
             return 0
         if channels is None:
             channels = {row.channel_id for row in await self.store.pending(self.batch)}
+        channels = set(channels) - self._refused
         counts = await asyncio.gather(*(self._drain_channel(c) for c in channels))
         return sum(counts)
+
+    def refused(self, channel_id: int) -> bool:
+        """Whether ``channel_id`` waits for a permission change before its next post."""
+        return channel_id in self._refused
+
+    def permissions_changed(self, channel_ids: Collection[int] | None = None) -> bool:
+        """Permissions changed in ``channel_ids`` (``None``: anywhere, such as a role): the
+        channels among them that were refused are tried at the next drain. Returns whether
+        any was waiting."""
+        waiting = self._refused if channel_ids is None else self._refused & set(channel_ids)
+        self._refused -= waiting
+        return bool(waiting)
 
     async def close(self) -> None:
         """Let drains in progress finish (for up to :attr:`close_wait` seconds) and start no
@@ -252,6 +289,24 @@ class Outbox:
             try:
                 post = await self._prepare(row)
                 message_id = await self.send(row.channel_id, post)
+            except PostRefused as error:
+                self._refused.add(row.channel_id)
+                log.warning(
+                    "outbox %d refused in channel %d: %s; waiting for a permission change",
+                    row.id,
+                    row.channel_id,
+                    error,
+                )
+                await self._note_failure(row, error)
+                return False
+            except ChannelGone:
+                log.warning(
+                    "channel %d is gone: its game ends, outbox %d is dropped",
+                    row.channel_id,
+                    row.id,
+                )
+                await self.gone(row.channel_id)
+                return False
             except Exception as error:
                 await self._failed(row, error)
                 return False
@@ -300,6 +355,9 @@ class Outbox:
             delay,
             error,
         )
+        await self._note_failure(row, error)
+
+    async def _note_failure(self, row: OutboxRow, error: Exception) -> None:
         try:
             await self.store.mark_failed(row.id, repr(error))
         except Exception:

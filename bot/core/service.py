@@ -732,6 +732,11 @@ class GameService:
         )
         return await self.store.end_game(game_id, outbox_messages=[announcement.to_outbox()])
 
+    async def abandon(self, channel_id: int) -> list[int]:
+        """The channel was deleted: its open game ends, its unsent messages and reminders are
+        dropped. Returns the ids of the games ended."""
+        return await self.store.abandon_channel(channel_id)
+
     async def set_reminder_hours(self, channel_id: int, *, user_id: int, hours: int) -> GameRow:
         """The host changes how long a turn waits before its player is reminded."""
         table = await self.table(channel_id)

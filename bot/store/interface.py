@@ -108,6 +108,11 @@ class Store(Protocol):
         """Stop a lobby or a game in play early (status ``ended``)."""
         ...
 
+    async def abandon_channel(self, channel_id: int) -> list[int]:
+        """The channel was deleted: end its open game and drop its unsent messages; returns
+        the ids of the games ended."""
+        ...
+
     async def set_reminder_hours(
         self, game_id: int, reminder_hours: int, *, next_reminder_at: datetime | None
     ) -> GameRow:

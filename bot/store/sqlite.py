@@ -393,6 +393,30 @@ class SqliteStore:
             ids = await self._insert_outbox(db, game, outbox_messages)
             return CommitResult(revision=revision, outbox_ids=ids)
 
+    async def abandon_channel(self, channel_id: int) -> list[int]:
+        """The channel was deleted: its open game (lobby or in play) ends (status ``ended``,
+        no more reminders) and every message still to post there is dropped. Returns the ids
+        of the games ended (none when the channel had no open game)."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games g"
+                " WHERE g.channel_id = ? AND g.status IN (?, ?)",
+                (channel_id, GameStatus.LOBBY, GameStatus.ACTIVE),
+            )
+            games = [_game(row) for row in await cursor.fetchall()]
+            for game in games:
+                await self._bump(
+                    db, game, status=GameStatus.ENDED, next_reminder_at=None, ping_due_at=None
+                )
+            unsent = "SELECT id FROM outbox WHERE channel_id = ? AND sent_at IS NULL"
+            await db.execute(
+                f"DELETE FROM outbox_snapshots WHERE outbox_id IN ({unsent})", (channel_id,)
+            )
+            await db.execute(
+                "DELETE FROM outbox WHERE channel_id = ? AND sent_at IS NULL", (channel_id,)
+            )
+            return [game.id for game in games]
+
     async def set_reminder_hours(
         self, game_id: int, reminder_hours: int, *, next_reminder_at: datetime | None
     ) -> GameRow:

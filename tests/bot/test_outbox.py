@@ -16,9 +16,11 @@ from bot.core.captions import Attachment
 from bot.core.outbox import (
     SNAPSHOT_VERSION,
     Announcement,
+    ChannelGone,
     Outbox,
     Picture,
     Post,
+    PostRefused,
     render_pictures,
 )
 from bot.core.records import state_text
@@ -323,3 +325,63 @@ async def test_messages_that_call_a_player_carry_the_play_button(store: Store) -
     buttons = {post.text: post.buttons for _, post in fake.posts}
     play = (("Play", f"cascadia:play:{game.id}:{state.turn}"),)
     assert buttons == {"start": play, "turn": play, "wipe": play, "finish": (), "end": ()}
+
+
+@dataclass
+class LockedChannel:
+    """A channel where posting is refused until ``allowed`` (the bot lacks a permission),
+    or that was deleted (``gone``)."""
+
+    allowed: bool = False
+    gone: bool = False
+    tries: int = 0
+    posts: list[str] = field(default_factory=list)
+
+    async def send(self, channel_id: int, post: Post) -> int:
+        self.tries += 1
+        if self.gone:
+            raise ChannelGone(channel_id)
+        if not self.allowed:
+            raise PostRefused("403 50013 Missing Permissions")
+        self.posts.append(post.text)
+        return 7000 + len(self.posts)
+
+
+async def test_a_refused_post_waits_for_a_permission_change_not_a_timer(
+    store: SqliteStore,
+) -> None:
+    channel, clock = LockedChannel(), Clock()
+    outbox = Outbox(store, channel.send, render=no_pictures, clock=clock)
+    await _queue(store, await _game(store, CHANNEL_A), "one", "two")
+    assert await outbox.drain() == 0
+    assert channel.tries == 1
+    assert outbox.refused(CHANNEL_A)
+    # However long it waits, a refused channel is not tried again on its own.
+    for _ in range(5):
+        clock.now += 10_000
+        assert await outbox.drain() == 0
+    assert channel.tries == 1
+    # The permission comes back: both messages go out, in order.
+    channel.allowed = True
+    assert outbox.permissions_changed([CHANNEL_B]) is False
+    assert outbox.permissions_changed([CHANNEL_A]) is True
+    assert await outbox.drain() == 2
+    assert channel.posts == ["one", "two"]
+    assert await store.pending() == []
+
+
+async def test_a_deleted_channel_is_reported_and_not_tried_again(store: SqliteStore) -> None:
+    channel, reported = LockedChannel(gone=True), []
+
+    async def gone(channel_id: int) -> None:
+        reported.append(channel_id)
+        await store.abandon_channel(channel_id)
+
+    outbox = Outbox(store, channel.send, render=no_pictures, clock=Clock(), gone=gone)
+    await _queue(store, await _game(store, CHANNEL_A), "one", "two")
+    await _queue(store, await _game(store, CHANNEL_B), "elsewhere")
+    await outbox.drain([CHANNEL_A])
+    assert reported == [CHANNEL_A]
+    assert [row.channel_id for row in await store.pending()] == [CHANNEL_B]
+    await outbox.drain([CHANNEL_A])
+    assert channel.tries == 1

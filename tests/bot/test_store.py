@@ -444,6 +444,27 @@ async def test_end_lobby(store: Store) -> None:
     assert await store.get_active_game(CHANNEL) is None
 
 
+async def test_abandon_channel_ends_its_game_and_drops_its_unsent_messages(store: Store) -> None:
+    game = await started(store)
+    elsewhere = await started(store, channel=OTHER_CHANNEL)
+    [sent, *_] = await store.pending(1_000, channel_id=CHANNEL)
+    await store.mark_sent(sent.id, 555)
+    await move(store, game)
+    assert await store.abandon_channel(CHANNEL) == [game.id]
+    ended = await store.get_game(game.id)
+    assert ended is not None
+    assert ended.status is GameStatus.ENDED
+    assert ended.next_reminder_at is None
+    assert ended.revision == game.revision + 2
+    assert await store.pending(1_000, channel_id=CHANNEL) == []
+    kept = await store.get_outbox(sent.id)
+    assert kept is not None
+    assert kept.message_id == 555
+    assert {r.channel_id for r in await store.pending(1_000)} == {OTHER_CHANNEL}
+    assert (await store.get_game(elsewhere.id)) == elsewhere
+    assert await store.abandon_channel(CHANNEL) == []
+
+
 # --- players' games ---------------------------------------------------------------------------
 
 
