@@ -389,6 +389,31 @@ class PostgresStore:
             ids = await self._insert_outbox(db, game, outbox_messages)
             return CommitResult(revision=revision, outbox_ids=ids)
 
+    async def abandon_channel(self, channel_id: int) -> list[int]:
+        """The channel was deleted: its open game ends (status ``ended``, no more reminders)
+        and every message still to post there is dropped. Returns the ids of the games
+        ended."""
+        async with self.transaction() as db:
+            rows = await db.fetch(
+                f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.channel_id = $1"
+                " AND g.status IN ('lobby', 'active') FOR UPDATE",
+                channel_id,
+            )
+            games = [_game(row) for row in rows]
+            for game in games:
+                await self._bump(
+                    db, game, status=GameStatus.ENDED, next_reminder_at=None, ping_due_at=None
+                )
+            await db.execute(
+                "DELETE FROM outbox_snapshots WHERE outbox_id IN"
+                " (SELECT id FROM outbox WHERE channel_id = $1 AND sent_at IS NULL)",
+                channel_id,
+            )
+            await db.execute(
+                "DELETE FROM outbox WHERE channel_id = $1 AND sent_at IS NULL", channel_id
+            )
+            return [game.id for game in games]
+
     async def set_reminder_hours(
         self, game_id: int, reminder_hours: int, *, next_reminder_at: datetime | None
     ) -> GameRow:
