@@ -348,7 +348,7 @@ class LockedChannel:
 
 
 async def test_a_refused_post_waits_for_a_permission_change_not_a_timer(
-    store: SqliteStore,
+    store: Store,
 ) -> None:
     channel, clock = LockedChannel(), Clock()
     outbox = Outbox(store, channel.send, render=no_pictures, clock=clock)
@@ -370,7 +370,7 @@ async def test_a_refused_post_waits_for_a_permission_change_not_a_timer(
     assert await store.pending() == []
 
 
-async def test_a_deleted_channel_is_reported_and_not_tried_again(store: SqliteStore) -> None:
+async def test_a_deleted_channel_is_reported_and_not_tried_again(store: Store) -> None:
     channel, reported = LockedChannel(gone=True), []
 
     async def gone(channel_id: int) -> None:
