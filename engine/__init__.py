@@ -40,7 +40,15 @@ from engine.moves import (
 )
 from engine.players import POLICIES, Budget, choose, ranked_moves
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
-from engine.serialize import GameRecord, public_view, record_for, state_from_json, state_to_json
+from engine.serialize import (
+    GameRecord,
+    Progress,
+    progress_from_json,
+    public_view,
+    record_for,
+    state_from_json,
+    state_to_json,
+)
 from engine.summary import score_state, state_table
 
 __all__ = [
@@ -69,6 +77,7 @@ __all__ = [
     "PlayerScore",
     "PlayerState",
     "PositionGain",
+    "Progress",
     "Reason",
     "ScoreSheet",
     "ScoredMove",
@@ -88,6 +97,7 @@ __all__ = [
     "own_score",
     "parse_action",
     "play_turn",
+    "progress_from_json",
     "public_view",
     "ranked_moves",
     "record_for",

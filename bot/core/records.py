@@ -19,7 +19,9 @@ from engine import (
     Hex,
     PlaceTile,
     PlaceToken,
+    Progress,
     parse_action,
+    progress_from_json,
     record_for,
     score_state,
     state_from_json,
@@ -42,6 +44,11 @@ def state_text(state: GameState) -> str:
 def read_state(text: str) -> GameState:
     """The engine state back from its stored text."""
     return state_from_json(json.loads(text))
+
+
+def read_progress(text: str) -> Progress:
+    """How far the stored state's game is (whose turn, which round), without reading it all."""
+    return progress_from_json(json.loads(text))
 
 
 def move_text(actions: Sequence[Action]) -> str:

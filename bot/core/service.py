@@ -41,6 +41,7 @@ from bot.core.records import (
     logged_actions,
     move_text,
     placed_hexes,
+    read_progress,
     read_state,
     state_text,
 )
@@ -55,6 +56,7 @@ from bot.store import (
     NotActive,
     NotInLobby,
     RevisionConflict,
+    Seat,
     Store,
     utc_now,
 )
@@ -305,11 +307,7 @@ class GameService:
         return await self._load(game)
 
     async def _load(self, game: GameRow) -> LoadedGame:
-        seats = await self.store.seats(game.id)
-        names = seat_names([s.name for s in seats])
-        players = tuple(
-            Player(s.user_id, n, computer=s.computer) for s, n in zip(seats, names, strict=True)
-        )
+        players = _players(await self.store.seats(game.id))
         state = None if game.state is None else read_state(game.state)
         return LoadedGame(game, players, state)
 
@@ -786,27 +784,35 @@ class GameService:
     # --- looking ------------------------------------------------------------------------------
 
     async def my_games(self, user_id: int) -> list[GameSummary]:
-        """The caller's open games across channels."""
+        """The caller's open games across channels.
+
+        Reads each game's progress, not its whole state, and the time away of the player to
+        move only where the game has deadlines: a player may sit at dozens of games.
+        """
         now = self._now()
         summaries = []
-        for entry in await self.store.games_for_user(user_id):
-            if entry.seat.computer is not None:
-                continue  # they left this game to the computer
-            table = await self._load(entry.game)
-            state = table.state
-            to_move = None if state is None else table.players[state.current]
-            deadline, started_at = None, entry.game.turn_started_at
-            if state is not None and not state.is_over and started_at is not None:
-                call = await self.call(table, state, turn_started_at=started_at, now=now)
-                deadline = call.deadline
+        # They left these games to the computer.
+        entries = [e for e in await self.store.games_for_user(user_id) if e.seat.computer is None]
+        seats = await self.store.seats_of([entry.game.id for entry in entries])
+        for entry in entries:
+            game = entry.game
+            players = _players(seats.get(game.id, []))
+            progress = None if game.state is None else read_progress(game.state)
+            to_move = None if progress is None else players[progress.current]
+            deadline, budget = None, self.deadline_budget(game)
+            started_at = game.turn_started_at
+            playing = progress is not None and not progress.is_over
+            if playing and budget and started_at and to_move and to_move.computer is None:
+                presence = presence_of(await self.store.person(to_move.user_id))
+                deadline = presence.call(now, turn_started_at=started_at, budget=budget).deadline
             summaries.append(
                 GameSummary(
-                    guild_id=entry.game.guild_id,
-                    channel_id=entry.game.channel_id,
-                    started=state is not None,
+                    guild_id=game.guild_id,
+                    channel_id=game.channel_id,
+                    started=progress is not None,
                     your_turn=to_move is not None and to_move.user_id == user_id,
                     to_move=None if to_move is None else to_move.name,
-                    round=None if state is None else state.round,
+                    round=None if progress is None else progress.round,
                     deadline=deadline,
                 )
             )
@@ -841,6 +847,13 @@ class GameService:
 
     async def _logged_actions(self, game_id: int) -> list[Action]:
         return logged_actions(await self.store.moves(game_id))
+
+
+def _players(seats: Sequence[Seat]) -> tuple[Player, ...]:
+    names = seat_names([s.name for s in seats])
+    return tuple(
+        Player(s.user_id, n, computer=s.computer) for s, n in zip(seats, names, strict=True)
+    )
 
 
 def as_seat(state: GameState, seat: int) -> GameState:

@@ -48,6 +48,11 @@ class Store(Protocol):
         """The game's seats in seat order."""
         ...
 
+    async def seats_of(self, game_ids: Collection[int]) -> dict[int, list[Seat]]:
+        """The seats of several games at once, each game's in seat order (a game without
+        seats, or unknown, is left out)."""
+        ...
+
     async def join(
         self,
         game_id: int,

@@ -456,6 +456,19 @@ class PostgresStore:
         )
         return [_seat(row) for row in rows]
 
+    async def seats_of(self, game_ids: Collection[int]) -> dict[int, list[Seat]]:
+        """The seats of several games at once, each game's in seat order (a game without
+        seats, or unknown, is left out)."""
+        rows = await self._fetch(
+            f"SELECT {_SEAT_COLUMNS} FROM seats s WHERE s.game_id = ANY($1::bigint[])"
+            " ORDER BY s.game_id, s.seat",
+            sorted(set(game_ids)),
+        )
+        found: dict[int, list[Seat]] = {}
+        for row in rows:
+            found.setdefault(int(row["game_id"]), []).append(_seat(row))
+        return found
+
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The game's move log in order."""
         rows = await self._fetch(

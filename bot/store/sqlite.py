@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import os
 import sqlite3
@@ -459,6 +460,20 @@ class SqliteStore:
             f"SELECT {_SEAT_COLUMNS} FROM seats s WHERE s.game_id = ? ORDER BY s.seat", (game_id,)
         )
         return [_seat(row) for row in rows]
+
+    async def seats_of(self, game_ids: Collection[int]) -> dict[int, list[Seat]]:
+        """The seats of several games at once, each game's in seat order (a game without
+        seats, or unknown, is left out)."""
+        # One JSON array, not one placeholder per id: no limit on how many games.
+        rows = await self._read(
+            f"SELECT {_SEAT_COLUMNS} FROM seats s"
+            " WHERE s.game_id IN (SELECT value FROM json_each(?)) ORDER BY s.game_id, s.seat",
+            (json.dumps(sorted(set(game_ids))),),
+        )
+        found: dict[int, list[Seat]] = {}
+        for row in rows:
+            found.setdefault(int(row["game_id"]), []).append(_seat(row))
+        return found
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The game's move log in order."""

@@ -492,6 +492,11 @@ async def test_games_for_user(store: Store, clock: FakeClock) -> None:
     assert await store.games_for_user(BOB, statuses=()) == []
     assert await store.games_for_user(EVE) == []
 
+    seats = await store.seats_of([playing.id, waiting.id, over.id, 999_999])
+    assert seats == {game.id: await store.seats(game.id) for game in (playing, waiting, over)}
+    assert [seat.user_id for seat in seats[waiting.id]] == [CAROL, BOB]
+    assert await store.seats_of([]) == {}
+
     here = await store.games_for_user(BOB, statuses=set(GameStatus), channel_id=300)
     assert [entry.game.id for entry in here] == [over.id]
     assert await store.games_for_user(BOB, channel_id=300) == []

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
-from engine import GameRecord, InvalidInput, new_game, public_view, state_from_json, state_to_json
+from engine import (
+    GameRecord,
+    InvalidInput,
+    apply,
+    new_game,
+    progress_from_json,
+    public_view,
+    state_from_json,
+    state_to_json,
+)
+from engine.players import random_action
 from tests.engine.helpers import play_random
 
 
@@ -57,3 +68,31 @@ def test_unreadable_states_raise_invalid_input(mutate: object) -> None:
 def test_unreadable_records_raise_invalid_input(data: dict[str, object]) -> None:
     with pytest.raises(InvalidInput):
         GameRecord.from_json(data)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_progress_agrees_with_the_whole_state_at_every_step(players: int) -> None:
+    state = new_game(players=players, seed=players)
+    rng = random.Random(players)
+    while True:
+        progress = progress_from_json(json.loads(json.dumps(state_to_json(state))))
+        assert (progress.current, progress.turn, progress.round, progress.is_over) == (
+            state.current,
+            state.turn,
+            state.round,
+            state.is_over,
+        )
+        if state.is_over:
+            break
+        state = apply(state, random_action(state, rng))
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [lambda d: d.update(version=9), lambda d: d.pop("current"), lambda d: d.update(phase="x")],
+)
+def test_unreadable_progress_raises_invalid_input(mutate: object) -> None:
+    data = state_to_json(new_game(players=2, seed=3))
+    mutate(data)  # type: ignore[operator]
+    with pytest.raises(InvalidInput):
+        progress_from_json(data)
