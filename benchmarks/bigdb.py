@@ -1,7 +1,10 @@
 """A big database: 10,000 finished and 1,000 running games, and what the bot's reads cost on it.
 
 Run: ``python benchmarks/bigdb.py`` or ``python -m benchmarks.bigdb``, with the options
-``[--finished 10000] [--running 1000] [--seed 1] [--samples 300] [--db PATH]``.
+``[--backend sqlite|postgresql] [--finished 10000] [--running 1000] [--seed 1] [--samples 300]
+[--db PATH]``. With ``postgresql`` the games are generated into SQLite as well, then copied
+with ``cascadia-bot migrate`` into a PostgreSQL server started in a temporary directory (as the
+tests start theirs; durability off there, so its commits are cheaper than a real server's).
 
 The games are played by the engine's random players; each one is written as the rows the bot
 writes for it (the game with its state, the seats, one logged move per turn or wipe, every
@@ -51,14 +54,17 @@ from bot.core.attendance import Attendance
 from bot.core.messages import Player
 from bot.core.records import move_text, state_text
 from bot.core.service import GameService
+from bot.migrate import copy_database
 from bot.preflight import check_database
-from bot.store import GameStatus, SqliteStore, UserGame
+from bot.store import GameStatus, SqliteStore, Store, UserGame, is_postgres_url, open_store
 from engine import GameState, NatureWipe, PlaceToken, WipeThree, apply, new_game, score_state
 from engine.actions import Action
 from engine.players import random_action
 from fakediscord import DiscordServer
-from sandbox import BotProcess
+from sandbox import BotProcess, pgserver
 
+NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
+"""The moment the games are generated around and the passes measured from."""
 STARTUP_TARGET = 2.0
 MYGAMES_P99_TARGET = 0.050
 REMINDER_PASS_TARGET = 0.100
@@ -344,10 +350,10 @@ class Report:
         self.line(f"{name}, p99", percentile(times, 0.99), target)
 
 
-async def measure_reads(path: Path, now: datetime, samples: int, report: Report) -> None:
+async def measure_reads(target: str, now: datetime, samples: int, report: Report) -> None:
     """mygames, status, and the periodic passes, through the service on the store."""
     clock = [now]
-    async with SqliteStore.open(path, now=lambda: clock[0]) as store:
+    async with open_store(target, now=lambda: clock[0]) as store:
         service = GameService(store, now=lambda: clock[0])
         attendance = Attendance(service)
         rng = random.Random(2)
@@ -418,7 +424,7 @@ async def _extend(into: list[int], work: Awaitable[list[int]]) -> None:
     into.extend(await work)
 
 
-async def _random_seats(store: SqliteStore, rng: random.Random, count: int) -> list[UserGame]:
+async def _random_seats(store: Store, rng: random.Random, count: int) -> list[UserGame]:
     found: list[UserGame] = []
     while len(found) < count:
         games = await store.games_for_user(
@@ -429,29 +435,32 @@ async def _random_seats(store: SqliteStore, rng: random.Random, count: int) -> l
     return found
 
 
-async def measure_startup(path: Path, now: datetime, workdir: Path, report: Report) -> None:
+async def measure_startup(target: str, now: datetime, workdir: Path, report: Report) -> None:
     """The start-up steps in this process, then the real ``python -m bot`` until ready, its
     clock set an hour after ``now`` (so its first reminder pass finds what the passes below
     find)."""
     began = time.perf_counter()
-    lock = check_database(path)
+    lock = None if is_postgres_url(target) else check_database(Path(target))
     checked = time.perf_counter()
     try:
-        async with SqliteStore.open(path):
+        async with open_store(target):
             opened = time.perf_counter()
     finally:
-        lock.release()
-    report.line("database check (file, lock, quick_check)", checked - began)
-    report.line("store open (configure, migrations check)", opened - checked)
+        if lock is not None:
+            lock.release()
+    if lock is not None:
+        report.line("database check (file, lock, quick_check)", checked - began)
+    report.line("store open (connect, configure, migrations check)", opened - checked)
     clock = workdir / "clock"
     offset = now + timedelta(hours=1) - datetime.now(UTC)
     clock.write_text(f"{offset.total_seconds():.3f}")
-    env = {"CASCADIA_TEST_CLOCK_FILE": str(clock)}
-    for name, db_path in (("empty database", workdir / "empty.sqlite3"), ("big database", path)):
+    for name, db in (("an empty SQLite", str(workdir / "empty.sqlite3")), ("the big", target)):
         server = await DiscordServer().start()
         guild = server.add_guild("Bench")
+        # CASCADIA_DB in the environment: a URL is no file path.
+        env = {"CASCADIA_TEST_CLOCK_FILE": str(clock), "CASCADIA_DB": db}
         bot = BotProcess(
-            server, db_path=db_path, guild_id=guild, log_path=workdir / "bot.log", env=env
+            server, db_path=Path(db), guild_id=guild, log_path=workdir / "bot.log", env=env
         )
         try:
             began = time.perf_counter()
@@ -460,8 +469,8 @@ async def measure_startup(path: Path, now: datetime, workdir: Path, report: Repo
         finally:
             await bot.stop()
             await server.close()
-        report.line(f"python -m bot until connected with commands synced, {name}", took,
-                    STARTUP_TARGET)  # fmt: skip
+        report.line(f"python -m bot until connected with commands synced, {name} database",
+                    took, STARTUP_TARGET)  # fmt: skip
 
 
 def database_bytes(path: Path) -> int:
@@ -470,42 +479,71 @@ def database_bytes(path: Path) -> int:
                and not p.name.endswith((".lock", ".json")))  # fmt: skip
 
 
-async def run(args: argparse.Namespace, workdir: Path) -> bool:
-    """Generate (unless ``--db`` exists), measure on copies, print; returns whether every
-    target was met."""
-    path = Path(args.db) if args.db else workdir / "big.sqlite3"
-    now = datetime(2026, 6, 1, 12, tzinfo=UTC)
+async def measure(startup: str, reads: str, now: datetime, workdir: Path, samples: int) -> bool:
+    """Start-up on one copy of the database, reads and passes on another (both write);
+    returns whether every target was met."""
     report = Report()
-    if not path.exists():
-        began = time.perf_counter()
-        await generate(path, finished=args.finished, running=args.running, seed=args.seed, now=now)
-        took = time.perf_counter() - began
-        games = args.finished + args.running
-        print(f"generated {args.finished} finished and {args.running} running games in "
-              f"{took:.0f}s ({took / games * 1000:.1f} ms a game)")  # fmt: skip
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        games = db.execute("SELECT count(*) FROM games").fetchone()[0]
-    size = database_bytes(path)
-    print(f"database: {games} games, {size / 2**20:.1f} MiB, {size / games / 1024:.1f} KiB a game")
-    # The bot and the passes write (reminders, votes): each works on its own copy.
-    for name in ("startup.sqlite3", "reads.sqlite3"):
-        shutil.copyfile(path, workdir / name)
-    await measure_startup(workdir / "startup.sqlite3", now, workdir, report)
-    await measure_reads(workdir / "reads.sqlite3", now, args.samples, report)
+    await measure_startup(startup, now, workdir, report)
+    await measure_reads(reads, now, samples, report)
     return report.ok
 
 
+def sqlite_run(path: Path, workdir: Path, args: argparse.Namespace) -> bool:
+    """Measure on copies of the SQLite file."""
+    size = database_bytes(path)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        games = db.execute("SELECT count(*) FROM games").fetchone()[0]
+    print(f"SQLite: {games} games, {size / 2**20:.1f} MiB, {size / games / 1024:.1f} KiB a game")
+    for name in ("startup.sqlite3", "reads.sqlite3"):
+        shutil.copyfile(path, workdir / name)
+    copies = (str(workdir / "startup.sqlite3"), str(workdir / "reads.sqlite3"))
+    return asyncio.run(measure(*copies, NOW, workdir, args.samples))
+
+
+def postgres_run(path: Path, workdir: Path, args: argparse.Namespace) -> bool:
+    """Copy the SQLite file into a temporary PostgreSQL server with ``cascadia-bot migrate``,
+    then measure on copies of that database."""
+    with pgserver.running() as server:
+        server.psql('CREATE DATABASE "big"', database="postgres")
+        began = time.perf_counter()
+        copy_database(path, server.url(database="big"), say=lambda _: None)
+        print(
+            f"copied into PostgreSQL (cascadia-bot migrate) in {time.perf_counter() - began:.0f}s"
+        )
+        server.psql("VACUUM ANALYZE", database="big")
+        size = int(server.psql("SELECT pg_database_size('big')", database="big"))
+        games = int(server.psql("SELECT count(*) FROM games", database="big"))
+        print(f"PostgreSQL: {games} games, {size / 2**20:.1f} MiB, "
+              f"{size / games / 1024:.1f} KiB a game")  # fmt: skip
+        for name in ("startup", "reads"):
+            server.psql(f'CREATE DATABASE "{name}" TEMPLATE "big"', database="postgres")
+        copies = (server.url(database="startup"), server.url(database="reads"))
+        return asyncio.run(measure(*copies, NOW, workdir, args.samples))
+
+
 def main() -> None:
-    """Parse the options, run, and exit 1 if a target was missed."""
+    """Parse the options, generate, measure, and exit 1 if a target was missed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--finished", type=int, default=10_000)
     parser.add_argument("--running", type=int, default=1_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--samples", type=int, default=300, help="timings per figure")
-    parser.add_argument("--db", help="generate into this file and keep it, or reuse it")
+    parser.add_argument("--db", help="generate into this SQLite file and keep it, or reuse it")
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cascadia-bigdb-") as tmp:
-        ok = asyncio.run(run(args, Path(tmp)))
+        workdir = Path(tmp)
+        path = Path(args.db) if args.db else workdir / "big.sqlite3"
+        if not path.exists():
+            began = time.perf_counter()
+            asyncio.run(generate(path, finished=args.finished, running=args.running,
+                                 seed=args.seed, now=NOW))  # fmt: skip
+            took = time.perf_counter() - began
+            games = args.finished + args.running
+            print(f"generated {args.finished} finished and {args.running} running games in "
+                  f"{took:.0f}s ({took / games * 1000:.1f} ms a game)")  # fmt: skip
+        run = sqlite_run if args.backend == "sqlite" else postgres_run
+        ok = run(path, workdir, args)
     sys.exit(0 if ok else 1)
 
 

@@ -1,8 +1,8 @@
 """Fixtures shared by every test package: the databases a store runs on.
 
 ``database`` runs a test once per backend: an SQLite file in the test's temporary folder, and a
-fresh schema of a database on the session's PostgreSQL server (see :mod:`tests.pgserver`). A machine
-without PostgreSQL fails those tests with the reason; nothing is skipped.
+fresh schema of a database on the session's PostgreSQL server (see :mod:`sandbox.pgserver`). A
+machine without PostgreSQL fails those tests with the reason; nothing is skipped.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import pgserver
+from sandbox import pgserver
 
 BACKENDS = ("sqlite", "postgres")
 

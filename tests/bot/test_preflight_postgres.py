@@ -13,7 +13,7 @@ import pytest
 
 from bot.config import Settings
 from bot.preflight import StartupError, check_postgres
-from tests.pgserver import PostgresServer
+from sandbox.pgserver import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "hunter2-not-for-logs"

@@ -1,4 +1,5 @@
-"""A real PostgreSQL server for the tests, in a temporary directory, reached by its own socket.
+"""A real PostgreSQL server in a temporary directory, reached by its own socket: for the tests
+and the benchmarks.
 
 One server per test session (see ``tests/conftest.py``); each test gets a database of its
 own, made with ``CREATE DATABASE``. The server binaries are Debian's ``postgresql`` package
