@@ -2,7 +2,9 @@
 process and the local Discord-compatible server of the end-to-end tests.
 
 Run: ``python benchmarks/load.py`` or ``python -m benchmarks.load``, with the options
-``[--games 50] [--players 2] [--think 0] [--seed 1] [--keep]``.
+``[--games 50] [--players 2] [--think 0] [--seed 1] [--backend sqlite|postgresql] [--keep]``.
+With ``postgresql`` the bot runs on a PostgreSQL server started in a temporary directory (as
+the tests start theirs; durability off there, so commits cost less than on a real server).
 
 Each game is played the way people play it: ``/cascadia new``, ``/cascadia join``, the Start
 button, then every turn through autocomplete for ``tile_at`` and ``token_at`` and
@@ -34,7 +36,7 @@ if __name__ == "__main__" and not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from fakediscord import DiscordServer, InteractionHandle, MessageRecord
-from sandbox import ACK_LIMIT, BotProcess, process_tree
+from sandbox import ACK_LIMIT, BotProcess, pgserver, process_tree
 
 FIRST_RESPONSE_P99 = 0.5
 TURN_MESSAGE_P50 = 0.4
@@ -182,8 +184,9 @@ async def choose(
     return options
 
 
-async def measure(games: int, players: int, think: float, seed: int, workdir: Path) -> Run:
-    """Start the server and the bot, play every game at once, stop; returns the figures."""
+async def measure(games: int, players: int, think: float, seed: int, workdir: Path, db: str) -> Run:
+    """Start the server and the bot on ``db`` (``CASCADIA_DB``: a file or a URL), play every
+    game at once, stop; returns the figures."""
     server = await DiscordServer().start()
     guild = server.add_guild("Load")
     channel_ids = [server.add_channel(guild, f"table-{i}") for i in range(games)]
@@ -196,6 +199,7 @@ async def measure(games: int, players: int, think: float, seed: int, workdir: Pa
         guild_id=guild,
         log_path=workdir / "bot.log",
         cwd=REPO_ROOT,
+        env={"CASCADIA_DB": db},
     )
     channels = Channels(server)
     router = asyncio.create_task(channels.run())
@@ -279,12 +283,22 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2, choices=(1, 2, 3, 4))
     parser.add_argument("--think", type=float, default=0.0, help="mean seconds before a move")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--keep", action="store_true", help="keep the database and bot log")
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the bot log (and the SQLite database)"
+    )
     args = parser.parse_args()
+    options = (args.games, args.players, args.think, args.seed)
     with tempfile.TemporaryDirectory(prefix="cascadia-load-") as tmp:
         workdir = Path(tmp)
-        run = asyncio.run(measure(args.games, args.players, args.think, args.seed, workdir))
-        db_bytes = sum(p.stat().st_size for p in workdir.glob(f"{DB_NAME}*"))
+        if args.backend == "postgresql":
+            with pgserver.running() as server:
+                server.psql('CREATE DATABASE "load"', database="postgres")
+                run = asyncio.run(measure(*options, workdir, server.url(database="load")))
+                db_bytes = int(server.psql("SELECT pg_database_size('load')", database="load"))
+        else:
+            run = asyncio.run(measure(*options, workdir, str(workdir / DB_NAME)))
+            db_bytes = sum(p.stat().st_size for p in workdir.glob(f"{DB_NAME}*"))
         ok = report(run, db_bytes)
         if args.keep:
             kept = Path(tempfile.mkdtemp(prefix="cascadia-load-kept-"))
