@@ -1,15 +1,18 @@
-"""Run the bot: ``cascadia-bot`` or ``python -m bot``.
+"""Run the bot: ``cascadia-bot`` or ``python -m bot``; or try it without Discord:
+``cascadia-bot sandbox [--port 8080] [--players 3] [--db PATH]``.
 
 Reads its settings from the environment (see :mod:`bot.config`), checks the database and takes
 its lock (see :mod:`bot.preflight`), waits until Discord answers (see :mod:`bot.reach`), opens
 the database, then runs the client until SIGTERM or Ctrl-C, and shuts down in order: the
 client first (a post in progress finishes), then the database.
 
-An operator mistake (bad settings, an unusable database) is one line on standard error and
-exit status 2, before any file is touched.
+An operator mistake (bad settings, an unusable database, unknown arguments) is one line on
+standard error and exit status 2, before any file is touched.
 
 ``cascadia-bot migrate --from FILE --to URL`` copies an SQLite database into PostgreSQL
-instead (see :mod:`bot.migrate`).
+instead (see :mod:`bot.migrate`). ``cascadia-bot sandbox`` hands the process over to
+``python -m sandbox``, which runs this very bot as a process of its own against a local
+Discord-compatible server; the bot never imports it.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 
@@ -73,8 +77,19 @@ def configure_logging(level_name: str) -> None:
 def main() -> None:
     """The console entry point; exits with status 2 on bad settings or an unusable database,
     1 on a fatal error."""
-    if sys.argv[1:2] == ["migrate"]:
-        raise SystemExit(migrate.main(sys.argv[2:]))
+    arguments = sys.argv[1:]
+    if arguments[:1] == ["migrate"]:
+        raise SystemExit(migrate.main(arguments[1:]))
+    if arguments[:1] == ["sandbox"]:
+        os.execv(sys.executable, [sys.executable, "-m", "sandbox", *arguments[1:]])
+    if arguments:
+        print(
+            "usage: cascadia-bot (settings from the environment)\n"
+            "       cascadia-bot migrate --from FILE --to URL\n"
+            "       cascadia-bot sandbox [--port 8080] [--players 3] [--db PATH]",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
     try:
         settings = Settings.from_env()
         lock: DatabaseLock | None = None

@@ -55,6 +55,16 @@ class Recorder:
         self._changed.set()
         self._changed = asyncio.Event()
 
+    async def next_change(self, timeout: float) -> bool:
+        """Wait for the next change, at most ``timeout`` seconds; returns whether one came (for
+        watchers that show the state live rather than wait for a condition)."""
+        changed = self._changed
+        try:
+            await asyncio.wait_for(changed.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
     def record_problem(self, text: str) -> None:
         """Record a fatal problem (e.g. a bot subprocess died); waits fail fast."""
         self.crashes.append(text)

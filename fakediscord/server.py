@@ -461,6 +461,11 @@ class DiscordServer:
         """
         return await self.recorder.wait_for(check, timeout=timeout, what=what)
 
+    async def next_change(self, timeout: float) -> bool:
+        """Wait for the next change of any kind, at most ``timeout`` seconds; returns whether
+        one came."""
+        return await self.recorder.next_change(timeout)
+
     async def guard(self, awaitable: Awaitable[_T], *, timeout: float = 5.0, what: str) -> _T:
         """Await ``awaitable`` (e.g. ``client.wait_until_ready()``) with :meth:`wait_for`'s
         timeout and crash reporting."""

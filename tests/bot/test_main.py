@@ -34,3 +34,29 @@ def test_a_bad_setting_is_named_and_the_token_not_shown() -> None:
     assert done.returncode == 2
     assert "CASCADIA_GUILD_ID must be a server id" in done.stderr
     assert "secret-123" not in done.stderr + done.stdout
+
+
+def test_unknown_arguments_get_the_usage() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--frobnicate"],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "cascadia-bot sandbox [--port 8080]" in done.stderr
+
+
+def test_the_sandbox_subcommand_checks_its_options() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "sandbox", "--players", "9"],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "cascadia-bot sandbox: error: argument --players" in done.stderr

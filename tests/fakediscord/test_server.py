@@ -532,3 +532,12 @@ async def test_deleted_channels_and_departed_members(world: World) -> None:
     with pytest.raises(discord.NotFound) as unknown:
         await guild.fetch_member(world.bob)
     assert unknown.value.code == 10007
+
+
+async def test_next_change_wakes_a_watcher_and_times_out_quietly() -> None:
+    async with DiscordServer() as server:
+        assert not await server.next_change(0.05)
+        waiting = asyncio.ensure_future(server.next_change(10.0))
+        async with aiohttp.ClientSession() as http, http.get(f"{server.api_base}/gateway"):
+            pass
+        assert await waiting

@@ -1,0 +1,135 @@
+"""``cascadia-bot sandbox [--port 8080] [--players 3] [--db PATH]``: the bot on this machine,
+played in a web page, without Discord.
+
+Starts the local Discord-compatible server on 127.0.0.1 with a guild, two channels and the
+pretend players; the real bot as its own process (``python -m bot``, only the API, gateway and
+CDN addresses differ from production) on an SQLite file; and the page. Prints the page's
+address, then runs until Ctrl-C or SIGTERM, and stops the page, the bot and the server in that
+order. Everything runs in this process group; nothing listens beyond 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import secrets
+import signal
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from fakediscord import DiscordServer
+from sandbox.botprocess import BotProcess
+from sandbox.page import Sandbox, serve
+
+__all__ = ["PLAYER_NAMES", "main", "run"]
+
+PLAYER_NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
+CHANNEL_NAMES = ("table-1", "table-2")
+BOT_START_TIMEOUT = 60.0
+_CRASH_GRACE = 2.0
+
+
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line; exits with status 2 and a usage line on a bad one."""
+    parser = argparse.ArgumentParser(
+        prog="cascadia-bot sandbox",
+        description="Play Cascadia in a web page on this machine: the real bot against a local"
+        " Discord-compatible server, with pretend players. No token or network needed.",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8080, help="port of the page on 127.0.0.1 (0: any free one)"
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=3,
+        choices=range(1, len(PLAYER_NAMES) + 1),
+        metavar=f"1-{len(PLAYER_NAMES)}",
+        help="how many pretend players to switch between (default 3)",
+    )
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help="the bot's SQLite file (default: a temporary one, removed at the end)",
+    )
+    args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port {args.port} is not a port number")
+    return args
+
+
+async def run(*, port: int, players: int, db_path: Path, log_path: Path) -> int:
+    """Run the sandbox until a signal; returns the exit status."""
+    server = await DiscordServer(token=secrets.token_urlsafe(24), bot_name="Cascadia").start()
+    try:
+        guild = server.add_guild("Sandbox")
+        channels = tuple(server.add_channel(guild, name) for name in CHANNEL_NAMES)
+        people = tuple(server.add_user(name) for name in PLAYER_NAMES[:players])
+        for person in people:
+            server.add_member(guild, person)
+        bot = BotProcess(server, db_path=db_path, guild_id=guild, log_path=log_path)
+        stopping = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(sig, stopping.set)
+        print(f"starting the bot (its log: {log_path})", flush=True)
+        try:
+            await bot.start(timeout=BOT_START_TIMEOUT)
+        except AssertionError:
+            await bot.stop()
+            if stopping.is_set():
+                return 0
+            print(f"the bot did not start; its log ends:\n{bot.log_tail()}", file=sys.stderr)
+            return 1
+        try:
+            runner, bound = await serve(Sandbox(server, guild, channels, people), port=port)
+        except OSError as error:
+            await bot.stop()
+            print(f"cannot serve the page on 127.0.0.1:{port}: {error.strerror}", file=sys.stderr)
+            return 2
+        print(f"Cascadia sandbox: open http://127.0.0.1:{bound}/ (Ctrl-C stops it)", flush=True)
+        status = await _until_stopped(server, stopping)
+        await runner.cleanup()
+        await bot.stop()
+        if status:
+            print(f"the bot stopped by itself; its log ends:\n{bot.log_tail()}", file=sys.stderr)
+        return status
+    finally:
+        await server.close()
+
+
+async def _until_stopped(server: DiscordServer, stopping: asyncio.Event) -> int:
+    """Wait for a signal (status 0) or for the bot process to end by itself (status 1)."""
+    signalled = asyncio.ensure_future(stopping.wait())
+    try:
+        while not stopping.is_set():
+            if server.crashes:
+                # Ctrl-C reaches the whole process group: the bot may see it a moment first.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(_CRASH_GRACE):
+                        await stopping.wait()
+                return 0 if stopping.is_set() else 1
+            changed = asyncio.ensure_future(server.next_change(60.0))
+            await asyncio.wait([signalled, changed], return_when=asyncio.FIRST_COMPLETED)
+            changed.cancel()
+        return 0
+    finally:
+        signalled.cancel()
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """The ``sandbox`` entry point (``cascadia-bot sandbox`` and ``python -m sandbox``)."""
+    args = parse(sys.argv[1:] if argv is None else argv)
+    with tempfile.TemporaryDirectory(prefix="cascadia-sandbox-") as workdir:
+        db_path = args.db if args.db is not None else Path(workdir) / "cascadia.sqlite3"
+        log_path = Path(workdir) / "bot.log"
+        if args.db is not None:
+            log_path = args.db.with_name(args.db.name + ".log")
+        status = asyncio.run(
+            run(port=args.port, players=args.players, db_path=db_path, log_path=log_path)
+        )
+    raise SystemExit(status)

@@ -1,0 +1,331 @@
+"""The sandbox's web page: a small Discord app for pretend players, served by aiohttp.
+
+The page shows one channel as one player sees it and acts as that player through the local
+server's user API, so the bot receives exactly the interactions Discord would send: slash
+commands (with autocomplete while typing), button clicks and select choices. What a player
+sees is a :func:`view` of the server's messages: everything public in the channel, plus the
+private answers to that player's own interactions. ``/events`` streams that view (server-sent
+events) each time it changes; the page itself is static HTML, CSS and JavaScript from
+``sandbox/web``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from fakediscord import JSON, DiscordServer, InteractionHandle, MessageRecord
+
+__all__ = ["Sandbox", "make_app", "view"]
+
+ANSWER_TIMEOUT = 5.0
+"""How long the page waits for the bot's first answer before saying the interaction failed
+(Discord's own limit is 3 seconds)."""
+_KEEPALIVE = 15.0
+_STATIC = {
+    "": ("index.html", "text/html"),
+    "app.js": ("app.js", "text/javascript"),
+    "style.css": ("style.css", "text/css"),
+}
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """The pretend world the page shows: one guild, its channels and its players."""
+
+    server: DiscordServer
+    guild: int
+    channels: tuple[int, ...]
+    players: tuple[int, ...]
+
+
+def _invoker(server: DiscordServer, message: MessageRecord) -> int | None:
+    """Who made the interaction that ``message`` answers, if it answers one."""
+    ix = server.world.interactions_by_id.get(message.interaction_id or 0)
+    return None if ix is None else ix.user_id
+
+
+def _walk(components: Iterable[JSON]) -> Iterable[JSON]:
+    for component in components:
+        yield component
+        yield from _walk(component.get("components", []))
+
+
+def _message(server: DiscordServer, message: MessageRecord, viewer: int) -> JSON:
+    author = server.users[message.author_id]
+    ix = server.world.interactions_by_id.get(message.interaction_id or 0)
+    invoker = None if ix is None else ix.user_id
+    command = None
+    if ix is not None and ix.type == 2:
+        command = {"user": server.users[ix.user_id].name, "name": ix.name}
+    attachments = [
+        {
+            "url": f"/files/{message.id}/{a.id}/{a.filename}",
+            "filename": a.filename,
+            "description": a.description or a.filename,
+            "image": a.content_type.startswith("image/"),
+        }
+        for a in message.attachments
+    ]
+    shown: JSON = {
+        "id": str(message.id),
+        "author": author.name,
+        "bot": author.bot,
+        "content": message.content,
+        "ephemeral": message.ephemeral,
+        "loading": message.loading,
+        "mentioned": viewer in message.mentions or viewer in message.notified,
+        "edited": message.edited_at is not None,
+        "command": command,
+        "mine": invoker == viewer,
+        "attachments": attachments,
+        "embeds": [
+            {"title": e.get("title", ""), "description": e.get("description", "")}
+            for e in message.embeds
+        ],
+        "components": message.components,
+    }
+    shown["rev"] = hashlib.sha1(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:16]
+    return shown
+
+
+def view(sandbox: Sandbox, channel: int, viewer: int) -> JSON:
+    """What ``viewer`` sees of ``channel``: its messages in order (the private ones only if
+    they answer ``viewer``), the players, the channels, and who the newest ping was for."""
+    server = sandbox.server
+    messages = [
+        m
+        for m in server.channel_messages(channel, include_ephemeral=True)
+        if not m.ephemeral or _invoker(server, m) == viewer
+    ]
+    public = [m for m in messages if not m.ephemeral and m.author_id == server.bot_user_id]
+    pinged = sorted(public[-1].notified) if public else []
+    return {
+        "bot": server.users[server.bot_user_id].name,
+        "bot_id": str(server.bot_user_id),
+        "me": str(viewer),
+        "channel": str(channel),
+        "players": [
+            {"id": str(u), "name": server.users[u].name, "pinged": u in pinged}
+            for u in sandbox.players
+        ],
+        "channels": [{"id": str(c), "name": server.channels[c].name} for c in sandbox.channels],
+        "connected": server.connected,
+        "messages": [_message(server, m, viewer) for m in messages],
+    }
+
+
+def commands(sandbox: Sandbox) -> list[JSON]:
+    """The chat-input commands the bot synced, flattened to one entry per invocable path
+    (``cascadia play``), each with its options as Discord's app lists them."""
+    found: list[JSON] = []
+
+    def visit(path: list[str], description: str, options: list[JSON]) -> None:
+        subs = [o for o in options if o["type"] in (1, 2)]
+        if not subs:
+            found.append({"path": path, "description": description, "options": options})
+        for sub in subs:
+            visit([*path, sub["name"]], sub.get("description", ""), sub.get("options") or [])
+
+    for command in sandbox.server.commands.get(sandbox.guild, []):
+        if command.get("type", 1) == 1:
+            visit([command["name"]], command.get("description", ""), command.get("options") or [])
+    return found
+
+
+class _BadRequest(Exception):
+    """A request the page should never send (unknown player, channel or message)."""
+
+
+def _int(body: JSON, key: str, allowed: Iterable[int] | None = None) -> int:
+    try:
+        value = int(body[key])
+    except (KeyError, TypeError, ValueError):
+        raise _BadRequest(f"{key} is missing or not a number") from None
+    if allowed is not None and value not in allowed:
+        raise _BadRequest(f"unknown {key} {value}")
+    return value
+
+
+async def _answered(server: DiscordServer, handle: InteractionHandle) -> JSON:
+    """Wait for the bot's first answer; a refusal or silence becomes the words Discord's app
+    shows."""
+    try:
+        record = await handle.response(timeout=ANSWER_TIMEOUT)
+    except AssertionError:
+        return {"ok": False, "error": "The application did not respond"}
+    if record.expired or record.callback_type is None:
+        return {"ok": False, "error": "This interaction failed"}
+    return {"ok": True}
+
+
+def make_app(sandbox: Sandbox) -> web.Application:
+    """The page's aiohttp application."""
+    server = sandbox.server
+    players, channels = sandbox.players, sandbox.channels
+
+    def route(
+        act: Callable[[JSON], Awaitable[JSON]],
+    ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+        async def handle(request: web.Request) -> web.StreamResponse:
+            try:
+                body = await request.json()
+                if not isinstance(body, dict):
+                    raise _BadRequest("expected a JSON object")
+                return web.json_response(await act(body))
+            except (_BadRequest, json.JSONDecodeError) as error:
+                return web.json_response({"ok": False, "error": str(error)}, status=400)
+            except (LookupError, ValueError) as error:
+                # Discord's app refuses such input before any bot sees it; so does the page.
+                return web.json_response({"ok": False, "error": str(error)})
+
+        return handle
+
+    def message_of(body: JSON, user: int) -> MessageRecord:
+        message = server.messages_by_id.get(_int(body, "message"))
+        if message is None or message.deleted or message.channel_id not in channels:
+            raise _BadRequest("unknown message")
+        if message.ephemeral and _invoker(server, message) != user:
+            raise _BadRequest("unknown message")
+        return message
+
+    def path_and_options(body: JSON) -> tuple[list[str], dict[str, Any]]:
+        path, options = body.get("path"), body.get("options") or {}
+        if not isinstance(path, list) or not all(isinstance(p, str) for p in path) or not path:
+            raise _BadRequest("path must be a list of names")
+        if not isinstance(options, dict):
+            raise _BadRequest("options must be an object")
+        return path, {str(k): v for k, v in options.items() if v not in ("", None)}
+
+    async def slash(body: JSON) -> JSON:
+        user, channel = _int(body, "user", players), _int(body, "channel", channels)
+        path, options = path_and_options(body)
+        handle = await server.slash(user, channel, *path, options=options)
+        return await _answered(server, handle)
+
+    async def autocomplete(body: JSON) -> JSON:
+        user, channel = _int(body, "user", players), _int(body, "channel", channels)
+        path, options = path_and_options(body)
+        focused = str(body.get("focused", ""))
+        options[focused] = str((body.get("options") or {}).get(focused) or "")
+        try:
+            choices = await server.autocomplete(
+                user, channel, *path, options=options, focused=focused, timeout=ANSWER_TIMEOUT
+            )
+        except AssertionError:
+            return {"ok": False, "error": "Loading options failed", "choices": []}
+        return {"ok": True, "choices": choices}
+
+    async def click(body: JSON) -> JSON:
+        user = _int(body, "user", players)
+        message = message_of(body, user)
+        handle = await server.click(user, message, str(body.get("custom_id", "")))
+        return await _answered(server, handle)
+
+    async def select(body: JSON) -> JSON:
+        user = _int(body, "user", players)
+        message = message_of(body, user)
+        values = body.get("values")
+        if not isinstance(values, list):
+            raise _BadRequest("values must be a list")
+        handle = await server.select(
+            user, message, str(body.get("custom_id", "")), [str(v) for v in values]
+        )
+        return await _answered(server, handle)
+
+    async def command_list(request: web.Request) -> web.StreamResponse:
+        return web.json_response(commands(sandbox))
+
+    async def world(request: web.Request) -> web.StreamResponse:
+        return web.json_response(
+            {
+                "players": [{"id": str(u), "name": server.users[u].name} for u in players],
+                "channels": [{"id": str(c), "name": server.channels[c].name} for c in channels],
+            }
+        )
+
+    async def state(request: web.Request) -> web.StreamResponse:
+        try:
+            user = _int(dict(request.query), "user", players)
+            channel = _int(dict(request.query), "channel", channels)
+        except _BadRequest as error:
+            return web.json_response({"error": str(error)}, status=400)
+        return web.json_response(view(sandbox, channel, user))
+
+    async def events(request: web.Request) -> web.StreamResponse:
+        try:
+            user = _int(dict(request.query), "user", players)
+            channel = _int(dict(request.query), "channel", channels)
+        except _BadRequest as error:
+            return web.json_response({"error": str(error)}, status=400)
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
+        )
+        await response.prepare(request)
+        sent = ""
+        # Until the page goes away (or the sandbox stops).
+        with contextlib.suppress(ConnectionResetError):
+            while True:
+                text = json.dumps(view(sandbox, channel, user))
+                if text != sent:
+                    await response.write(f"data: {text}\n\n".encode())
+                    sent = text
+                if not await server.next_change(_KEEPALIVE):
+                    await response.write(b": still here\n\n")
+        return response
+
+    async def file(request: web.Request) -> web.StreamResponse:
+        message = server.messages_by_id.get(int(request.match_info["message"]))
+        if message is None or message.channel_id not in channels:
+            raise web.HTTPNotFound()
+        for attachment in message.attachments:
+            if str(attachment.id) == request.match_info["attachment"]:
+                return web.Response(
+                    body=attachment.data,
+                    content_type=attachment.content_type,
+                    headers={"Cache-Control": "max-age=86400, immutable"},
+                )
+        raise web.HTTPNotFound()
+
+    def static(name: str, content_type: str) -> Callable[[web.Request], Awaitable[web.Response]]:
+        text = resources.files("sandbox").joinpath("web", name).read_text(encoding="utf-8")
+
+        async def serve(request: web.Request) -> web.Response:
+            return web.Response(text=text, content_type=content_type)
+
+        return serve
+
+    app = web.Application()
+    for path, (name, content_type) in _STATIC.items():
+        app.router.add_get(f"/{path}", static(name, content_type))
+    app.router.add_get("/api/world", world)
+    app.router.add_get("/api/commands", command_list)
+    app.router.add_get("/api/state", state)
+    app.router.add_get("/events", events)
+    app.router.add_get("/files/{message:\\d+}/{attachment:\\d+}/{name}", file)
+    app.router.add_post("/api/slash", route(slash))
+    app.router.add_post("/api/autocomplete", route(autocomplete))
+    app.router.add_post("/api/click", route(click))
+    app.router.add_post("/api/select", route(select))
+    return app
+
+
+async def serve(sandbox: Sandbox, *, port: int) -> tuple[web.AppRunner, int]:
+    """Serve the page on 127.0.0.1:``port`` (0: any free port); returns the runner (to clean
+    up) and the port."""
+    runner = web.AppRunner(make_app(sandbox), access_log=None, shutdown_timeout=1.0)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", port)
+    try:
+        await site.start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    return runner, int(runner.addresses[0][1])

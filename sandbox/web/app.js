@@ -1,0 +1,463 @@
+// The sandbox page: one channel as one pretend player sees it, kept live by server-sent
+// events, and a composer that sends slash commands the way Discord's app does.
+"use strict";
+
+const query = new URLSearchParams(location.search);
+const page = {
+  me: query.get("as") || "",
+  channel: query.get("channel") || "",
+  state: null,
+  commands: [],
+  source: null,
+  rendered: new Map(), // message id -> [rev, element]
+};
+const $ = (id) => document.getElementById(id);
+
+// --- talking to the sandbox -----------------------------------------------------------------
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return response.json();
+}
+
+function notice(text) {
+  $("notice").textContent = text || "";
+}
+
+function listen() {
+  if (page.source) page.source.close();
+  const params = new URLSearchParams({ user: page.me, channel: page.channel });
+  history.replaceState(null, "", `?as=${page.me}&channel=${page.channel}`);
+  page.source = new EventSource(`/events?${params}`);
+  page.source.onmessage = (event) => show(JSON.parse(event.data));
+  page.source.onerror = () => {
+    $("status").textContent = "reconnecting…";
+    $("status").className = "down";
+  };
+}
+
+async function start() {
+  const world = await (await fetch("/api/world")).json();
+  // An address without a known player or channel gets the first of each.
+  if (!world.players.some((p) => p.id === page.me)) page.me = world.players[0].id;
+  if (!world.channels.some((c) => c.id === page.channel)) page.channel = world.channels[0].id;
+  page.commands = await (await fetch("/api/commands")).json();
+  fillCommands();
+  listen();
+}
+
+// --- the view ---------------------------------------------------------------------------------
+
+function show(state) {
+  page.state = state;
+  $("status").textContent = state.connected ? "" : "the bot is offline";
+  $("status").className = state.connected ? "" : "down";
+  // Rebuilt only when they change, so that a menu being opened is left alone.
+  const header = JSON.stringify([state.channel, state.channels, state.me, state.players]);
+  if (header !== page.header) {
+    page.header = header;
+    $("channels").replaceChildren(...state.channels.map((c) => {
+      const button = element("button", c.id === state.channel ? "current" : "", c.name);
+      button.type = "button";
+      button.dataset.channel = c.id;
+      button.onclick = () => switchTo(page.me, c.id);
+      return button;
+    }));
+    $("player").replaceChildren(...state.players.map((p) => {
+      const option = element("option", "", p.pinged ? `${p.name} 🔔` : p.name);
+      option.value = p.id;
+      option.selected = p.id === state.me;
+      return option;
+    }));
+  }
+  const box = $("messages");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+  const seen = new Set();
+  let previous = null;
+  for (const message of state.messages) {
+    seen.add(message.id);
+    const known = page.rendered.get(message.id);
+    let element = known && known[1];
+    if (!known || known[0] !== message.rev) {
+      const fresh = renderMessage(message);
+      if (element) element.replaceWith(fresh);
+      element = fresh;
+      page.rendered.set(message.id, [message.rev, element]);
+    }
+    const expected = previous ? previous.nextSibling : box.firstChild;
+    if (expected !== element) box.insertBefore(element, expected);
+    previous = element;
+  }
+  for (const [id, [, element]] of page.rendered) {
+    if (!seen.has(id)) {
+      element.remove();
+      page.rendered.delete(id);
+    }
+  }
+  if (atBottom) box.scrollTop = box.scrollHeight;
+}
+
+function switchTo(player, channel) {
+  if (player === page.me && channel === page.channel) return;
+  page.me = player;
+  page.channel = channel;
+  page.rendered.clear();
+  $("messages").replaceChildren();
+  notice("");
+  listen();
+}
+
+function nameOf(id) {
+  const state = page.state;
+  const player = state.players.find((p) => p.id === id);
+  return player ? player.name : null;
+}
+
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => ({
+    "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;",
+  })[c]);
+}
+
+// Discord's markdown, as much of it as the bot writes.
+function markdown(text) {
+  const lines = text.split("\n").map((line) => {
+    let html = escapeHtml(line);
+    html = html.replace(/`([^`]+)`/g, "<code>$1</code>");
+    html = html.replace(/\*\*(.+?)\*\*/g, "<b>$1</b>");
+    html = html.replace(/__(.+?)__/g, "<u>$1</u>");
+    html = html.replace(/~~(.+?)~~/g, "<s>$1</s>");
+    html = html.replace(/(^|[^\w*])\*([^*\s][^*]*?)\*(?!\w)/g, "$1<i>$2</i>");
+    html = html.replace(/(^|[^\w\\])_([^_\s][^_]*?)_(?!\w)/g, "$1<i>$2</i>");
+    html = html.replace(/\\([*_~`\\|<>])/g, "$1");
+    html = html.replace(/&lt;@!?(\d+)&gt;/g, (_, id) => {
+      const name = nameOf(id) || (id === page.state.bot_id ? page.state.bot : "someone");
+      const me = id === page.me ? " me" : "";
+      return `<span class="mention${me}" data-user="${id}">@${escapeHtml(name)}</span>`;
+    });
+    html = html.replace(/&lt;#(\d+)&gt;/g, (_, id) => {
+      const channel = page.state.channels.find((c) => c.id === id);
+      return `<span class="mention">#${escapeHtml(channel ? channel.name : "channel")}</span>`;
+    });
+    html = html.replace(/&lt;t:(\d+)(?::([tTdDfFR]))?&gt;/g, (_, seconds, style) => {
+      const when = new Date(Number(seconds) * 1000);
+      const text = style === "R" ? relative(when) : when.toLocaleString();
+      return `<span class="mention" title="${when.toLocaleString()}">${text}</span>`;
+    });
+    if (html.startsWith("-# ")) return `<span class="small">${html.slice(3)}</span>`;
+    if (html.startsWith("&gt; ")) return `<blockquote>${html.slice(5)}</blockquote>`;
+    const heading = html.match(/^(#{1,3}) (.*)$/);
+    if (heading) return `<h${heading[1].length}>${heading[2]}</h${heading[1].length}>`;
+    return html;
+  });
+  return lines.join("\n").replace(/<\/(blockquote|h\d)>\n/g, "</$1>");
+}
+
+function relative(when) {
+  const minutes = Math.round((when - Date.now()) / 60000);
+  const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  if (Math.abs(minutes) < 60) return format.format(minutes, "minute");
+  if (Math.abs(minutes) < 48 * 60) return format.format(Math.round(minutes / 60), "hour");
+  return format.format(Math.round(minutes / 1440), "day");
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function renderMessage(message) {
+  const node = element("article", "message");
+  node.dataset.id = message.id;
+  if (message.mentioned) node.classList.add("mentioned");
+  if (message.ephemeral) node.classList.add("ephemeral");
+  if (message.command) {
+    const line = element("div", "command");
+    line.append(element("b", "", message.command.user), ` used /${message.command.name}`);
+    node.append(line);
+  }
+  const author = element("div", "author", message.author);
+  if (message.bot) author.append(element("span", "tag", "APP"));
+  node.append(author);
+  if (message.loading) {
+    node.append(element("div", "thinking", `${message.author} is thinking…`));
+  }
+  if (message.content) {
+    const content = element("div", "content");
+    content.innerHTML = markdown(message.content);
+    if (message.edited) content.append(" ", element("span", "edited", "(edited)"));
+    node.append(content);
+  }
+  for (const embed of message.embeds) {
+    const box = element("div", "embed");
+    if (embed.title) box.append(element("div", "title", embed.title));
+    if (embed.description) {
+      const text = element("div", "content");
+      text.innerHTML = markdown(embed.description);
+      box.append(text);
+    }
+    node.append(box);
+  }
+  if (message.attachments.length) {
+    const pictures = element("div", "pictures");
+    for (const file of message.attachments) {
+      if (file.image) {
+        const img = document.createElement("img");
+        img.src = file.url;
+        img.alt = file.description;
+        img.title = file.filename;
+        img.dataset.filename = file.filename;
+        img.loading = "eager";
+        img.onclick = () => enlarge(file);
+        pictures.append(img);
+      } else {
+        const link = element("a", "file", file.filename);
+        link.href = file.url;
+        link.download = file.filename;
+        pictures.append(link);
+      }
+    }
+    node.append(pictures);
+  }
+  for (const row of message.components) {
+    node.append(renderRow(message, row.components || [row]));
+  }
+  if (message.ephemeral) {
+    node.append(element("div", "only-you", "Only you can see this"));
+  }
+  return node;
+}
+
+function renderRow(message, components) {
+  const row = element("div", "row");
+  for (const c of components) {
+    if (c.type === 2 && c.style === 5) {
+      const link = element("a", "s5", c.label || "link");
+      link.href = c.url;
+      link.target = "_blank";
+      link.rel = "noopener";
+      row.append(link);
+    } else if (c.type === 2) {
+      const label = [c.emoji && c.emoji.name, c.label].filter(Boolean).join(" ");
+      const button = element("button", `s${c.style || 2}`, label);
+      button.type = "button";
+      button.disabled = Boolean(c.disabled);
+      button.dataset.customId = c.custom_id;
+      button.onclick = () => act(button, "/api/click", {
+        user: page.me, message: message.id, custom_id: c.custom_id,
+      });
+      row.append(button);
+    } else if (c.type === 3 || c.type === 5) {
+      row.append(renderSelect(message, c));
+    }
+  }
+  return row;
+}
+
+function renderSelect(message, c) {
+  const select = document.createElement("select");
+  select.dataset.customId = c.custom_id;
+  select.disabled = Boolean(c.disabled);
+  select.multiple = (c.max_values || 1) > 1;
+  const choices = c.type === 5
+    ? page.state.players.map((p) => ({ label: p.name, value: p.id }))
+    : c.options || [];
+  if (!select.multiple) {
+    const placeholder = element("option", "", c.placeholder || "Make a selection");
+    placeholder.value = "";
+    placeholder.disabled = true;
+    placeholder.selected = !choices.some((o) => o.default);
+    select.append(placeholder);
+  }
+  for (const choice of choices) {
+    const option = element("option", "", choice.label);
+    option.value = choice.value;
+    option.selected = Boolean(choice.default);
+    if (choice.description) option.title = choice.description;
+    select.append(option);
+  }
+  select.onchange = () => {
+    const values = [...select.selectedOptions].map((o) => o.value).filter(Boolean);
+    if (values.length < (c.min_values ?? 1)) return;
+    act(select, "/api/select", {
+      user: page.me, message: message.id, custom_id: c.custom_id, values,
+    });
+  };
+  return select;
+}
+
+async function act(control, path, body) {
+  control.disabled = true;
+  notice("");
+  try {
+    const answer = await post(path, body);
+    if (!answer.ok) notice(answer.error);
+  } catch (error) {
+    notice(`The sandbox did not answer: ${error}`);
+  } finally {
+    // The bot usually edits or replaces the message; if it did not, the control works again.
+    if (control.isConnected) control.disabled = false;
+  }
+}
+
+function enlarge(file) {
+  const box = $("lightbox");
+  box.querySelector("img").src = file.url;
+  box.querySelector("img").alt = file.description;
+  box.hidden = false;
+}
+$("lightbox").onclick = () => { $("lightbox").hidden = true; };
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape") $("lightbox").hidden = true;
+});
+$("player").onchange = () => switchTo($("player").value, page.channel);
+
+// --- the composer ----------------------------------------------------------------------------
+
+function fillCommands() {
+  const select = $("command");
+  const none = element("option", "", "choose a command…");
+  none.value = "";
+  select.replaceChildren(none, ...page.commands.map((command, index) => {
+    const option = element("option", "", command.path.join(" "));
+    option.value = String(index);
+    option.title = command.description;
+    return option;
+  }));
+  select.onchange = () => fillOptions(page.commands[Number(select.value)]);
+}
+
+const OPTION_TYPES = { 3: "text", 4: "number", 10: "number" };
+
+function fillOptions(command) {
+  const box = $("options");
+  box.replaceChildren();
+  notice("");
+  if (!command) return;
+  for (const option of command.options) {
+    const field = element("label", "option");
+    const name = element("span", option.required ? "required" : "", option.name);
+    name.title = option.description || "";
+    field.append(name);
+    let control;
+    if (option.choices && option.choices.length) {
+      control = pickFrom(option.choices.map((c) => ({ label: c.name, value: String(c.value) })));
+    } else if (option.type === 5) {
+      control = pickFrom([{ label: "True", value: "true" }, { label: "False", value: "false" }]);
+    } else if (option.type === 6 || option.type === 9) {
+      control = pickFrom(page.state.players.map((p) => ({ label: p.name, value: p.id })));
+    } else if (option.type === 7) {
+      control = pickFrom(page.state.channels.map((c) => ({ label: `#${c.name}`, value: c.id })));
+    } else {
+      control = document.createElement("input");
+      control.type = OPTION_TYPES[option.type] || "text";
+      if (option.autocomplete) suggest(control, field, command, option);
+    }
+    control.dataset.option = option.name;
+    control.dataset.type = String(option.type);
+    field.append(control);
+    box.append(field);
+  }
+}
+
+function pickFrom(choices) {
+  const select = document.createElement("select");
+  const none = element("option", "", "");
+  none.value = "";
+  select.append(none, ...choices.map((c) => {
+    const option = element("option", "", c.label);
+    option.value = c.value;
+    return option;
+  }));
+  return select;
+}
+
+function optionValue(control) {
+  // An autocomplete input shows a choice's name and sends its value, as Discord's app does.
+  if (control.dataset.label !== undefined && control.value === control.dataset.label) {
+    return control.dataset.value;
+  }
+  if (control.value === "") return "";
+  if (control.dataset.type === "5") return control.value === "true";
+  return control.value;
+}
+
+function typedOptions() {
+  const options = {};
+  for (const control of $("options").querySelectorAll("[data-option]")) {
+    const value = optionValue(control);
+    if (value !== "") options[control.dataset.option] = value;
+  }
+  return options;
+}
+
+function suggest(input, field, command, option) {
+  const list = element("ul", "choices");
+  list.hidden = true;
+  list.dataset.for = option.name;
+  field.append(list);
+  let asked = 0;
+  const ask = async () => {
+    const ticket = ++asked;
+    const typed = input.value;
+    const options = typedOptions();
+    options[option.name] = typed;
+    const answer = await post("/api/autocomplete", {
+      user: page.me, channel: page.channel, path: command.path, options, focused: option.name,
+    });
+    if (ticket !== asked || document.activeElement !== input) return;
+    if (!answer.ok) notice(answer.error);
+    list.replaceChildren(...(answer.choices || []).map((choice) => {
+      const item = element("li", "", choice.name);
+      item.dataset.value = String(choice.value);
+      item.onmousedown = (event) => {
+        event.preventDefault();
+        input.value = choice.name;
+        input.dataset.label = choice.name;
+        input.dataset.value = String(choice.value);
+        list.hidden = true;
+      };
+      return item;
+    }));
+    list.dataset.typed = typed;
+    list.hidden = list.children.length === 0;
+  };
+  let timer = null;
+  input.addEventListener("input", () => {
+    delete input.dataset.label;
+    delete input.dataset.value;
+    clearTimeout(timer);
+    timer = setTimeout(ask, 150);
+  });
+  input.addEventListener("focus", ask);
+  input.addEventListener("blur", () => { list.hidden = true; });
+}
+
+$("composer").onsubmit = async (event) => {
+  event.preventDefault();
+  const command = page.commands[Number($("command").value)];
+  if (!command) {
+    notice("Choose a command first.");
+    return;
+  }
+  const send = $("send");
+  send.disabled = true;
+  notice("");
+  try {
+    const answer = await post("/api/slash", {
+      user: page.me, channel: page.channel, path: command.path, options: typedOptions(),
+    });
+    if (answer.ok) fillOptions(command);
+    else notice(answer.error);
+  } finally {
+    send.disabled = false;
+  }
+};
+
+start();

@@ -1,0 +1,134 @@
+"""Whole games played in a real browser on the sandbox page, the way a person plays them:
+slash commands typed in the composer with the bot's autocomplete, the lobby's buttons, and
+each turn through the Play button and the private turn panel."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+
+from tests.sandbox.conftest import Running
+from tests.sandbox.driver import Page, Shown
+
+_RANKING = re.compile(r"^\d+\. (\S+): (-?\d+) points", re.MULTILINE)
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def play_turn(page: Page, players: list[str], turn: Shown) -> Shown:
+    """The pinged player presses Play, asks the panel for a suggestion and confirms it; the
+    next public message is checked (its pictures load; it pings the next player) and
+    returned."""
+    before = len(page.public())
+    panels = {m.id for m in page.messages() if m.ephemeral}
+    page.press(turn, "Play")
+    panel: Shown = page.wait_until(
+        lambda: next(
+            (m for m in page.messages() if m.ephemeral and m.id not in panels
+             and m.enabled("Suggest")),
+            None,
+        ),
+        "the private turn panel",
+    )  # fmt: skip
+    assert "Step 1 of 5" in panel.text, panel.text
+    page.wait_pictures(panel.id, {"panel.png"})
+    page.press(panel, "Suggest")
+    panel = page.wait_until(
+        lambda: next(
+            (m for m in page.messages() if m.id == panel.id and "check your move" in m.text
+             and m.enabled("Confirm")),
+            None,
+        ),
+        "the panel to show the suggested move, ready to confirm",
+    )  # fmt: skip
+    page.press(panel, "Confirm")
+    message = page.wait_for_public(before + 1, "the message after the turn")
+    environments = {f"{name}.png" for name in players}
+    if "The game is over" in message.text:
+        return page.wait_pictures(message.id, {"scores.png", *environments})
+    message = page.wait_pictures(message.id, {"display.png", *environments})
+    [mentioned] = re.findall(r"@(\w+)", message.text)
+    assert page.pinged() == [mentioned], (page.pinged(), message.text)
+    return message
+
+
+def check_final(page: Page, final: Shown, players: list[str]) -> list[tuple[str, int]]:
+    """The last message: the game is over, with a ranking of every player."""
+    assert "The game is over" in final.text, final.text
+    ranking = [(name, int(points)) for name, points in _RANKING.findall(final.text)]
+    assert sorted(name for name, _ in ranking) == sorted(players), final.text
+    assert [p for _, p in ranking] == sorted((p for _, p in ranking), reverse=True), ranking
+    assert not final.enabled("Play"), final.buttons
+    return ranking
+
+
+def screenshot(browser: webdriver.Chrome, path: Path) -> None:
+    """Save what the page looks like now."""
+    assert browser.save_screenshot(str(path))
+    assert path.read_bytes().startswith(_PNG_SIGNATURE)
+
+
+@pytest.mark.players(1)
+def test_a_solo_game_played_by_clicking(
+    running: Running, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    page = Page(browser, running.url)
+    page.command("cascadia new", cards=("A", 0))
+    lobby = page.wait_for_public(1, "the lobby")
+    assert "alice" in lobby.text, lobby.text
+    assert {"Join", "Leave", "Start"} <= {label for label, _ in lobby.buttons}, lobby.buttons
+    page.press(lobby, "Start")
+    message = page.wait_for_public(2, "the first turn message")
+    page.wait_pictures(message.id, {"display.png", "alice.png"})
+    assert message.mentioned, "the turn message does not highlight alice's ping for alice"
+    for turn in range(1, 21):
+        message = play_turn(page, ["alice"], message)
+        assert ("The game is over" in message.text) == (turn == 20), (turn, message.text)
+    check_final(page, message, ["alice"])
+
+    # A picture opens enlarged on a click and closes on another.
+    page.driver.find_element("css selector", f'article[data-id="{message.id}"] img').click()
+    lightbox = page.driver.find_element("id", "lightbox")
+    page.wait_until(lightbox.is_displayed, "the enlarged picture")
+    screenshot(browser, tmp_path / "solo-enlarged.png")
+    lightbox.click()
+    page.wait_until(lambda: not lightbox.is_displayed(), "the enlarged picture to close")
+    screenshot(browser, tmp_path / "solo.png")
+
+
+def test_two_players_switching_in_the_second_channel(
+    running: Running, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    page = Page(browser, running.url)
+    page.switch_channel("table-2")
+    page.command("cascadia new", cards=("", 0))
+    lobby = page.wait_for_public(1, "the lobby")
+    page.switch_player("bob")
+    page.press(lobby, "Join")
+    page.wait_until(lambda: "bob" in page.public()[0].text, "the lobby to seat bob")
+    page.switch_player("alice")
+    page.press(page.public()[0], "Start")
+    message = page.wait_for_public(2, "the first turn message")
+    players = ["alice", "bob"]
+    page.wait_pictures(message.id, {"display.png", "alice.png", "bob.png"})
+    player = "alice"
+    for turn in range(1, 41):
+        [next_player] = page.pinged()
+        assert next_player != player or turn == 1, f"turn {turn}: {player} plays twice"
+        private = {m.id for m in page.messages() if m.ephemeral}
+        page.switch_player(next_player)
+        if next_player != player:
+            # The private answers to one player are not shown to the other.
+            assert not private & {m.id for m in page.messages()}, f"turn {turn}"
+            assert private or turn == 1, f"turn {turn}: {player} had no private panel"
+        player = next_player
+        shown = next(m for m in page.public() if m.id == message.id)
+        assert shown.mentioned, f"turn {turn}: {player} does not see the ping highlighted"
+        message = play_turn(page, players, shown)
+        assert ("The game is over" in message.text) == (turn == 40), (turn, message.text)
+    check_final(page, message, players)
+    screenshot(browser, tmp_path / "two-players.png")
+    page.switch_channel("table-1")
+    page.wait_until(lambda: not page.messages(), "the first channel to show no game")
