@@ -111,3 +111,13 @@ class MissingPermissions(BotError):
     def __init__(self, missing: Sequence[str]) -> None:
         self.missing = tuple(missing)
         super().__init__(f"I cannot run a game here. {missing_text(missing)}")
+
+
+class TooManyLobbies(BotError):
+    """A member opening one lobby more than a server allows them to have open at once."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"You have {limit} lobbies open in this server already, the most one member may "
+            "have: start or end one (`/cascadia end` in its channel) before opening another."
+        )

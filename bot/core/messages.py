@@ -427,23 +427,43 @@ class GameSummary:
     round: int | None
     deadline: datetime | None = None
     """By when the player to move plays, if the game has deadlines."""
+    ended: bool = False
+    """Stopped early lately (by the host, or because its channel was deleted)."""
+
+
+MY_GAMES_LIMIT = 1900
+"""Room for ``mygames`` inside Discord's 2,000 characters, with the closing line."""
 
 
 def my_games_message(games: Sequence[GameSummary]) -> str:
-    """The caller's open games across channels, their turns marked."""
+    """The caller's open games across channels, their turns first, then the games ended
+    lately: as many as fit in one message, then how many more there are."""
     if not games:
         return "You are not in any game. Open one with `/cascadia new`."
-    lines = []
-    for game in sorted(games, key=lambda g: not g.your_turn):
-        where = f"<#{game.channel_id}>"
-        if not game.started:
-            lines.append(f"{where}: in the lobby")
-        elif game.your_turn:
-            lines.append(f"{where}: **your turn** (round {game.round}{_by(game, 'play')})")
-        else:
-            to_move = safe(game.to_move) if game.to_move else "someone"
-            lines.append(f"{where}: waiting for {to_move} (round {game.round}{_by(game, 'plays')})")
-    return "Your games:\n" + "\n".join(lines)
+    lines = ["Your games:"]
+    ordered = sorted(games, key=lambda g: (g.ended, not g.your_turn))
+    for shown, game in enumerate(ordered):
+        line = _my_game_line(game)
+        if sum(len(x) + 1 for x in lines) + len(line) > MY_GAMES_LIMIT:
+            rest = ordered[shown:]
+            turns = sum(g.your_turn for g in rest)
+            more = f"…and {len(rest)} more"
+            lines.append(f"{more} ({turns} of them your turn)." if turns else f"{more}.")
+            break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _my_game_line(game: GameSummary) -> str:
+    where = f"<#{game.channel_id}>"
+    if game.ended:
+        return f"{where}: ended"
+    if not game.started:
+        return f"{where}: in the lobby"
+    if game.your_turn:
+        return f"{where}: **your turn** (round {game.round}{_by(game, 'play')})"
+    to_move = safe(game.to_move) if game.to_move else "someone"
+    return f"{where}: waiting for {to_move} (round {game.round}{_by(game, 'plays')})"
 
 
 def _by(game: GameSummary, verb: str) -> str:

@@ -8,6 +8,7 @@ tested against a real SQLite file.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import secrets
 from collections.abc import Callable, Sequence
@@ -29,6 +30,7 @@ from bot.core.errors import (
     NotInGame,
     NotStarted,
     NotYourTurn,
+    TooManyLobbies,
 )
 from bot.core.messages import GameSummary, Player
 from bot.core.names import seat_names
@@ -81,6 +83,10 @@ from engine import (
 )
 
 HOUR = timedelta(hours=1)
+RECENTLY_ENDED = timedelta(days=7)
+"""How long ``mygames`` still lists a game that was ended early."""
+MAX_OPEN_LOBBIES = 5
+"""How many lobbies one member may have open in one server at a time."""
 
 
 def new_seed() -> int:
@@ -239,6 +245,7 @@ class GameService:
         self._seeds = seeds
         self._scale = reminder_hour / HOUR
         self.thinker = thinker or Thinker()
+        self._openers: dict[int, asyncio.Lock] = {}
 
     def now(self) -> datetime:
         """The service's clock."""
@@ -316,10 +323,16 @@ class GameService:
     async def open_lobby(
         self, *, guild_id: int, channel_id: int, user_id: int, name: str, cards: str | None
     ) -> LoadedGame:
-        """Open a lobby in the channel with the caller seated as host."""
-        game = await self.store.create_lobby(
-            guild_id, channel_id, user_id, name, parse_cards(cards)
-        )
+        """Open a lobby in the channel with the caller seated as host; :class:`TooManyLobbies`
+        if they host :data:`MAX_OPEN_LOBBIES` lobbies in this server already."""
+        cards = parse_cards(cards)
+        # One opening at a time per member, so that a burst of them cannot pass the count.
+        async with self._openers.setdefault(user_id, asyncio.Lock()):
+            hosted = await self.store.games_for_user(user_id, statuses=(GameStatus.LOBBY,))
+            mine = [g for g in hosted if g.game.host_id == user_id and g.game.guild_id == guild_id]
+            if len(mine) >= MAX_OPEN_LOBBIES:
+                raise TooManyLobbies(MAX_OPEN_LOBBIES)
+            game = await self.store.create_lobby(guild_id, channel_id, user_id, name, cards)
         return await self._load(game)
 
     async def join(self, game_id: int, *, user_id: int, name: str) -> LoadedGame:
@@ -784,7 +797,8 @@ class GameService:
     # --- looking ------------------------------------------------------------------------------
 
     async def my_games(self, user_id: int) -> list[GameSummary]:
-        """The caller's open games across channels.
+        """The caller's open games across channels, and those ended in the last week (such
+        as a game whose channel was deleted).
 
         Reads each game's progress, not its whole state, and the time away of the player to
         move only where the game has deadlines: a player may sit at dozens of games.
@@ -814,6 +828,20 @@ class GameService:
                     to_move=None if to_move is None else to_move.name,
                     round=None if progress is None else progress.round,
                     deadline=deadline,
+                )
+            )
+        for entry in await self.store.games_for_user(user_id, statuses=(GameStatus.ENDED,)):
+            if entry.game.updated_at < now - RECENTLY_ENDED:
+                break  # newest first: the rest ended longer ago
+            summaries.append(
+                GameSummary(
+                    guild_id=entry.game.guild_id,
+                    channel_id=entry.game.channel_id,
+                    started=entry.game.state is not None,
+                    your_turn=False,
+                    to_move=None,
+                    round=None,
+                    ended=True,
                 )
             )
         return summaries

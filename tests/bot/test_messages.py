@@ -259,6 +259,20 @@ def test_my_games_marks_your_turn_first() -> None:
     assert "not in any game" in messages.my_games_message([])
 
 
+def test_my_games_fits_in_one_message_however_many() -> None:
+    waiting = [GameSummary(1, 10**18 + n, True, False, "Bob" * 10, 3) for n in range(60)]
+    turns = [GameSummary(1, 2 * 10**18 + n, True, True, "Ada", 5) for n in range(60)]
+    ended = [GameSummary(1, 3 * 10**18, False, False, None, None, ended=True)]
+    text = messages.my_games_message([*waiting, *ended, *turns])
+    assert len(text) <= 2000
+    lines = text.splitlines()
+    assert all("**your turn**" in line for line in lines[1:-1])
+    shown = len(lines) - 2
+    assert lines[-1] == f"…and {121 - shown} more ({60 - shown} of them your turn)."
+    few = messages.my_games_message([*turns[:2], *ended])
+    assert few.splitlines()[-1] == f"<#{3 * 10**18}>: ended"
+
+
 def test_help_fits_in_one_message_and_names_every_command() -> None:
     text = messages.help_message()
     assert len(text) <= 2000, f"{len(text)} characters: Discord takes at most 2000"

@@ -14,8 +14,16 @@ from typing import Any
 import pytest
 
 from bot.core import records
-from bot.core.errors import AlreadyPlayed, NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
-from bot.core.messages import Player
+from bot.core.errors import (
+    AlreadyPlayed,
+    NoGame,
+    NotHost,
+    NotInGame,
+    NotStarted,
+    NotYourTurn,
+    TooManyLobbies,
+)
+from bot.core.messages import Player, my_games_message
 from bot.core.outbox import Announcement, render_pictures
 from bot.core.records import last_placements
 from bot.core.service import (
@@ -583,6 +591,47 @@ async def test_my_games(service: GameService, store: Store) -> None:
     assert await service.my_games(CY) == []
     bob = {g.channel_id: g for g in await service.my_games(BOB)}
     assert not bob[CHANNEL + 1].started
+
+
+async def test_a_deleted_channels_game_shows_as_ended_for_a_week(
+    service: GameService, store: Store, clock: Clock
+) -> None:
+    table = await _started(service, ADA, BOB)
+    await service.open_lobby(
+        guild_id=GUILD, channel_id=CHANNEL + 1, user_id=ADA, name="a", cards=None
+    )
+    assert await service.abandon(CHANNEL) == [table.game.id]
+    assert await store.pending(channel_id=CHANNEL) == []
+    mine = {g.channel_id: g for g in await service.my_games(ADA)}
+    assert mine[CHANNEL].ended
+    assert not mine[CHANNEL + 1].ended
+    assert "<#10>: ended" in my_games_message(list(mine.values()))
+    clock.now += timedelta(days=8)
+    assert [g.channel_id for g in await service.my_games(BOB)] == []
+
+
+async def test_a_member_may_have_five_lobbies_open_in_a_server(service: GameService) -> None:
+    opened = await asyncio.gather(
+        *(
+            service.open_lobby(
+                guild_id=GUILD, channel_id=CHANNEL + n, user_id=ADA, name="a", cards=None
+            )
+            for n in range(8)
+        ),
+        return_exceptions=True,
+    )
+    refused = [r for r in opened if isinstance(r, BaseException)]
+    assert len(refused) == 3
+    assert all(isinstance(r, TooManyLobbies) for r in refused), refused
+    assert "5 lobbies open in this server" in str(refused[0])
+    # Another server, and another member, are counted apart.
+    await service.open_lobby(guild_id=GUILD + 1, channel_id=99, user_id=ADA, name="a", cards=None)
+    await service.open_lobby(guild_id=GUILD, channel_id=98, user_id=BOB, name="b", cards=None)
+    # Starting one frees a place.
+    first = next(r for r in opened if isinstance(r, LoadedGame))
+    await service.join(first.game.id, user_id=BOB, name="b")
+    await service.start(first.game.id, user_id=ADA)
+    await service.open_lobby(guild_id=GUILD, channel_id=97, user_id=ADA, name="a", cards=None)
 
 
 async def test_export_has_the_table_and_its_scores(service: GameService) -> None:
