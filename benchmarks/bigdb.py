@@ -459,8 +459,14 @@ async def measure_startup(target: str, now: datetime, workdir: Path, report: Rep
         guild = server.add_guild("Bench")
         # CASCADIA_DB in the environment: a URL is no file path.
         env = {"CASCADIA_TEST_CLOCK_FILE": str(clock), "CASCADIA_DB": db}
+        # In the work folder: on PostgreSQL the bot keeps its command-sync record there.
         bot = BotProcess(
-            server, db_path=Path(db), guild_id=guild, log_path=workdir / "bot.log", env=env
+            server,
+            db_path=Path(db),
+            guild_id=guild,
+            log_path=workdir / "bot.log",
+            env=env,
+            cwd=workdir,
         )
         try:
             began = time.perf_counter()

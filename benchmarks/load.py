@@ -198,7 +198,8 @@ async def measure(games: int, players: int, think: float, seed: int, workdir: Pa
         db_path=workdir / DB_NAME,
         guild_id=guild,
         log_path=workdir / "bot.log",
-        cwd=REPO_ROOT,
+        # On PostgreSQL the bot keeps its command-sync record in its working folder.
+        cwd=REPO_ROOT if db.endswith(DB_NAME) else workdir,
         env={"CASCADIA_DB": db},
     )
     channels = Channels(server)
