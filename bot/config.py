@@ -35,8 +35,8 @@ class Settings:
 
     token: str = field(repr=False)
     db_path: Path = Path(DEFAULT_DB)
-    """The SQLite file; with ``db_url`` set, only where the bot keeps its local files (the
-    record of the commands it uploaded) beside that name."""
+    """The SQLite file. With ``db_url`` set, only the name beside which the bot keeps its one
+    local file (the record of the commands it uploaded), in the user's cache folder."""
     db_url: str | None = field(default=None, repr=False)
     """``CASCADIA_DB`` when it is a PostgreSQL URL: the games are there. Out of ``repr``,
     since it may carry a password."""
@@ -101,7 +101,7 @@ class Settings:
         db_url = database if is_postgres_url(database) else None
         return cls(
             token=token,
-            db_path=Path(DEFAULT_DB if db_url is not None else database),
+            db_path=Path(database) if db_url is None else _cache(env) / "postgresql",
             db_url=db_url,
             guild_id=guild_id,
             log_level=log_level,
@@ -152,6 +152,13 @@ def _shards(
             f"(shards are numbered from 0), not {ids_text!r}"
         )
     return tuple(sorted(ids)), count
+
+
+def _cache(env: Mapping[str, str]) -> Path:
+    """The folder for the bot's local files when the games are on a server:
+    ``$XDG_CACHE_HOME/cascadia-bot``, or ``~/.cache/cascadia-bot``."""
+    base = env.get("XDG_CACHE_HOME", "").strip()
+    return (Path(base) if base else Path.home() / ".cache") / "cascadia-bot"
 
 
 def _seconds(get: Callable[[str], str | None], name: str, default: float) -> float:

@@ -28,7 +28,8 @@ def fingerprint(payloads: Sequence[dict[str, Any]]) -> str:
 
 
 def record_path(db_path: Path) -> Path:
-    """Where the hashes of the last syncs are kept: beside the database file."""
+    """Where the hashes of the last syncs are kept: beside the database file (for PostgreSQL,
+    beside the name :class:`~bot.config.Settings` gives in the cache folder)."""
     return db_path.with_name(db_path.name + ".commands.json")
 
 
@@ -56,6 +57,7 @@ class SyncRecord:
         """Store a hash, replacing the file atomically."""
         data = self.load()
         data[key] = value
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_name(self.path.name + ".tmp")
         temporary.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         os.replace(temporary, self.path)

@@ -70,6 +70,11 @@ def test_the_url_decides_the_backend_and_stays_out_of_repr() -> None:
     assert settings.db_url == url
     assert settings.database == url
     assert PASSWORD not in repr(settings)
+    # The one local file (the command sync record) goes to the cache folder, not the cwd.
+    cached = Settings.from_env(
+        {"DISCORD_TOKEN": TOKEN, "CASCADIA_DB": url, "XDG_CACHE_HOME": "/var/cache/x"}
+    )
+    assert cached.db_path == Path("/var/cache/x/cascadia-bot/postgresql")
     sqlite = Settings.from_env({"DISCORD_TOKEN": TOKEN, "CASCADIA_DB": "/data/x.sqlite3"})
     assert sqlite.db_url is None
     assert sqlite.database == "/data/x.sqlite3"

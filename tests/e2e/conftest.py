@@ -54,9 +54,9 @@ async def open_world(tmp_path: Path, seed: int, env: dict[str, str] | None = Non
         env=env,
         cwd=REPO_ROOT,
     )
-    world = World(
-        server, bot, Database(db_path), guild, channel, alice, bob, carol, dave, eve, seed
-    )
+    # A test module may run the bot on PostgreSQL by giving it a URL (see bot_env).
+    target = (env or {}).get("CASCADIA_DB") or db_path
+    world = World(server, bot, Database(target), guild, channel, alice, bob, carol, dave, eve, seed)
     try:
         await bot.start()
     except BaseException:

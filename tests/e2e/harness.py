@@ -1,8 +1,8 @@
 """The bot as its users meet it: the real ``python -m bot`` process against the local Discord
 server, driven through ``/cascadia`` commands, autocomplete and buttons.
 
-The bot runs as :class:`sandbox.BotProcess` (killable and restartable) on one SQLite file;
-:class:`Database` reads that file read-only, as an outside observer; :class:`GameChannel`
+The bot runs as :class:`sandbox.BotProcess` (killable and restartable) on one SQLite file or
+PostgreSQL database; :class:`Database` reads it, as an outside observer; :class:`GameChannel`
 plays a game in one channel the way people would, checking every message the bot posts there.
 """
 
@@ -18,13 +18,16 @@ import json
 import random
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import asyncpg
 from PIL import Image
 
+from bot.store import is_postgres_url
 from engine import GameRecord, GameState, state_from_json
 from engine.scoring.sheet import ScoreSheet, final_scores
 from fakediscord import (
@@ -85,14 +88,22 @@ async def poll_until(
 
 
 class Database:
-    """Read-only views of the bot's SQLite file (WAL: readable while the bot writes)."""
+    """Read-only views of the bot's database: its SQLite file (WAL: readable while the bot
+    writes), or, given a ``postgresql://`` URL, its PostgreSQL database."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, target: Path | str) -> None:
+        self.target = target
 
-    def rows(self, sql: str, *parameters: object) -> list[sqlite3.Row]:
-        """Run one read query on a fresh read-only connection."""
-        uri = f"file:{self.path}?mode=ro"
+    @property
+    def postgres(self) -> bool:
+        return isinstance(self.target, str) and is_postgres_url(self.target)
+
+    def rows(self, sql: str, *parameters: object) -> list[Any]:
+        """Run one read query (``?`` placeholders) on a fresh connection; rows index by
+        position and by column name."""
+        if self.postgres:
+            return _postgres_rows(str(self.target), sql, parameters)
+        uri = f"file:{self.target}?mode=ro"
         with contextlib.closing(sqlite3.connect(uri, uri=True, timeout=10)) as db:
             db.row_factory = sqlite3.Row
             return db.execute(sql, parameters).fetchall()
@@ -122,9 +133,28 @@ class Database:
     def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
         """Every row of every table: equal snapshots mean nothing was changed."""
         tables = ("games", "seats", "moves", "outbox", "outbox_snapshots", "panels")
+        # PostgreSQL has no rowid; each table's first two columns order its rows there.
+        order = "1, 2" if self.postgres else "rowid"
         return {
-            t: [tuple(r) for r in self.rows(f"SELECT * FROM {t} ORDER BY rowid")] for t in tables
+            t: [tuple(r) for r in self.rows(f"SELECT * FROM {t} ORDER BY {order}")] for t in tables
         }
+
+
+def _postgres_rows(url: str, sql: str, parameters: Sequence[object]) -> list[Any]:
+    """One query on a connection of its own, in a thread with its own event loop: the
+    callers are synchronous, as they are for the SQLite file."""
+    numbered = iter(range(1, len(parameters) + 1))
+    query = re.sub(r"\?", lambda _: f"${next(numbered)}", sql)
+
+    async def fetch() -> list[Any]:
+        connection = await asyncpg.connect(url)
+        try:
+            return list(await connection.fetch(query, *parameters))
+        finally:
+            await connection.close()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, fetch()).result(timeout=30)
 
 
 # --- the world -------------------------------------------------------------------------------
