@@ -31,7 +31,7 @@ from bot.core.records import export_file
 from bot.core.service import LoadedGame, Turn
 from bot.permissions import outcome
 from bot.store import GameStatus
-from bot.views import EndConfirmation, LeaveConfirmation
+from bot.views import CONFIRM_BUTTONS, EndConfirmation, LeaveConfirmation
 from engine import Hex, InvalidInput
 from render import render_display, render_environment, render_preview, render_scores
 
@@ -177,11 +177,15 @@ class Cascadia(commands.Cog):
     async def cog_load(self) -> None:
         """Register the lobby buttons, the turn panel's and the votes', so that messages
         posted before a restart still work."""
-        self.bot.add_dynamic_items(*lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS, *absence.BUTTONS)
+        self.bot.add_dynamic_items(
+            *lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS, *absence.BUTTONS, *CONFIRM_BUTTONS
+        )
 
     async def cog_unload(self) -> None:
         """Take the buttons away with the cog."""
-        self.bot.remove_dynamic_items(*lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS, *absence.BUTTONS)
+        self.bot.remove_dynamic_items(
+            *lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS, *absence.BUTTONS, *CONFIRM_BUTTONS
+        )
 
     # --- the lobby ----------------------------------------------------------------------------
 
@@ -534,7 +538,7 @@ class Cascadia(commands.Cog):
         what = "game" if table.state is not None else "lobby"
         await interaction.followup.send(
             f"End this {what} for everyone? This cannot be undone.",
-            view=EndConfirmation(interaction, game_id=table.game.id, can_manage=can_manage),
+            view=EndConfirmation(interaction, game_id=table.game.id),
             ephemeral=True,
         )
 

@@ -1,13 +1,18 @@
-"""Short-lived views: the confirmations before a game is ended and before a player leaves a
-game in play.
+"""The confirmations before a game is ended and before a player leaves a game in play.
 
-(The lobby's restart-proof buttons are in :mod:`bot.lobby`.)
+Their buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only the game
+id, so a confirmation asked before a restart still answers after it: it does what it says,
+or says why it no longer can (the game is over, the presser may not end it). Each question
+takes its buttons away if nobody answers it in time.
+
+(The lobby's buttons are in :mod:`bot.lobby`.)
 """
 
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+import re
+from typing import Any, Self
 
 import discord
 
@@ -19,30 +24,101 @@ Interaction = discord.Interaction[CascadiaBot]
 CONFIRM_SECONDS = 120
 
 
-class EndConfirmation(discord.ui.View):
-    """Asks the caller of ``/cascadia end`` to confirm, privately; only they see the buttons."""
+class _Confirmation(discord.ui.View):
+    """A private question with restart-proof buttons; unanswered, it is closed after
+    :data:`CONFIRM_SECONDS` with ``expired`` as its text."""
 
-    def __init__(self, original: Interaction, *, game_id: int, can_manage: bool) -> None:
+    expired: str
+
+    def __init__(self, original: Interaction, *items: discord.ui.Item[Any]) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
         self.original = original
+        for item in items:
+            self.add_item(item)
+
+    async def on_timeout(self) -> None:
+        """Take the buttons away, unless a press answered the question already."""
+        with contextlib.suppress(discord.HTTPException):
+            message = await self.original.original_response()
+            if message.components:
+                await self.original.edit_original_response(content=self.expired, view=None)
+
+
+class EndConfirmation(_Confirmation):
+    """Asks the caller of ``/cascadia end`` to confirm, privately; only they see the buttons."""
+
+    expired = "No answer: nothing was changed."
+
+    def __init__(self, original: Interaction, *, game_id: int) -> None:
+        super().__init__(original, EndButton(game_id), KeepPlayingButton(game_id))
+
+
+class LeaveConfirmation(_Confirmation):
+    """Asks a player of ``/cascadia leave`` in a game in play to confirm, privately: their
+    seat goes to the computer for good."""
+
+    expired = "No answer: you are still playing."
+
+    def __init__(self, original: Interaction, *, game_id: int) -> None:
+        super().__init__(original, LeaveButton(game_id), StayButton(game_id))
+
+
+class _ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"$^"):
+    """A confirmation's button: the subclass says which action and how it looks."""
+
+    action: str
+    label: str
+    style: discord.ButtonStyle
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=self.label, style=self.style, custom_id=f"cascadia:{self.action}:{game_id}"
+            )
+        )
         self.game_id = game_id
-        self.can_manage = can_manage
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the button from a press: the game id is all it needs."""
+        return cls(int(match["game_id"]))
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
-        """Admit the click like any command (refused while the bot shuts down)."""
+        """Admit the press like any command (refused while the bot shuts down)."""
         return await interaction.client.admit(interaction)
 
-    @discord.ui.button(label="End the game", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
-        """End the game for good and announce it in the channel."""
+    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
+        """Do what the button says; any refusal is answered privately like a command's."""
+        try:
+            await self.act(interaction)
+        except Exception as error:
+            await errors.report(interaction, error)
+
+    async def act(self, interaction: Interaction) -> None:
+        """What pressing the button does."""
+        raise NotImplementedError
+
+
+class EndButton(_ConfirmButton, template=r"cascadia:endgame:(?P<game_id>[0-9]+)"):
+    """End the game for good and announce it in the channel."""
+
+    action, label, style = "endgame", "End the game", discord.ButtonStyle.danger
+
+    async def act(self, interaction: Interaction) -> None:
+        """End the game, if the presser (still) may: the host, or Manage Channels now."""
         await interaction.response.defer()
-        self.stop()
         bot = interaction.client
         result = await bot.service.end(
             self.game_id,
             user_id=interaction.user.id,
             name=interaction.user.display_name,
-            can_manage=self.can_manage,
+            can_manage=interaction.permissions.manage_channels,
         )
         await bot.announce(result.outbox_ids)
         table = await bot.service.table_by_id(self.game_id)
@@ -50,44 +126,25 @@ class EndConfirmation(discord.ui.View):
             await lobby.refresh(bot, table)  # a lobby that never started: close its message
         await interaction.edit_original_response(content="The game is ended.", view=None)
 
-    @discord.ui.button(label="Keep playing", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
-        """Leave everything as it is."""
-        self.stop()
+
+class KeepPlayingButton(_ConfirmButton, template=r"cascadia:keepgame:(?P<game_id>[0-9]+)"):
+    """Leave everything as it is."""
+
+    action, label, style = "keepgame", "Keep playing", discord.ButtonStyle.secondary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Close the question."""
         await interaction.response.edit_message(content="Nothing was changed.", view=None)
 
-    async def on_timeout(self) -> None:
-        """Take the buttons away once the question has expired."""
-        with contextlib.suppress(discord.HTTPException):
-            await self.original.edit_original_response(
-                content="No answer: nothing was changed.", view=None
-            )
 
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any]
-    ) -> None:
-        """Answer privately, like every command error."""
-        await errors.report(interaction, error)
+class LeaveButton(_ConfirmButton, template=r"cascadia:leavegame:(?P<game_id>[0-9]+)"):
+    """Hand the presser's seat to the computer and tell the channel."""
 
+    action, label, style = "leavegame", "Leave the game", discord.ButtonStyle.danger
 
-class LeaveConfirmation(discord.ui.View):
-    """Asks a player of ``/cascadia leave`` in a game in play to confirm, privately: their
-    seat goes to the computer for good."""
-
-    def __init__(self, original: Interaction, *, game_id: int) -> None:
-        super().__init__(timeout=CONFIRM_SECONDS)
-        self.original = original
-        self.game_id = game_id
-
-    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
-        """Admit the click like any command (refused while the bot shuts down)."""
-        return await interaction.client.admit(interaction)
-
-    @discord.ui.button(label="Leave the game", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
-        """Hand the seat to the computer and tell the channel."""
+    async def act(self, interaction: Interaction) -> None:
+        """Leave the game, if the presser still plays in it."""
         await interaction.response.defer()
-        self.stop()
         bot = interaction.client
         result = await bot.service.leave_game(self.game_id, user_id=interaction.user.id)
         await bot.announce(result.outbox_ids)
@@ -95,21 +152,21 @@ class LeaveConfirmation(discord.ui.View):
             content="You left the game: the computer plays your seat from now on.", view=None
         )
 
-    @discord.ui.button(label="Stay", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
-        """Leave everything as it is."""
-        self.stop()
+
+class StayButton(_ConfirmButton, template=r"cascadia:stay:(?P<game_id>[0-9]+)"):
+    """Leave everything as it is."""
+
+    action, label, style = "stay", "Stay", discord.ButtonStyle.secondary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Close the question."""
         await interaction.response.edit_message(content="You are still playing.", view=None)
 
-    async def on_timeout(self) -> None:
-        """Take the buttons away once the question has expired."""
-        with contextlib.suppress(discord.HTTPException):
-            await self.original.edit_original_response(
-                content="No answer: you are still playing.", view=None
-            )
 
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any]
-    ) -> None:
-        """Answer privately, like every command error."""
-        await errors.report(interaction, error)
+CONFIRM_BUTTONS: tuple[type[_ConfirmButton], ...] = (
+    EndButton,
+    KeepPlayingButton,
+    LeaveButton,
+    StayButton,
+)
+"""The dynamic items the cog registers."""

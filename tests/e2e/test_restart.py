@@ -3,7 +3,7 @@ database: the game goes on, no move is lost or applied twice, every message is p
 
 from __future__ import annotations
 
-from tests.e2e.harness import GameChannel, World
+from tests.e2e.harness import GameChannel, World, button
 
 
 async def kill_before_the_move_is_committed(world: World, table: GameChannel) -> None:
@@ -80,3 +80,39 @@ async def test_sigkill_at_several_points_of_a_game(world: World) -> None:
     moves = world.db.moves(table.game_id)
     assert [seq for seq, _, _ in moves] == list(range(1, 41))
     table.check_channel()
+
+
+async def test_the_end_and_leave_confirmations_answer_after_a_restart(world: World) -> None:
+    table = world.table()
+    await table.setup([world.alice, world.bob, world.carol])
+    await table.play()
+    leaving = await table.run(world.bob, "leave")
+    ending = await table.run(world.alice, "end")
+    kept = await table.run(world.alice, "end")
+    too_late = await table.run(world.alice, "end")
+    await world.bot.restart()
+
+    # Asked before the restart, answered after it: the buttons still act.
+    await table.press(world.alice, kept, "Keep playing")
+    await world.server.wait_for(
+        lambda: "Nothing was changed" in kept.content, what="Keep playing to close its question"
+    )
+    since = len(world.server.messages)
+    await table.press(world.bob, leaving, "Leave the game")
+    left = await table.next_post(since, what="the message that bob left to the computer")
+    assert "bob" in left.content, left.content
+    since = len(world.server.messages)
+    await table.press(world.alice, ending, "End the game")
+    ended = await table.next_post(since, what="the message that the game was ended")
+    assert "The game was ended by **alice**" in ended.content, ended.content
+    await world.server.wait_for(
+        lambda: ending.content == "The game is ended.", what="the question to say it is done"
+    )
+    # A question whose game is over by now says so instead of failing.
+    late = await world.server.click(world.alice, too_late, button(too_late, "End the game"))
+    assert (await late).callback_type == 6
+    [answer] = await world.server.wait_for(
+        lambda: late.followup_messages, what="the answer to a press on an ended game"
+    )
+    assert "This game is over" in answer.content, answer.content
+    assert answer.ephemeral
