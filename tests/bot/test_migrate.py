@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import sqlite3
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.service import GameService, LoadedGame, Turn
-from bot.migrate import MigrateError, copy_database
+from bot.migrate import TABLES, MigrateError, copy_database
 from bot.store import GameStatus, OutboxMessage, PostgresStore, SqliteStore, Store
 from engine import PlaceTile, PlaceToken, Take, apply, legal_actions
 
@@ -240,3 +241,25 @@ def test_a_missing_file_is_named(tmp_path: Path, postgres_url: str) -> None:
         f"cascadia-bot migrate: {tmp_path / 'nope.sqlite3'} is not a file: name the bot's "
         "SQLite database"
     ]
+
+
+async def test_every_table_is_copied(tmp_path: Path, postgres_url: str) -> None:
+    """A table added by a later migration must join TABLES, or its rows would stay behind."""
+    async with SqliteStore.open(tmp_path / "x.sqlite3"):
+        pass
+    connection = sqlite3.connect(tmp_path / "x.sqlite3")
+    try:
+        in_sqlite = {
+            name
+            for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        } - {"sqlite_sequence"}
+    finally:
+        connection.close()
+    async with PostgresStore.open(postgres_url) as postgres, postgres.transaction() as db:
+        in_postgres = {
+            str(row[0])
+            for row in await db.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+            )
+        } - {"schema_version"}
+    assert in_sqlite == in_postgres == set(TABLES)
