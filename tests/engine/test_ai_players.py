@@ -22,8 +22,9 @@ SEARCH = Budget(rollouts=6)
 
 
 @st.composite
-def turn_states(draw: st.DrawFn, *, late: bool = False) -> GameState:
-    players = draw(st.integers(min_value=1, max_value=4))
+def turn_states(draw: st.DrawFn, *, late: bool = False, players: int | None = None) -> GameState:
+    if players is None:
+        players = draw(st.integers(min_value=1, max_value=4))
     seed = draw(st.integers(min_value=0, max_value=2**32))
     last = 20 * players - 1
     first = last - 5 * players if late else 0
@@ -45,12 +46,21 @@ def finish_turn_with(state: GameState, policy: str, seed: int, budget: Budget) -
     return state
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(state=turn_states(), seed=st.integers(min_value=0, max_value=2**16))
-def test_greedy_and_fast_only_play_legal_moves(state: GameState, seed: int) -> None:
-    for policy in ("random", "greedy", "fast"):
-        after = finish_turn_with(state, policy, seed, Budget())
-        assert after.seats[state.current].turns_taken == state.current_player.turns_taken + 1
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_random_greedy_and_fast_only_play_legal_moves(players: int) -> None:
+    """500 random states of each player count (the issue's bar), every policy finishing the
+    turn with legal actions only."""
+
+    @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(state=turn_states(players=players), seed=st.integers(min_value=0, max_value=2**16))
+    def check(state: GameState, seed: int) -> None:
+        assert len(state.seats) == players
+        for policy in ("random", "greedy", "fast"):
+            after = finish_turn_with(state, policy, seed, Budget())
+            turns = state.current_player.turns_taken + 1
+            assert after.seats[state.current].turns_taken == turns
+
+    check()
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

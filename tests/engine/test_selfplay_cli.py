@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import statistics
 from pathlib import Path
 
 import pytest
@@ -20,14 +22,38 @@ def test_selfplay_lines_replay_and_rescore_to_their_scores(tmp_path: Path) -> No
     assert result.returncode == 0, result.stderr
     summary = result.stdout.splitlines()
     assert [line.split(":")[0] for line in summary] == ["greedy", "fast"]
-    assert all("+-" in line and "p99" in line and "corridors" in line for line in summary)
     lines = [json.loads(line) for line in out.read_text().splitlines()]
+    for text in summary:
+        # "fast: base 88.50 +- 1.23 (total ...) over 2 games; per move p50 .. ms p99 .. ms;
+        # bear .. elk .. salmon .. hawk .. fox .. corridors .. nature .."
+        policy = text.split(":")[0]
+        found = re.search(r"base (\d+\.\d\d) \+- (\d+\.\d\d) .* over 2 games", text)
+        assert found, text
+        means = [
+            statistics.fmean(
+                s["base"]
+                for s, p in zip(line["scores"], line["policies"], strict=True)
+                if p == policy
+            )
+            for line in lines
+        ]
+        assert float(found[1]) == pytest.approx(statistics.fmean(means), abs=0.006)
+        assert float(found[2]) > 0
+        assert re.search(r"per move p50 \d+\.\d ms p99 \d+\.\d ms", text), text
+        split = re.findall(r"(\w+) (\d+\.\d)(?= |$)", text.split("ms;")[-1])
+        assert [part for part, _ in split] == [
+            "bear", "elk", "salmon", "hawk", "fox", "corridors", "nature"
+        ]  # fmt: skip
     assert [line["seed"] for line in lines] == [40, 41]
     assert [line["policies"] for line in lines] == [["greedy", "fast"], ["fast", "greedy"]]
     for line in lines:
         state = GameRecord.from_json(line["record"]).replay()
         assert state.is_over
         assert {seat for seat, _ in line["seconds"]} == {0, 1}
+        # One timing per decision: the 40 turns, plus any turn that started with a wipe.
+        assert len(line["seconds"]) >= 40
+        assert all(secs >= 0 for _, secs in line["seconds"])
+        assert any(secs > 0 for _, secs in line["seconds"])
         record = tmp_path / "record.json"
         record.write_text(json.dumps(line))
         table = run("replay", "--table", str(record))
