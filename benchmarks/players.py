@@ -59,6 +59,8 @@ def main() -> None:
     }
     for policy, target in targets.items():
         games = args.strong_games if policy == "strong" else args.games
+        if games < 1:
+            continue
         wall, cpu = decision_times(policy, games, budgets[policy])
         print(f"{policy} per decision over {games} games ({len(wall)} decisions){target}")
         print(f"  wall: {_figures(wall)}")
