@@ -25,6 +25,7 @@ ENGINE_FORBIDDEN = {
     "discord",
     "PIL",
     "aiosqlite",
+    "asyncpg",
     "sqlite3",
     "asyncio",
     "socket",
@@ -84,7 +85,16 @@ def test_engine_is_pure(path: Path) -> None:
     "path", sorted((ROOT / "render").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT))
 )
 def test_render_uses_only_engine_and_pillow(path: Path) -> None:
-    forbidden = {"discord", "aiosqlite", "sqlite3", "asyncio", "bot", "fakediscord", "sandbox"}
+    forbidden = {
+        "discord",
+        "aiosqlite",
+        "asyncpg",
+        "sqlite3",
+        "asyncio",
+        "bot",
+        "fakediscord",
+        "sandbox",
+    }
     assert not _imports(path) & forbidden
 
 
@@ -202,7 +212,7 @@ def test_engine_is_used_by_its_public_names(path: Path) -> None:
 def test_the_discord_free_half_imports_without_discord() -> None:
     code = (
         "import sys, bot.store, bot.core.service, bot.core.outbox, bot.core.choices,"
-        " bot.core.pictures, bot.core.records;"
+        " bot.core.pictures, bot.core.records, bot.migrate;"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'discord', 'aiohttp'}"
         " or m in {'bot.client', 'bot.cog', 'bot.lobby', 'bot.views', 'bot.errors'});"
         "print(bad); sys.exit(1 if bad else 0)"
