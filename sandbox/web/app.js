@@ -68,7 +68,7 @@ function show(state) {
       return button;
     }));
     $("player").replaceChildren(...state.players.map((p) => {
-      const option = element("option", "", p.pinged ? `${p.name} 🔔` : p.name);
+      const option = element("option", "", p.pinged ? `${p.name} (pinged)` : p.name);
       option.value = p.id;
       option.selected = p.id === state.me;
       return option;

@@ -133,7 +133,7 @@ class Page:
         return [
             o.text.split(" ")[0]
             for o in Select(self.driver.find_element(By.ID, "player")).options
-            if "🔔" in o.text
+            if o.text.endswith(" (pinged)")
         ]
 
     def command(self, path: str, **options: str | tuple[str, int]) -> None:
