@@ -34,6 +34,7 @@ from bot.core.errors import BotError, NotHost, NotInGame
 from bot.core.messages import Player
 from bot.core.outbox import Announcement
 from bot.core.quiet import QuietHours, UnknownZone
+from bot.core.records import read_progress
 from bot.core.service import GameService, LoadedGame, Turn
 from bot.store import CommitResult, GameRow, GameStatus, RevisionConflict, SkipPoll
 from engine import GameState
@@ -178,7 +179,16 @@ class Attendance:
 
     async def _computer_turns(self) -> list[int]:
         queued: list[int] = []
-        for game in await self.store.computer_games():
+        games = await self.store.computer_games()
+        seats = await self.store.seats_of([game.id for game in games])
+        for game in games:
+            if game.state is None:
+                continue
+            # Most of these games wait for a person: tell from the progress, not the state.
+            progress = read_progress(game.state)
+            to_move = seats.get(game.id, [])[progress.current : progress.current + 1]
+            if progress.is_over or not to_move or to_move[0].computer is None:
+                continue
             # The computer seat's own player (fast or strong), thinking in a worker process.
             try:
                 result = await self.service.play_computer(game.id)
