@@ -44,6 +44,8 @@ SHUTDOWN_GRACE_SECONDS = 10.0
 """How long shutting down waits for requests being handled to finish."""
 UNKNOWN_CHANNEL = 10003
 """Discord's error code for a channel that does not exist (any more)."""
+HOST_COMMANDS = frozenset({"start", "end", "settings", "skip"})
+"""The commands only the host may use (``end`` and ``skip`` also Manage Channels)."""
 MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
 """Discord's error codes for a post the bot's permissions in the channel do not allow."""
 NO_PICTURES = (
@@ -164,6 +166,7 @@ class CascadiaBot(commands.AutoShardedBot):
         if task is not None:
             self._requests.add(task)
             task.add_done_callback(self._requests.discard)
+        await self._replace_departed_host(interaction)
         channel_id = interaction.channel_id
         if (
             channel_id is not None
@@ -174,6 +177,34 @@ class CascadiaBot(commands.AutoShardedBot):
             self.outbox.permissions_changed([channel_id])
             self._background(self.outbox.drain([channel_id]))
         return True
+
+    async def _replace_departed_host(self, interaction: discord.Interaction[CascadiaBot]) -> None:
+        """Before someone else's host command in a game's channel: if the host has left the
+        server, the next person in seat order becomes host (the bot has no privileged intent
+        to hear members leave, so it asks when it matters)."""
+        command = interaction.command
+        guild, channel_id = interaction.guild, interaction.channel_id
+        if command is None or command.name not in HOST_COMMANDS:
+            return
+        if guild is None or channel_id is None:
+            return
+        game = await self.store.get_active_game(channel_id)
+        if game is None or game.host_id == interaction.user.id or game.host_id < 0:
+            return
+        try:
+            await guild.fetch_member(game.host_id)
+        except discord.NotFound:
+            table = await self.service.pass_host(game.id, gone=game.host_id)
+            if table is not None:
+                log.info(
+                    "the host of game %d left the server: the seat of user %d is host now",
+                    game.id,
+                    table.game.host_id,
+                )
+        except discord.HTTPException:
+            log.warning(
+                "could not check whether the host of game %d is here", game.id, exc_info=True
+            )
 
     def _background(self, work: Coroutine[Any, Any, object]) -> None:
         task = asyncio.create_task(work)

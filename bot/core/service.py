@@ -743,6 +743,24 @@ class GameService:
         )
         return await self.store.end_game(game_id, outbox_messages=[announcement.to_outbox()])
 
+    async def pass_host(self, game_id: int, *, gone: int) -> LoadedGame | None:
+        """The host ``gone`` left the server: the next person in seat order becomes host.
+        Returns the game as it is then; ``None`` when nothing changed (``gone`` is not the
+        host, or nobody is left to take over)."""
+        table = await self.table_by_id(game_id)
+        if table.game.host_id != gone:
+            return None
+        seats = [p for p in table.players if p.computer is None]
+        order = [p.user_id for p in seats]
+        start = order.index(gone) + 1 if gone in order else 0
+        following = [*order[start:], *order[:start]]
+        heir = next((user for user in following if user != gone), None)
+        if heir is None:
+            return None
+        if not await self.store.pass_host(game_id, old_host=gone, new_host=heir):
+            return None
+        return await self.table_by_id(game_id)
+
     async def abandon(self, channel_id: int) -> list[int]:
         """The channel was deleted: its open game ends, its unsent messages and reminders are
         dropped. Returns the ids of the games ended."""

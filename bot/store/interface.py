@@ -74,6 +74,11 @@ class Store(Protocol):
         """Remember the Discord message that shows the lobby."""
         ...
 
+    async def pass_host(self, game_id: int, *, old_host: int, new_host: int) -> bool:
+        """Make ``new_host`` the host in place of ``old_host``; ``False`` if ``old_host`` was
+        not the host any more."""
+        ...
+
     async def start_game(
         self,
         game_id: int,

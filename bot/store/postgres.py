@@ -274,6 +274,18 @@ class PostgresStore:
             if _count(status) == 0:
                 raise NotFound("game", game_id)
 
+    async def pass_host(self, game_id: int, *, old_host: int, new_host: int) -> bool:
+        """Make ``new_host`` the host in place of ``old_host`` (bookkeeping: no revision
+        bump); ``False`` if ``old_host`` was not the host any more."""
+        async with self.transaction() as db:
+            status = await db.execute(
+                "UPDATE games SET host_id = $1 WHERE id = $2 AND host_id = $3",
+                new_host,
+                game_id,
+                old_host,
+            )
+            return _count(status) == 1
+
     async def start_game(
         self,
         game_id: int,

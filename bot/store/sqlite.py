@@ -281,6 +281,16 @@ class SqliteStore:
             if cursor.rowcount == 0:
                 raise NotFound("game", game_id)
 
+    async def pass_host(self, game_id: int, *, old_host: int, new_host: int) -> bool:
+        """Make ``new_host`` the host in place of ``old_host`` (bookkeeping: no revision
+        bump); ``False`` if ``old_host`` was not the host any more."""
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET host_id = ? WHERE id = ? AND host_id = ?",
+                (new_host, game_id, old_host),
+            )
+            return cursor.rowcount == 1
+
     async def start_game(
         self,
         game_id: int,

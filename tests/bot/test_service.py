@@ -610,6 +610,22 @@ async def test_a_deleted_channels_game_shows_as_ended_for_a_week(
     assert [g.channel_id for g in await service.my_games(BOB)] == []
 
 
+async def test_the_host_role_passes_to_the_next_person(service: GameService) -> None:
+    table = await _lobby(service, ADA, BOB, CY)
+    await service.add_computer(table.game.id, user_id=ADA, policy="fast")
+    assert await service.pass_host(table.game.id, gone=BOB) is None
+    passed = await service.pass_host(table.game.id, gone=ADA)
+    assert passed is not None
+    assert passed.game.host_id == BOB
+    again = await service.pass_host(table.game.id, gone=BOB)
+    assert again is not None
+    assert again.game.host_id == CY
+    # After the last seat it wraps round, past the computer: a computer never hosts.
+    last = await service.pass_host(table.game.id, gone=CY)
+    assert last is not None
+    assert last.game.host_id == ADA
+
+
 async def test_a_member_may_have_five_lobbies_open_in_a_server(service: GameService) -> None:
     opened = await asyncio.gather(
         *(

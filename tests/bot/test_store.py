@@ -444,6 +444,17 @@ async def test_end_lobby(store: Store) -> None:
     assert await store.get_active_game(CHANNEL) is None
 
 
+async def test_pass_host_only_from_the_host(store: Store) -> None:
+    game = await started(store, [BOB, CAROL])
+    assert await store.pass_host(game.id, old_host=BOB, new_host=CAROL) is False
+    assert await store.pass_host(game.id, old_host=HOST, new_host=BOB) is True
+    passed = await store.get_game(game.id)
+    assert passed is not None
+    assert passed.host_id == BOB
+    assert passed.revision == game.revision
+    assert await store.pass_host(game.id, old_host=HOST, new_host=CAROL) is False
+
+
 async def test_abandon_channel_ends_its_game_and_drops_its_unsent_messages(store: Store) -> None:
     game = await started(store)
     elsewhere = await started(store, channel=OTHER_CHANNEL)

@@ -86,3 +86,22 @@ async def test_five_lobbies_per_member_and_server(world: World) -> None:
     answer = await tables[5].refused(world.alice, "new", reason="5 lobbies open in this server")
     assert "/cascadia end" in answer
     await tables[5].open(world.bob)
+
+
+async def test_the_host_leaving_the_server_passes_the_host_role_on(world: World) -> None:
+    table = world.table()
+    await table.setup([world.alice, world.bob, world.carol])
+    await table.refused(world.bob, "end", reason="only the host")
+
+    world.server.remove_member(world.guild, world.alice)
+    after = table.seats.index(world.alice) + 1
+    heir, other = [*table.seats[after:], *table.seats[:after]][:2]
+    question = await table.run(heir, "end")
+    assert "End this game for everyone" in question.content, question.content
+    [row] = world.db.rows("SELECT host_id FROM games WHERE id = ?", table.game_id)
+    assert int(row[0]) == heir
+    await table.refused(other, "end", reason="only the host")
+    since = len(world.server.messages)
+    await table.press(heir, question, "End the game")
+    ended = await table.next_post(since, what="the message that the new host ended the game")
+    assert f"The game was ended by **{world.name(heir)}**" in ended.content, ended.content
