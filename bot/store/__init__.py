@@ -55,6 +55,7 @@ from bot.store.postgres import PostgresStore
 from bot.store.rows import (
     OPEN_STATUSES,
     AwayRow,
+    Claimer,
     Clock,
     CommitResult,
     GameRow,
@@ -80,6 +81,7 @@ __all__ = [
     "AlreadySeated",
     "AwayRow",
     "ChannelBusy",
+    "Claimer",
     "Clock",
     "CommitResult",
     "DatabaseTooNew",

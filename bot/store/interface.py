@@ -8,6 +8,7 @@ from typing import Protocol
 
 from bot.store.rows import (
     OPEN_STATUSES,
+    Claimer,
     CommitResult,
     GameRow,
     GameStatus,
@@ -148,6 +149,27 @@ class Store(Protocol):
         self, limit: int = 50, *, max_attempts: int | None = None, channel_id: int | None = None
     ) -> list[OutboxRow]:
         """Unsent outbox rows, oldest first (only ``channel_id``'s when given)."""
+        ...
+
+    async def claim_outbox(
+        self, claimer: Claimer, limit: int = 50, *, channel_id: int | None = None
+    ) -> list[OutboxRow]:
+        """Claim unsent rows for ``claimer`` until its lease ends and return them, oldest
+        first (only ``channel_id``'s when given): rows of games in guilds its shards own, not
+        held by another claimer's lease that has not ended, in channels where no earlier
+        unsent row is held so. Rows it holds already are claimed again (the lease renewed)."""
+        ...
+
+    async def claim_game(self, game_id: int, claimer: Claimer) -> bool:
+        """Claim a game's background work (reminders, votes, pings, computer turns) for
+        ``claimer`` until its lease ends; ``False`` when its shards do not own the game's guild
+        or another claimer's lease holds it. Claiming again renews the lease."""
+        ...
+
+    async def release_claims(self) -> int:
+        """Drop every claim (rows and games) at once; returns how many rows were held. Only
+        for a process that knows it is the only one on the database (an SQLite file it has
+        locked), so that claims of a process that died are not waited out."""
         ...
 
     async def get_outbox(self, outbox_id: int) -> OutboxRow | None:

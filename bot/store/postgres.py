@@ -39,6 +39,7 @@ from bot.store.errors import (
 from bot.store.rows import (
     OPEN_STATUSES,
     AwayRow,
+    Claimer,
     Clock,
     CommitResult,
     GameRow,
@@ -57,6 +58,9 @@ from bot.store.rows import (
 from bot.store.schema import Migration, check_numbering, load_migrations
 
 log = logging.getLogger(__name__)
+
+_CLAIM_LOCK = 0x43415343
+"""The advisory lock key that makes claims of outbox rows one process at a time."""
 
 POOL_SIZE = 10
 """The most connections one process keeps open to the database."""
@@ -579,6 +583,85 @@ class PostgresStore:
             *params,
         )
         return [_outbox(row) for row in rows]
+
+    async def claim_outbox(
+        self, claimer: Claimer, limit: int = 50, *, channel_id: int | None = None
+    ) -> list[OutboxRow]:
+        """Claim unsent rows for ``claimer`` until its lease ends and return them, oldest
+        first (only ``channel_id``'s when given): rows of games in guilds its shards own, not
+        held by another claimer's lease that has not ended, in channels where no earlier
+        unsent row is held so. Rows it holds already are claimed again (the lease renewed).
+
+        Claims are taken one process at a time (a transaction advisory lock): with rows
+        merely skipped while another process claims them (``SKIP LOCKED``), a process could
+        take a channel's later row while another takes its earlier one."""
+        now = self._stamp()
+        params: list[object] = [
+            claimer.shard_count,
+            list(claimer.shard_ids),
+            claimer.name,
+            now,
+            now + claimer.lease,
+        ]
+        only = ""
+        if channel_id is not None:
+            params.append(channel_id)
+            only = f" AND o.channel_id = ${len(params)}"
+        params.append(limit)
+        async with self.transaction() as db:
+            await db.execute("SELECT pg_advisory_xact_lock($1)", _CLAIM_LOCK)
+            claimed = await db.fetch(
+                "WITH picked AS ("
+                " SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id"
+                " WHERE o.sent_at IS NULL AND (g.guild_id >> 22) % $1 = ANY($2::bigint[])"
+                " AND NOT EXISTS (SELECT 1 FROM outbox o2 WHERE o2.channel_id = o.channel_id"
+                " AND o2.sent_at IS NULL AND o2.id <= o.id"
+                " AND o2.claimed_by <> $3 AND o2.lease_until > $4)"
+                f"{only} ORDER BY o.id LIMIT ${len(params)} FOR UPDATE OF o)"
+                " UPDATE outbox SET claimed_by = $3, lease_until = $5 FROM picked"
+                " WHERE outbox.id = picked.id RETURNING outbox.id",
+                *params,
+            )
+            ids = sorted(row["id"] for row in claimed)
+            rows = await db.fetch(
+                f"SELECT {_OUTBOX_COLUMNS} FROM {_OUTBOX_TABLES} WHERE o.id = ANY($1::bigint[])"
+                " ORDER BY o.id",
+                ids,
+            )
+        return [_outbox(row) for row in rows]
+
+    async def claim_game(self, game_id: int, claimer: Claimer) -> bool:
+        """Claim a game's background work (reminders, votes, pings, computer turns) for
+        ``claimer`` until its lease ends; ``False`` when its shards do not own the game's guild
+        or another claimer's lease holds it. Claiming again renews the lease."""
+        now = self._stamp()
+        async with self.transaction() as db:
+            status = await db.execute(
+                "UPDATE games SET claimed_by = $1, lease_until = $2"
+                " WHERE id = $3 AND (guild_id >> 22) % $4 = ANY($5::bigint[])"
+                " AND (claimed_by IS NULL OR claimed_by = $1 OR lease_until <= $6)",
+                claimer.name,
+                now + claimer.lease,
+                game_id,
+                claimer.shard_count,
+                list(claimer.shard_ids),
+                now,
+            )
+        return _count(status) == 1
+
+    async def release_claims(self) -> int:
+        """Drop every claim (rows and games) at once; returns how many rows were held. Only
+        for a process that knows it is the only one on the database, so that claims of a
+        process that died are not waited out."""
+        released = 0
+        async with self.transaction() as db:
+            for table in ("outbox", "games"):
+                status = await db.execute(
+                    f"UPDATE {table} SET claimed_by = NULL, lease_until = NULL"
+                    " WHERE claimed_by IS NOT NULL"
+                )
+                released += _count(status)
+        return released
 
     async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
         """One outbox row, sent or not."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 
 Clock = Callable[[], datetime]
@@ -17,6 +17,25 @@ Clock = Callable[[], datetime]
 def utc_now() -> datetime:
     """The current time as an aware UTC datetime: the default clock."""
     return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Claimer:
+    """A bot process as it claims work: its name, and the shards it runs out of how many.
+
+    A row is claimed only by a process whose shards own the row's guild, shard
+    ``(guild_id >> 22) % shard_count``; the default, one shard of one, owns every guild.
+    """
+
+    name: str
+    shard_ids: tuple[int, ...] = (0,)
+    shard_count: int = 1
+    lease: timedelta = timedelta(seconds=60)
+    """How long a claim holds before another process may take the row over."""
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether this process's shards own the guild."""
+        return (guild_id >> 22) % self.shard_count in self.shard_ids
 
 
 class GameStatus(StrEnum):

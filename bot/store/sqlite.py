@@ -36,6 +36,7 @@ from bot.store.errors import (
 from bot.store.rows import (
     OPEN_STATUSES,
     AwayRow,
+    Claimer,
     Clock,
     CommitResult,
     GameRow,
@@ -583,6 +584,88 @@ class SqliteStore:
             (*params, limit),
         )
         return [_outbox(row) for row in rows]
+
+    async def claim_outbox(
+        self, claimer: Claimer, limit: int = 50, *, channel_id: int | None = None
+    ) -> list[OutboxRow]:
+        """Claim unsent rows for ``claimer`` until its lease ends and return them, oldest
+        first (only ``channel_id``'s when given): rows of games in guilds its shards own, not
+        held by another claimer's lease that has not ended, in channels where no earlier
+        unsent row is held so. Rows it holds already are claimed again (the lease renewed)."""
+        now = self._now()
+        stamp, until = _to_text(now), _to_text(now + claimer.lease)
+        shards = ", ".join("?" for _ in claimer.shard_ids)
+        held = "(o2.claimed_by <> ? AND o2.lease_until > ?)"
+        where = [
+            "o.sent_at IS NULL",
+            f"(g.guild_id >> 22) % ? IN ({shards})",
+            f"NOT EXISTS (SELECT 1 FROM outbox o2 WHERE o2.channel_id = o.channel_id"
+            f" AND o2.sent_at IS NULL AND o2.id <= o.id AND {held})",
+        ]
+        params: list[object] = [claimer.shard_count, *claimer.shard_ids, claimer.name, stamp]
+        if channel_id is not None:
+            where.append("o.channel_id = ?")
+            params.append(channel_id)
+        params.append(limit)
+        async with self.transaction() as db:
+            ids = [
+                row[0]
+                for row in await db.execute_fetchall(
+                    "SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id"
+                    f" WHERE {' AND '.join(where)} ORDER BY o.id LIMIT ?",
+                    params,
+                )
+            ]
+            if not ids:
+                return []
+            marks = ", ".join("?" for _ in ids)
+            await db.execute(
+                f"UPDATE outbox SET claimed_by = ?, lease_until = ? WHERE id IN ({marks})",
+                [claimer.name, until, *ids],
+            )
+            rows = await db.execute_fetchall(
+                f"SELECT {_OUTBOX_COLUMNS} FROM {_OUTBOX_TABLES} WHERE o.id IN ({marks})"
+                " ORDER BY o.id",
+                ids,
+            )
+        return [_outbox(row) for row in rows]
+
+    async def claim_game(self, game_id: int, claimer: Claimer) -> bool:
+        """Claim a game's background work (reminders, votes, pings, computer turns) for
+        ``claimer`` until its lease ends; ``False`` when its shards do not own the game's guild
+        or another claimer's lease holds it. Claiming again renews the lease."""
+        now = self._now()
+        shards = ", ".join("?" for _ in claimer.shard_ids)
+        async with self.transaction() as db:
+            cursor = await db.execute(
+                "UPDATE games SET claimed_by = ?, lease_until = ?"
+                f" WHERE id = ? AND (guild_id >> 22) % ? IN ({shards})"
+                " AND (claimed_by IS NULL OR claimed_by = ? OR lease_until <= ?)",
+                [
+                    claimer.name,
+                    _to_text(now + claimer.lease),
+                    game_id,
+                    claimer.shard_count,
+                    *claimer.shard_ids,
+                    claimer.name,
+                    _to_text(now),
+                ],
+            )
+            return cursor.rowcount == 1
+
+    async def release_claims(self) -> int:
+        """Drop every claim (rows and games) at once; returns how many rows were held. Only
+        for a process that knows it is the only one on the database (an SQLite file it has
+        locked), so that claims of a process that died are not waited out."""
+        released = 0
+        async with self.transaction() as db:
+            for table in ("outbox", "games"):
+                cursor = await db.execute(
+                    f"UPDATE {table} SET claimed_by = NULL, lease_until = NULL"
+                    " WHERE claimed_by IS NOT NULL"
+                )
+                released += cursor.rowcount
+        return released
 
     async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
         """One outbox row, sent or not."""
