@@ -61,6 +61,11 @@ async def run(settings: Settings) -> None:
             # Windows has no loop signal handlers; Ctrl-C still ends asyncio.run there.
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop, sig.name)
+        if settings.db_url is None:
+            # The file's lock proves every earlier process on it gone: their claims are void.
+            released = await store.release_claims()
+            if released:
+                log.info("released %d claim(s) of a bot that stopped", released)
         log.info("database %s; starting", describe(settings.database))
         await bot.start(settings.token)
 

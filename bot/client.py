@@ -12,6 +12,9 @@ import asyncio
 import contextlib
 import io
 import logging
+import os
+import secrets
+import socket
 from collections.abc import Coroutine, Sequence
 from datetime import timedelta
 from typing import Any
@@ -33,7 +36,7 @@ from bot.core.outbox import MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
 from bot.core.pictures import start_renderer
 from bot.core.service import GameService
 from bot.permissions import missing_permissions, permission_note
-from bot.store import Clock, Store, utc_now
+from bot.store import Claimer, Clock, Store, utc_now
 from bot.sync import SyncRecord, record_path, sync_if_changed
 
 log = logging.getLogger(__name__)
@@ -65,6 +68,17 @@ def use_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
     if settings.cdn_base is not None:
         discord.asset.Asset.BASE = settings.cdn_base
+
+
+def claimer_for(settings: Settings) -> Claimer:
+    """This process as it claims work in the database: a name no other process has (the host,
+    the process id and a random part), its shards, and the lease of ``CASCADIA_LEASE_SECONDS``.
+    Without ``CASCADIA_SHARDS`` the process runs every shard, so it owns every guild."""
+    name = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+    lease = timedelta(seconds=settings.lease_seconds)
+    if settings.shard_ids is None or settings.shard_count is None:
+        return Claimer(name, lease=lease)
+    return Claimer(name, settings.shard_ids, settings.shard_count, lease)
 
 
 def intents() -> discord.Intents:
@@ -113,15 +127,19 @@ class CascadiaBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.store = store
+        self.claimer = claimer_for(settings)
         self.service = GameService(
             store,
             now=now,
             reminder_hour=timedelta(seconds=settings.reminder_unit_seconds),
             thinker=start_thinker(strong_seconds=settings.strong_seconds),
+            claimer=self.claimer,
         )
         self.attendance = Attendance(self.service)
         self.renderer = start_renderer()
-        self.outbox = Outbox(store, self.post, executor=self.renderer, gone=self.channel_gone)
+        self.outbox = Outbox(
+            store, self.post, executor=self.renderer, gone=self.channel_gone, claimer=self.claimer
+        )
         self.computers = ComputerTurns(self.service, self.announce)
         self._requests: set[asyncio.Task[Any]] = set()
         self._stopping = False

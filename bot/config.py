@@ -60,6 +60,9 @@ class Settings:
     shard_count: int | None = None
     """How many shards the bot has in all (``CASCADIA_SHARD_COUNT``); ``None``: as many as
     Discord recommends, all run by this process."""
+    lease_seconds: float = 60.0
+    """How long this process's claim on a message to post or on a game's background work
+    holds before another process may take it over (``CASCADIA_LEASE_SECONDS``)."""
 
     @property
     def database(self) -> str:
@@ -114,6 +117,7 @@ class Settings:
             strong_seconds=_seconds(get, "CASCADIA_STRONG_SECONDS", 2.0),
             shard_ids=shard_ids,
             shard_count=shard_count,
+            lease_seconds=_seconds(get, "CASCADIA_LEASE_SECONDS", 60.0),
         )
 
 

@@ -123,6 +123,8 @@ class Attendance:
             budget, started_at = self.service.deadline_budget(game), game.turn_started_at
             if budget is None or started_at is None or now < started_at + budget:
                 continue  # time away only moves a deadline later: not late yet, whoever plays
+            if not await self.service.claim(game.id):
+                continue
             table = await self.service.table_by_id(game.id)
             state = table.state
             if state is None or state.is_over:
@@ -164,6 +166,8 @@ class Attendance:
         for poll in await self.store.open_skip_polls():
             turns.setdefault(poll.game_id, {})[poll.turn] = poll
         for game_id, polls in turns.items():
+            if not await self.service.claim(game_id):
+                continue
             table = await self.service.table_by_id(game_id)
             state = table.state
             if state is None or state.is_over or state.turn not in polls:
@@ -189,6 +193,8 @@ class Attendance:
             to_move = seats.get(game.id, [])[progress.current : progress.current + 1]
             if progress.is_over or not to_move or to_move[0].computer is None:
                 continue
+            if not await self.service.claim(game.id):
+                continue
             # The computer seat's own player (fast or strong), thinking in a worker process.
             try:
                 result = await self.service.play_computer(game.id)
@@ -202,6 +208,8 @@ class Attendance:
         now = self.service.now()
         queued: list[int] = []
         for game in await self.store.due_pings(now):
+            if not await self.service.claim(game.id):
+                continue
             table = await self.service.table_by_id(game.id)
             state = table.state
             messages: list[Announcement] = []

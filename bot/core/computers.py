@@ -193,6 +193,8 @@ class ComputerTurns:
     async def _play(self, game_id: int) -> None:
         try:
             while True:
+                if not await self.service.claim(game_id):
+                    return  # another process's shards own the game, or it plays it now
                 try:
                     result = await self.service.play_computer(game_id)
                 except RevisionConflict:

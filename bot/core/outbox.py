@@ -31,7 +31,7 @@ from bot.core.captions import (
     scores_description,
 )
 from bot.core.turnpanel import PLAY_LABEL, play_custom_id
-from bot.store import OutboxMessage, OutboxRow, Store
+from bot.store import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow, Store
 from engine import GameState, Hex, score_state, state_from_json
 from render import render_display, render_environment, render_scores
 
@@ -203,8 +203,9 @@ class Outbox:
 
     Each channel is drained by one task at a time (a lock per channel), so a row is never
     posted twice by this process and a channel's messages keep their order, while channels do
-    not wait for each other. A row posted whose ``mark_sent`` then failed is remembered and
-    only marked on the next drain.
+    not wait for each other. Rows are claimed before they are posted, so another process on
+    the same database never posts them too. A row posted whose ``mark_sent`` then failed is
+    remembered and only marked on the next drain.
     """
 
     store: Store
@@ -222,6 +223,9 @@ class Outbox:
     """What to do about a deleted channel (its rows are not posted)."""
     _refused: set[int] = field(default_factory=set, init=False)
     """Channels whose last post was refused: they wait for a permission change."""
+    claimer: Claimer = THIS_PROCESS
+    """This process as it claims rows to post: only rows of its shards' guilds that no other
+    process holds (see :meth:`bot.store.Store.claim_outbox`)."""
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict, init=False)
     _retry_at: dict[int, float] = field(default_factory=dict, init=False)
     _posted: dict[int, int] = field(default_factory=dict, init=False)
@@ -236,7 +240,8 @@ class Outbox:
         if self._closed:
             return 0
         if channels is None:
-            channels = {row.channel_id for row in await self.store.pending(self.batch)}
+            claimed = await self.store.claim_outbox(self.claimer, self.batch)
+            channels = {row.channel_id for row in claimed}
         channels = set(channels) - self._refused
         counts = await asyncio.gather(*(self._drain_channel(c) for c in channels))
         return sum(counts)
@@ -272,7 +277,7 @@ class Outbox:
             if self._closed:
                 return 0
             # Read under the lock: a drain that held it may have just posted these rows.
-            rows = await self.store.pending(self.batch, channel_id=channel_id)
+            rows = await self.store.claim_outbox(self.claimer, self.batch, channel_id=channel_id)
             posted = 0
             for row in rows:
                 if not await self._post_once(row):

@@ -49,6 +49,8 @@ from bot.core.records import (
 )
 from bot.core.reminders import ReminderDue, catch_up, next_reminder_time
 from bot.store import (
+    THIS_PROCESS,
+    Claimer,
     Clock,
     CommitResult,
     GameRow,
@@ -236,16 +238,25 @@ class GameService:
         seeds: Callable[[], int] = new_seed,
         reminder_hour: timedelta = HOUR,
         thinker: Thinker | None = None,
+        claimer: Claimer = THIS_PROCESS,
     ) -> None:
         """``reminder_hour`` is how long one hour of ``reminder_hours`` lasts: shorter only
         in tests, so that a reminder schedule plays out in seconds. ``thinker`` runs the
-        computer players (default: in a thread)."""
+        computer players (default: in a thread). ``claimer`` is this process as it claims a
+        game's background work (default: the only process, owning every guild)."""
         self.store = store
+        self.claimer = claimer
         self._now = now
         self._seeds = seeds
         self._scale = reminder_hour / HOUR
         self.thinker = thinker or Thinker()
         self._openers: dict[int, asyncio.Lock] = {}
+
+    async def claim(self, game_id: int) -> bool:
+        """Whether this process does the game's background work now (reminders, votes,
+        pings, computer turns): its shards own the game's guild and no other process's lease
+        holds the game. Claimed until the lease ends."""
+        return await self.store.claim_game(game_id, self.claimer)
 
     def now(self) -> datetime:
         """The service's clock."""
@@ -784,7 +795,7 @@ class GameService:
         queued: list[int] = []
         for game in await self.store.due_reminders(now):
             due = self._catch_up(now, game)
-            if due is None or game.state is None:
+            if due is None or game.state is None or not await self.claim(game.id):
                 continue
             table = await self._load(game)
             state = table.require_state()

@@ -54,6 +54,7 @@ from bot.store.interface import Store
 from bot.store.postgres import PostgresStore
 from bot.store.rows import (
     OPEN_STATUSES,
+    THIS_PROCESS,
     AwayRow,
     Claimer,
     Clock,
@@ -78,6 +79,7 @@ from bot.store.target import describe, is_postgres_url, open_store, safe_url
 __all__ = [
     "BUSY_TIMEOUT_MS",
     "OPEN_STATUSES",
+    "THIS_PROCESS",
     "AlreadySeated",
     "AwayRow",
     "ChannelBusy",

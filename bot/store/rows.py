@@ -38,6 +38,10 @@ class Claimer:
         return (guild_id >> 22) % self.shard_count in self.shard_ids
 
 
+THIS_PROCESS = Claimer("this process")
+"""The claimer of a bot that runs alone: every shard, the default lease."""
+
+
 class GameStatus(StrEnum):
     """Where a game is in its life: gathering players, being played, or over."""
 

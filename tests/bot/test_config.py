@@ -128,3 +128,11 @@ def test_bad_shards_are_named(shards: str | None, count: str | None, message: st
     with pytest.raises(ConfigError, match=message) as caught:
         Settings.from_env(env)
     assert "\n" not in str(caught.value)
+
+
+def test_lease_seconds() -> None:
+    assert Settings.from_env({"DISCORD_TOKEN": TOKEN}).lease_seconds == 60.0
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN, "CASCADIA_LEASE_SECONDS": "2.5"})
+    assert settings.lease_seconds == 2.5
+    with pytest.raises(ConfigError, match="CASCADIA_LEASE_SECONDS must be a positive number"):
+        Settings.from_env({"DISCORD_TOKEN": TOKEN, "CASCADIA_LEASE_SECONDS": "0"})

@@ -24,7 +24,7 @@ from bot.core.outbox import (
     render_pictures,
 )
 from bot.core.records import state_text
-from bot.store import GameRow, OutboxRow, Store, open_store
+from bot.store import Claimer, GameRow, OutboxRow, Store, open_store
 from engine import Hex, Phase, new_game, state_to_json
 
 CHANNEL_A, CHANNEL_B = 10, 20
@@ -385,3 +385,28 @@ async def test_a_deleted_channel_is_reported_and_not_tried_again(store: Store) -
     assert [row.channel_id for row in await store.pending()] == [CHANNEL_B]
     await outbox.drain([CHANNEL_A])
     assert channel.tries == 1
+
+
+async def test_two_processes_on_one_database_post_each_message_once(database: str) -> None:
+    """Two bot processes (two stores on one file, two claimers) drain at once: every message
+    goes out once, in order; a process whose shards do not own a guild posts none of it."""
+    guild_one = (1 << 22) + 1  # shard 1 of 2; the guild of _game is on shard 0
+    zero = Claimer("zero", shard_ids=(0,), shard_count=2)
+    one = Claimer("one", shard_ids=(1,), shard_count=2)
+    everyone = Claimer("everyone")
+    async with open_store(database) as first, open_store(database) as second:
+        await _queue(first, await _game(first, CHANNEL_A), "a1", "a2", "a3")
+        other = await first.create_lobby(guild_one, CHANNEL_B, 100, "Ada", "A")
+        await _queue(first, other, "b1", "b2")
+        fakes = [FakeDiscord() for _ in range(3)]
+        outboxes = [
+            Outbox(store, fake.send, render=no_pictures, clock=Clock(), claimer=claimer)
+            for store, fake, claimer in zip(
+                (first, second, second), fakes, (zero, one, everyone), strict=True
+            )
+        ]
+        await asyncio.gather(*(outbox.drain() for outbox in outboxes[:2] for _ in range(3)))
+        assert fakes[0].texts() == ["a1", "a2", "a3"]
+        assert fakes[1].texts() == ["b1", "b2"]
+        assert await outboxes[2].drain() == 0
+        assert await first.pending() == []

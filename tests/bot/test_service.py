@@ -36,6 +36,7 @@ from bot.core.service import (
 from bot.store import (
     AlreadySeated,
     ChannelBusy,
+    Claimer,
     GameStatus,
     LobbyFull,
     MoveRow,
@@ -678,3 +679,24 @@ async def test_export_needs_a_started_game(service: GameService) -> None:
         await service.export(CHANNEL, user_id=ADA)
     with pytest.raises(NoGame):
         await service.export(CHANNEL + 5, user_id=ADA)
+
+
+async def test_only_the_process_that_claims_a_game_reminds_in_it(
+    service: GameService, store: Store, clock: Clock
+) -> None:
+    table = await _started(service, ADA, BOB)
+    lease = timedelta(minutes=10)
+    other = GameService(store, now=clock, claimer=Claimer("other", lease=lease))
+    elsewhere = GameService(
+        store, now=clock, claimer=Claimer("elsewhere", shard_ids=(1,), shard_count=2, lease=lease)
+    )
+    clock.now += timedelta(hours=25)
+    # This process holds the game now; a process of a shard that does not own it never will.
+    assert await service.claim(table.game.id)
+    assert await other.queue_reminders() == []
+    assert await elsewhere.queue_reminders() == []
+    # The first process stopped: once its lease ends, the other process takes over.
+    clock.now += timedelta(minutes=1)
+    (reminder,) = await other.queue_reminders()
+    assert reminder > 0
+    assert await service.queue_reminders() == []
