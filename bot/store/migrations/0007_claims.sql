@@ -1,4 +1,4 @@
--- 0006_claims: which bot process posts a message and runs a game's background work.
+-- 0007_claims: which bot process posts a message and runs a game's background work.
 --
 -- Why: several bot processes may share one database, each running some of the bot's shards.
 -- A process claims an unsent message (and a game's reminders, votes, pings and computer
