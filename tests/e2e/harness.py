@@ -131,12 +131,19 @@ class Database:
         return [(int(r[0]), str(r[1])) for r in rows]
 
     def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:
-        """Every row of every table: equal snapshots mean nothing was changed."""
+        """Every row of every table: equal snapshots mean nothing was changed. Which process
+        holds a claim on a row, and until when, is left out: the bot renews its claims as it
+        looks for work, whatever the players do."""
         tables = ("games", "seats", "moves", "outbox", "outbox_snapshots", "panels")
         # PostgreSQL has no rowid; each table's first two columns order its rows there.
         order = "1, 2" if self.postgres else "rowid"
+        claims = ("claimed_by", "lease_until")
         return {
-            t: [tuple(r) for r in self.rows(f"SELECT * FROM {t} ORDER BY {order}")] for t in tables
+            t: [
+                tuple(r[k] for k in r.keys() if k not in claims)  # noqa: SIM118
+                for r in self.rows(f"SELECT * FROM {t} ORDER BY {order}")
+            ]
+            for t in tables
         }
 
 
