@@ -94,7 +94,9 @@ class VoteSkipButton(_IdButton, template=r"cascadia:skip:(?P<first>[0-9]+):(?P<s
         if outcome.skipped is not None:
             await bot.announce(outcome.skipped.outbox_ids)
         answer = texts.vote_answer(
-            outcome.tally, counted=outcome.counted, skipped=outcome.skipped is not None
+            outcome.tally,
+            counted=outcome.counted,
+            skipped=outcome.skipped is not None or outcome.decided,
         )
         await interaction.followup.send(answer, ephemeral=True)
 

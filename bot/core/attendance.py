@@ -86,6 +86,9 @@ class VoteOutcome:
     tally: SkipTally
     counted: bool
     skipped: CommitResult | None
+    decided: bool = False
+    """The vote passed with this press; the periodic check committed the skip a moment
+    earlier (``skipped`` is then ``None``: its messages are on their way already)."""
 
 
 class Attendance:
@@ -267,6 +270,11 @@ class Attendance:
             try:
                 skipped = await self._skip(table, how="vote")
             except RevisionConflict:
+                moves = await self.store.moves(game_id)
+                if counted and moves and moves[-1].played_for == "vote":
+                    # This press decided it; the periodic check saw the passed vote and
+                    # skipped the turn between this vote's commit and the skip.
+                    return VoteOutcome(tally, counted, None, decided=True)
                 # Another press decided it first, or the player moved: either way it is over.
                 raise VoteClosed() from None
         return VoteOutcome(tally, counted, skipped)
