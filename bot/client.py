@@ -74,7 +74,9 @@ def claimer_for(settings: Settings) -> Claimer:
     """This process as it claims work in the database: a name no other process has (the host,
     the process id and a random part), its shards, and the lease of ``CASCADIA_LEASE_SECONDS``.
     Without ``CASCADIA_SHARDS`` the process runs every shard, so it owns every guild."""
-    name = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+    # Short and ASCII: PostgreSQL shows it as the name of this process's connection.
+    host = socket.gethostname().encode("ascii", "replace").decode()[:32]
+    name = f"{host}:{os.getpid()}:{secrets.token_hex(4)}"
     lease = timedelta(seconds=settings.lease_seconds)
     if settings.shard_ids is None or settings.shard_count is None:
         return Claimer(name, lease=lease)

@@ -11,6 +11,7 @@ person rather than a game take a transaction-scoped advisory lock on that person
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import dataclasses
 import logging
@@ -60,6 +61,12 @@ from bot.store.schema import Migration, check_numbering, load_migrations
 log = logging.getLogger(__name__)
 
 _CLAIM_LOCK = 0x43415343
+
+_NAME_BYTES = 63
+"""The longest ``application_name`` PostgreSQL keeps whole: a claimer's name fits in it."""
+
+_ALIVE = "SELECT application_name FROM pg_stat_activity WHERE application_name IS NOT NULL"
+"""The names of the connections open now: a claim of any other name is void."""
 """The advisory lock key that makes claims of outbox rows one process at a time."""
 
 POOL_SIZE = 10
@@ -100,10 +107,14 @@ _KEEP = _Keep()
 class PostgresStore:
     """The :class:`Store` on a PostgreSQL database, through a pool of asyncpg connections."""
 
-    def __init__(self, pool: asyncpg.Pool, *, now: Clock = utc_now) -> None:
-        """Wrap a pool whose database :meth:`connect` has migrated; use that instead."""
+    def __init__(self, pool: asyncpg.Pool, url: str, *, now: Clock = utc_now) -> None:
+        """Wrap a pool on ``url`` whose database :meth:`connect` has migrated; use that
+        instead."""
         self._pool: asyncpg.Pool | None = pool
         self._now = now
+        self._url = url
+        self._presence: dict[str, asyncpg.Connection] = {}
+        self._presence_lock = asyncio.Lock()
 
     @classmethod
     async def connect(
@@ -128,7 +139,7 @@ class PostgresStore:
             max_size=pool_size,
             server_settings={"application_name": "cascadia-bot"},
         )
-        store = cls(pool, now=now)
+        store = cls(pool, url, now=now)
         try:
             await store._migrate(migrations)
         except BaseException:
@@ -155,8 +166,30 @@ class PostgresStore:
     async def close(self) -> None:
         """Wait for the operations in progress, then close every connection. Idempotent."""
         pool, self._pool = self._pool, None
+        presence, self._presence = self._presence, {}
+        for connection in presence.values():
+            await connection.close()
         if pool is not None:
             await pool.close()
+
+    async def _be_present(self, claimer: Claimer) -> None:
+        """Hold a connection named after ``claimer`` for as long as this store is open.
+
+        A claim binds other processes only while its claimer is alive: PostgreSQL lists the
+        connection (``pg_stat_activity.application_name``) until the process that opened it
+        ends, however it ends; so a bot killed and started again takes over the claims of
+        its dead self at once instead of waiting out their lease. A claimer whose connection
+        was lost (the network, the server's restart) gets a new one at its next claim.
+        """
+        if len(claimer.name.encode()) > _NAME_BYTES or not claimer.name.isascii():
+            raise ValueError(f"a claimer's name is ASCII of at most {_NAME_BYTES} bytes")
+        async with self._presence_lock:
+            connection = self._presence.get(claimer.name)
+            if connection is not None and not connection.is_closed():
+                return
+            self._presence[claimer.name] = await asyncpg.connect(
+                self._url, server_settings={"application_name": claimer.name}
+            )
 
     async def reclaim_space(self) -> int:
         """Nothing to do: PostgreSQL's autovacuum reuses the space of deleted rows (mostly sent
@@ -608,6 +641,7 @@ class PostgresStore:
             params.append(channel_id)
             only = f" AND o.channel_id = ${len(params)}"
         params.append(limit)
+        await self._be_present(claimer)
         async with self.transaction() as db:
             await db.execute("SELECT pg_advisory_xact_lock($1)", _CLAIM_LOCK)
             claimed = await db.fetch(
@@ -616,7 +650,8 @@ class PostgresStore:
                 " WHERE o.sent_at IS NULL AND (g.guild_id >> 22) % $1 = ANY($2::bigint[])"
                 " AND NOT EXISTS (SELECT 1 FROM outbox o2 WHERE o2.channel_id = o.channel_id"
                 " AND o2.sent_at IS NULL AND o2.id <= o.id"
-                " AND o2.claimed_by <> $3 AND o2.lease_until > $4)"
+                " AND o2.claimed_by <> $3 AND o2.lease_until > $4"
+                f" AND o2.claimed_by IN ({_ALIVE}))"
                 f"{only} ORDER BY o.id LIMIT ${len(params)} FOR UPDATE OF o)"
                 " UPDATE outbox SET claimed_by = $3, lease_until = $5 FROM picked"
                 " WHERE outbox.id = picked.id RETURNING outbox.id",
@@ -635,11 +670,13 @@ class PostgresStore:
         ``claimer`` until its lease ends; ``False`` when its shards do not own the game's guild
         or another claimer's lease holds it. Claiming again renews the lease."""
         now = self._stamp()
+        await self._be_present(claimer)
         async with self.transaction() as db:
             status = await db.execute(
                 "UPDATE games SET claimed_by = $1, lease_until = $2"
                 " WHERE id = $3 AND (guild_id >> 22) % $4 = ANY($5::bigint[])"
-                " AND (claimed_by IS NULL OR claimed_by = $1 OR lease_until <= $6)",
+                " AND (claimed_by IS NULL OR claimed_by = $1 OR lease_until <= $6"
+                f" OR claimed_by NOT IN ({_ALIVE}))",
                 claimer.name,
                 now + claimer.lease,
                 game_id,

@@ -141,3 +141,36 @@ async def test_released_claims_are_free_at_once(stores: tuple[Store, Store]) -> 
     assert len(await second.claim_outbox(TWO)) == 2
     assert await second.claim_game(game.id, TWO)
     assert await first.claim_game(12345, ONE) is False
+
+
+async def test_on_postgresql_the_claims_of_a_closed_store_are_free_at_once(
+    database: str, clock: FakeClock
+) -> None:
+    """A process that died (its connections gone) holds nothing, lease or not; a live one
+    keeps what it holds."""
+    if not database.startswith("postgresql://"):
+        pytest.skip("SQLite frees the claims of a dead process at start-up (release_claims)")
+    async with open_store(database, now=clock) as survivor:
+        game = await game_with_messages(survivor, 100, 2)
+        live = Claimer("live", lease=LEASE)
+        async with open_store(database, now=clock) as dying:
+            held = [row.id for row in await dying.claim_outbox(ONE)]
+            assert len(held) == 2
+            assert await dying.claim_game(game.id, ONE)
+            assert await survivor.claim_outbox(TWO) == []
+            assert not await survivor.claim_game(game.id, TWO)
+        # The lease has not run out, but its claimer is gone.
+        assert [row.id for row in await survivor.claim_outbox(TWO)] == held
+        assert await survivor.claim_game(game.id, TWO)
+        async with open_store(database, now=clock) as other:
+            # TWO lives on in the survivor: its fresh claims bind others.
+            assert await other.claim_outbox(live) == []
+            assert not await other.claim_game(game.id, live)
+
+
+async def test_on_postgresql_a_claimer_name_must_fit_a_connection_name(database: str) -> None:
+    if not database.startswith("postgresql://"):
+        pytest.skip("only PostgreSQL names connections after claimers")
+    async with open_store(database) as store:
+        with pytest.raises(ValueError, match="at most 63 bytes"):
+            await store.claim_outbox(Claimer("x" * 64))
