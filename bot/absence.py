@@ -1,6 +1,7 @@
 """Deadlines, votes to skip, time away and quiet hours, as Discord shows them: the restart-proof
-**Vote to Skip** and **Hand seat to computer** buttons, the confirmation of ``/cascadia skip``,
-and what ``/cascadia away`` and ``/cascadia quiet`` answer.
+**Vote to Skip** and **Hand seat to computer** buttons, the question of ``/cascadia skip`` (its
+confirmation is in :mod:`bot.views`), and what ``/cascadia away`` and ``/cascadia quiet``
+answer.
 
 The buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only ids (game and
 turn, or game and seat), so a vote posted before a restart still counts presses after it. The
@@ -9,7 +10,6 @@ rules are in :mod:`bot.core.attendance`.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import Any, Self
 
@@ -21,10 +21,9 @@ from bot.client import CascadiaBot
 from bot.core import absence_messages as texts
 from bot.core.errors import NoGame
 from bot.core.quiet import zone_choices
+from bot.views import SkipConfirmation
 
 Interaction = discord.Interaction[CascadiaBot]
-
-CONFIRM_SECONDS = 120
 
 
 def _channel_id(interaction: Interaction) -> int:
@@ -145,66 +144,9 @@ async def skip(interaction: Interaction) -> None:
     table = await bot.service.table(channel_id)
     await interaction.followup.send(
         texts.skip_question(player),
-        view=SkipConfirmation(
-            interaction,
-            game_id=table.game.id,
-            turn=table.require_state().turn,
-            can_manage=can_manage,
-        ),
+        view=SkipConfirmation(interaction, game_id=table.game.id, turn=table.require_state().turn),
         ephemeral=True,
     )
-
-
-class SkipConfirmation(discord.ui.View):
-    """Asks the caller of ``/cascadia skip`` to confirm; only they see the buttons."""
-
-    def __init__(self, original: Interaction, *, game_id: int, turn: int, can_manage: bool) -> None:
-        super().__init__(timeout=CONFIRM_SECONDS)
-        self.original = original
-        self.game_id = game_id
-        self.turn = turn
-        self.can_manage = can_manage
-
-    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
-        """Admit the click like any command (refused while the bot shuts down)."""
-        return await interaction.client.admit(interaction)
-
-    @discord.ui.button(label="Skip the turn", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
-        """Have the computer play the turn, and post it."""
-        await interaction.response.defer()
-        self.stop()
-        bot = interaction.client
-        result = await bot.attendance.skip(
-            self.game_id,
-            self.turn,
-            user_id=interaction.user.id,
-            name=interaction.user.display_name,
-            can_manage=self.can_manage,
-        )
-        await bot.announce(result.outbox_ids)
-        await interaction.edit_original_response(
-            content="The turn is skipped: the computer played it.", view=None
-        )
-
-    @discord.ui.button(label="Keep waiting", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
-        """Leave everything as it is."""
-        self.stop()
-        await interaction.response.edit_message(content="Nothing was changed.", view=None)
-
-    async def on_timeout(self) -> None:
-        """Take the buttons away once the question has expired."""
-        with contextlib.suppress(discord.HTTPException):
-            await self.original.edit_original_response(
-                content="No answer: nothing was changed.", view=None
-            )
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any]
-    ) -> None:
-        """Answer privately, like every command error."""
-        await errors.report(interaction, error)
 
 
 # --- /cascadia away and /cascadia quiet ----------------------------------------------------------

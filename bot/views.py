@@ -1,9 +1,11 @@
-"""The confirmations before a game is ended and before a player leaves a game in play.
+"""The confirmations before a game is ended, before a player leaves a game in play, and before
+the host skips a turn (``/cascadia skip``).
 
-Their buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only the game
-id, so a confirmation asked before a restart still answers after it: it does what it says,
-or says why it no longer can (the game is over, the presser may not end it). Each question
-takes its buttons away if nobody answers it in time.
+Their buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only ids (the
+game's, and for a skip the turn's), so a confirmation asked before a restart still answers
+after it: it does what it says, or says why it no longer can (the game is over, the presser
+may not end it, the turn has been played meanwhile). Each question takes its buttons away if
+nobody answers it in time.
 
 (The lobby's buttons are in :mod:`bot.lobby`.)
 """
@@ -63,6 +65,16 @@ class LeaveConfirmation(_Confirmation):
         super().__init__(original, LeaveButton(game_id), StayButton(game_id))
 
 
+class SkipConfirmation(_Confirmation):
+    """Asks the caller of ``/cascadia skip`` to confirm, privately, that turn ``turn`` is
+    skipped."""
+
+    expired = "No answer: nothing was changed."
+
+    def __init__(self, original: Interaction, *, game_id: int, turn: int) -> None:
+        super().__init__(original, SkipTurnButton(game_id, turn), KeepWaitingButton(game_id, turn))
+
+
 class _ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"$^"):
     """A confirmation's button: the subclass says which action and how it looks."""
 
@@ -70,12 +82,10 @@ class _ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
     label: str
     style: discord.ButtonStyle
 
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=self.label, style=self.style, custom_id=f"cascadia:{self.action}:{game_id}"
-            )
-        )
+    def __init__(self, game_id: int, *, tail: str = "") -> None:
+        """``tail``: more of the custom id after the game id (a subclass's own ids)."""
+        custom_id = f"cascadia:{self.action}:{game_id}{tail}"
+        super().__init__(discord.ui.Button(label=self.label, style=self.style, custom_id=custom_id))
         self.game_id = game_id
 
     @classmethod
@@ -163,10 +173,69 @@ class StayButton(_ConfirmButton, template=r"cascadia:stay:(?P<game_id>[0-9]+)"):
         await interaction.response.edit_message(content="You are still playing.", view=None)
 
 
+class _TurnButton(_ConfirmButton, template=r"$^"):
+    """A confirmation's button about one turn: the custom id carries the turn after the game,
+    so a press once that turn is over changes nothing."""
+
+    def __init__(self, game_id: int, turn: int) -> None:
+        super().__init__(game_id, tail=f":{turn}")
+        self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the button from a press: the game and the turn."""
+        return cls(int(match["game_id"]), int(match["turn"]))
+
+
+class SkipTurnButton(
+    _TurnButton, template=r"cascadia:skipturn:(?P<game_id>[0-9]+):(?P<turn>[0-9]+)"
+):
+    """Have the computer play the turn now, and post it."""
+
+    action, label, style = "skipturn", "Skip the turn", discord.ButtonStyle.danger
+
+    async def act(self, interaction: Interaction) -> None:
+        """Skip the turn, if it is still to be played and the presser (still) may: the host,
+        or Manage Channels now."""
+        await interaction.response.defer()
+        bot = interaction.client
+        result = await bot.attendance.skip(
+            self.game_id,
+            self.turn,
+            user_id=interaction.user.id,
+            name=interaction.user.display_name,
+            can_manage=interaction.permissions.manage_channels,
+        )
+        await bot.announce(result.outbox_ids)
+        await interaction.edit_original_response(
+            content="The turn is skipped: the computer played it.", view=None
+        )
+
+
+class KeepWaitingButton(
+    _TurnButton, template=r"cascadia:keepwaiting:(?P<game_id>[0-9]+):(?P<turn>[0-9]+)"
+):
+    """Leave everything as it is."""
+
+    action, label, style = "keepwaiting", "Keep waiting", discord.ButtonStyle.secondary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Close the question."""
+        await interaction.response.edit_message(content="Nothing was changed.", view=None)
+
+
 CONFIRM_BUTTONS: tuple[type[_ConfirmButton], ...] = (
     EndButton,
     KeepPlayingButton,
     LeaveButton,
     StayButton,
+    SkipTurnButton,
+    KeepWaitingButton,
 )
 """The dynamic items the cog registers."""

@@ -44,6 +44,7 @@ __all__ = [
     "BadSetting",
     "CannotSkip",
     "OwnTurn",
+    "TurnPlayed",
     "VoteClosed",
     "VoteOutcome",
 ]
@@ -72,6 +73,13 @@ class OwnTurn(BotError):
 
 class CannotSkip(BotError):
     """There is no turn a person could skip."""
+
+
+class TurnPlayed(CannotSkip):
+    """The turn a skip was asked for has been played (or skipped) since."""
+
+    def __init__(self) -> None:
+        super().__init__("That turn has been played meanwhile: nothing was skipped.")
 
 
 class BadSetting(BotError):
@@ -288,12 +296,20 @@ class Attendance:
     async def skip(
         self, game_id: int, turn: int, *, user_id: int, name: str, can_manage: bool
     ) -> CommitResult:
-        """The host (or a channel manager) skips turn ``turn`` at once: the computer plays it."""
+        """The host (or a channel manager) skips turn ``turn`` at once: the computer plays it.
+
+        The confirmation carries ``turn``, so a press after that turn was played, or a second
+        press of the same question, skips nothing (:class:`TurnPlayed`), even when two presses
+        arrive together: the second one's commit loses on the revision."""
         table = await self.service.table_by_id(game_id)
-        _skippable(table, user_id, can_manage)
-        if table.require_state().turn != turn:
-            raise CannotSkip("That turn has been played meanwhile: nothing was skipped.")
-        return await self._skip(table, how="host", by=Player(user_id, name))
+        _skippable(table, user_id, can_manage, turn=turn)
+        try:
+            return await self._skip(table, how="host", by=Player(user_id, name))
+        except RevisionConflict:
+            now = (await self.service.table_by_id(game_id)).state
+            if now is not None and now.turn != turn:
+                raise TurnPlayed() from None
+            raise
 
     async def hand_over(
         self, game_id: int, seat: int, *, user_id: int, name: str, can_manage: bool
@@ -393,12 +409,18 @@ def _voters(table: LoadedGame, state: GameState) -> set[int]:
     }
 
 
-def _skippable(table: LoadedGame, user_id: int, can_manage: bool) -> Player:
+def _skippable(
+    table: LoadedGame, user_id: int, can_manage: bool, *, turn: int | None = None
+) -> Player:
+    """The player whose turn the caller may skip; ``turn``: only if it is still that turn
+    (checked before whose turn it is: a stale question is answered as stale)."""
     if user_id != table.game.host_id and not can_manage:
         raise NotHost("skip a turn (or someone with Manage Channels)")
     state = table.require_state()
     if table.game.status is not GameStatus.ACTIVE or state.is_over:
         raise CannotSkip("This game is over.")
+    if turn is not None and state.turn != turn:
+        raise TurnPlayed()
     player = table.players[state.current]
     if player.user_id == user_id:
         raise OwnTurn(voting=False)

@@ -3,6 +3,7 @@ file, on a clock the tests move by hand."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -10,14 +11,21 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core.attendance import Attendance, BadSetting, CannotSkip, OwnTurn, VoteClosed
+from bot.core.attendance import (
+    Attendance,
+    BadSetting,
+    CannotSkip,
+    OwnTurn,
+    TurnPlayed,
+    VoteClosed,
+)
 from bot.core.computers import Thinker, read_move, think
 from bot.core.errors import NotHost, NotInGame
 from bot.core.outbox import Announcement
 from bot.core.records import move_text
 from bot.core.service import GameService, LoadedGame, Turn
 from bot.store import Store, open_store
-from engine import choose
+from engine import GameState, Move, choose
 
 GUILD, CHANNEL = 1, 10
 ADA, BOB, CY, DEE = 100, 200, 300, 400
@@ -243,6 +251,57 @@ async def test_the_host_skips_at_once_and_others_may_not(
     assert "skipped by **mod**" in texts[-1]
     with pytest.raises(CannotSkip, match="played meanwhile"):
         await attendance.skip(table.game.id, turn, user_id=ADA, name="u100", can_manage=False)
+
+
+class TogetherThinker(Thinker):
+    """Each choice waits until ``parties`` choices are asked for: the skips asked at once have
+    all loaded the game before any of them commits."""
+
+    def __init__(self, parties: int) -> None:
+        super().__init__()
+        self.barrier = asyncio.Barrier(parties)
+
+    async def choose(self, state: GameState, policy: str, *, seed: int) -> Move:
+        async with asyncio.timeout(10):
+            await self.barrier.wait()
+        return await super().choose(state, policy, seed=seed)
+
+
+async def test_a_skip_question_skips_its_turn_once_and_then_says_it_was_played(
+    store: Store, clock: Clock
+) -> None:
+    service = GameService(store, now=clock, seeds=lambda: 5, thinker=TogetherThinker(2))
+    attendance = Attendance(service)
+    table = await started(service, ADA, BOB, deadline=0)
+    if to_move(table) == ADA:
+        table = await play_best(service, table)
+    await queued(store)
+    game_id, turn = table.game.id, table.require_state().turn
+    moves = len(await store.moves(game_id))
+
+    # The same confirmation pressed twice at once: one skip, the other press is told so.
+    outcomes = await asyncio.gather(
+        *(
+            attendance.skip(game_id, turn, user_id=ADA, name="u100", can_manage=False)
+            for _ in range(2)
+        ),
+        return_exceptions=True,
+    )
+    assert sorted(type(o).__name__ for o in outcomes) == ["CommitResult", "TurnPlayed"], outcomes
+    logged = await store.moves(game_id)
+    assert [m.played_for for m in logged[moves:]] == ["host"]
+    assert len(await queued(store, "turn")) == 1
+
+    # Now it is Ada's own turn: her old question is stale, whoever is to move.
+    assert to_move(await service.table(CHANNEL)) == ADA
+    service.thinker = Thinker()
+    with pytest.raises(TurnPlayed, match="played meanwhile: nothing was skipped"):
+        await attendance.skip(game_id, turn, user_id=ADA, name="u100", can_manage=False)
+    # Once the game is over, a question says so, even one about the turn to play.
+    await service.end(game_id, user_id=ADA, name="u100", can_manage=False)
+    with pytest.raises(CannotSkip, match="This game is over"):
+        await attendance.skip(game_id, turn + 1, user_id=ADA, name="u100", can_manage=False)
+    assert len(await store.moves(game_id)) == moves + 1
 
 
 async def test_two_skips_in_a_row_offer_the_seat_to_the_computer(

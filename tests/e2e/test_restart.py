@@ -3,7 +3,7 @@ database: the game goes on, no move is lost or applied twice, every message is p
 
 from __future__ import annotations
 
-from tests.e2e.harness import GameChannel, World, button
+from tests.e2e.harness import GameChannel, World, button, labels
 
 
 async def kill_before_the_move_is_committed(world: World, table: GameChannel) -> None:
@@ -116,3 +116,54 @@ async def test_the_end_and_leave_confirmations_answer_after_a_restart(world: Wor
     )
     assert "This game is over" in answer.content, answer.content
     assert answer.ephemeral
+
+
+async def test_the_skip_confirmation_answers_after_a_restart_and_skips_once(world: World) -> None:
+    server, db = world.server, world.db
+    table = world.table()
+    await table.setup([world.alice, world.bob])
+    if table.to_move == world.alice:
+        await table.play()
+    assert table.to_move == world.bob
+    skipping = await table.run(world.alice, "skip")
+    kept = await table.run(world.alice, "skip")
+    too_late = await table.run(world.alice, "skip")
+    assert labels(skipping) == ["Skip the turn", "Keep waiting"]
+    await world.bot.restart()
+
+    await table.press(world.alice, kept, "Keep waiting")
+    await server.wait_for(
+        lambda: kept.content == "Nothing was changed." and not labels(kept),
+        what="Keep waiting to close its question",
+    )
+    # Skip the turn, pressed again before the first press has closed the question (its edit
+    # is held): one skipped turn, and the second press is told why it did nothing.
+    moves = len(db.moves(table.game_id))
+    closing = server.hold("PATCH", "/webhooks/*/messages/@original")
+    since = len(server.messages)
+    await table.press(world.alice, skipping, "Skip the turn")
+    await server.wait_for(lambda: closing.held, what="the skip to close its question")
+    turn = await table.next_post(since, what="the message of the skipped turn")
+    assert "Played for **bob**, skipped by **alice**" in turn.content, turn.content
+    table.turns += 1
+    table.check_turn_message(turn, mover=world.bob)
+    await table.refused(
+        world.alice, "Skip the turn", press=skipping, reason="^That turn has been played meanwhile"
+    )
+    closing.release()
+    await server.wait_for(
+        lambda: "the computer played it" in skipping.content and not labels(skipping),
+        what="the skip's question to say it is done",
+    )
+    played_for = db.rows("SELECT played_for FROM moves WHERE game_id = ?", table.game_id)
+    assert len(played_for) == moves + 1
+    assert [row["played_for"] for row in played_for].count("host") == 1
+    await table.settled()
+    table.check_channel()  # the skipped turn's message once, nothing else
+
+    # A question whose game is over by now says so instead of failing.
+    ending = await table.run(world.alice, "end")
+    since = len(server.messages)
+    await table.press(world.alice, ending, "End the game")
+    await table.next_post(since, what="the message that the game was ended")
+    await table.refused(world.alice, "Skip the turn", press=too_late, reason="This game is over")
