@@ -63,8 +63,9 @@ class NotHost(BotError):
 class HintUsed(BotError):
     """The player asked for a hint on this turn already."""
 
-    def __init__(self) -> None:
-        super().__init__("You had your hint for this turn: one per turn.")
+    def __init__(self, why: str = "") -> None:
+        text = "You had your hint for this turn: one per turn."
+        super().__init__(f"{text} {why}" if why else text)
 
 
 class NoComputer(BotError):

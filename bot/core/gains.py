@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import GameState, Hex, Move, MoveScorer, PositionGain, Take
+from engine import GameState, Hex, MoveScorer, PositionGain, Take
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +54,3 @@ def token_options(before: GameState, take: Take, at: Hex, rotation: int) -> Toke
         key=lambda target: (-target[1], target[0] != at, target[0]),
     )
     return TokenOptions(tuple(targets), returned)
-
-
-def best_move(before: GameState) -> Move:
-    """The whole move that gains the most (taking a pair as it is, no free choice)."""
-    return MoveScorer(before).best(free_choices=False).move

@@ -157,7 +157,13 @@ class Panels:
             return self._result(Outcome.CANCELLED, loaded, seat, row, planning)
         if press.verb is Verb.CONFIRM:
             return await self._confirm(loaded, before, seat, row, draft, planning)
-        new = turnpanel.advance(before, draft, press, planning=planning)
+        if press.verb is Verb.SUGGEST:
+            # The turn's hint, worked out off the event loop and noted as /cascadia hint does.
+            turnpanel.check_press(before, draft, press, planning=planning)
+            move = await self.service.suggestion(game_id, user_id=user_id)
+            new = turnpanel.suggestion(before, move)
+        else:
+            new = turnpanel.advance(before, draft, press, planning=planning)
         saved = await self.store.save_panel(
             game_id,
             user_id,

@@ -19,7 +19,13 @@ from typing import Any
 from bot.core import messages
 from bot.core.absence import AwayPeriod, Call, presence_of
 from bot.core.absence_messages import skip_lead
-from bot.core.computers import COMPUTER_PLAYERS, REPLACEMENT, Thinker, computer_name
+from bot.core.computers import (
+    COMPUTER_PLAYERS,
+    REPLACEMENT,
+    Thinker,
+    computer_name,
+    read_move,
+)
 from bot.core.errors import (
     AlreadyPlayed,
     HintUsed,
@@ -619,6 +625,45 @@ class GameService:
         except HintTaken:
             raise HintUsed() from None
         return Hint(turns, previews)
+
+    async def suggestion(self, game_id: int, *, user_id: int) -> Move:
+        """The ``fast`` player's best move for the caller's turn: the turn panel's Suggest.
+
+        It is the turn's hint, as :meth:`hint` gives it, worked out in the thinker's worker:
+        the first asking notes it in the game's record; asking again in the same turn (or
+        after ``/cascadia hint``) gives the noted best move again, counted once.
+        :class:`HintUsed` when the game has changed since the hint was noted (a wipe), so
+        that the noted move is no longer the suggestion for it."""
+        table = await self.table_by_id(game_id)
+        state = table.require_state()
+        seat = table.require_seat(user_id)
+        if state.is_over or seat != state.current:
+            raise NotYourTurn(table.players[state.current].name)
+        moves = await self.thinker.suggest(state)
+        noted = await self._noted_hint(game_id, state.turn)
+        if noted is None:
+            try:
+                await self.store.record_hint(
+                    game_id, turn=state.turn, user_id=user_id, moves=[str(m) for m in moves]
+                )
+            except HintTaken:
+                # Two presses at once: the other one noted the same moves first.
+                noted = await self._noted_hint(game_id, state.turn)
+            else:
+                noted = moves
+        if not moves or not noted:
+            raise HintUsed("It had no move to suggest.")
+        if noted[0] != moves[0]:
+            # fast is deterministic: another best move means another display (a wipe).
+            raise HintUsed("It was for the display before the wipe.")
+        return moves[0]
+
+    async def _noted_hint(self, game_id: int, turn: int) -> list[Move] | None:
+        """The moves of the hint noted for ``turn`` of the game, if it had one."""
+        for hint in await self.store.hints(game_id):
+            if hint.turn == turn:
+                return [read_move(text) for text in hint.moves]
+        return None
 
     async def preview(self, channel_id: int, *, user_id: int, turn: Turn) -> Preview:
         """Work out the caller's turn without playing it.

@@ -33,6 +33,7 @@ from engine import (
     Hex,
     IllegalAction,
     InvalidInput,
+    Move,
     NatureWipe,
     PlaceTile,
     PlaceToken,
@@ -340,7 +341,15 @@ def command_text(draft: Draft) -> str:
 def advance(before: GameState, draft: Draft, press: Press, *, planning: bool = False) -> Draft:
     """The draft after ``press``; raises :class:`InvalidInput` for a press the step does not
     offer (a stale or forged one). Confirm and Cancel are not steps: the caller plays or
-    clears the draft."""
+    clears the draft; nor is Suggest, whose move the caller works out (see
+    :func:`suggestion`)."""
+    check_press(before, draft, press, planning=planning)
+    return _advance(before, draft, press)
+
+
+def check_press(before: GameState, draft: Draft, press: Press, *, planning: bool = False) -> None:
+    """Refuse (:class:`InvalidInput`) a press the step does not offer, or a choice that is not
+    among its options."""
     current = offer(before, draft, planning=planning)
     if press.verb not in current.verbs() or press.verb in (Verb.CONFIRM, Verb.CANCEL):
         raise InvalidInput(f"{press.verb.value} is not offered on the {current.step.value} step")
@@ -354,7 +363,6 @@ def advance(before: GameState, draft: Draft, press: Press, *, planning: bool = F
         picked = set(press.values)
         if not press.values or not picked <= choices:
             raise InvalidInput(f"not an option of the {current.step.value} step: {press.values}")
-    return _advance(before, draft, press)
 
 
 def _value(press: Press) -> str:
@@ -376,8 +384,6 @@ def _advance(before: GameState, draft: Draft, press: Press) -> Draft:
         return _placed_choice(before, dataclasses.replace(draft, token=int(_value(press))))
     if verb is Verb.WIPE_THREE:
         return Draft(wipe=())
-    if verb is Verb.SUGGEST:
-        return suggestion(before)
     if verb is Verb.NATURE_WIPE:
         return Draft(nature_wipe=True)
     if verb is Verb.WIPE_SLOTS:
@@ -400,19 +406,21 @@ def _advance(before: GameState, draft: Draft, press: Press) -> Draft:
     raise InvalidInput(f"{verb.value} is not a step")
 
 
-def suggestion(before: GameState) -> Draft:
-    """The whole move that gains the most now (no free choice), ready to check: the
-    Suggest button's draft."""
-    best = gains.best_move(before)
-    return Draft(
-        tile=best.tile,
-        token=best.token,
-        at=best.at,
-        rotation=best.rotation,
+def suggestion(before: GameState, move: Move) -> Draft:
+    """The Suggest button's draft: ``move`` (the turn's hint) filled in, ready to check;
+    raises the engine's error if it is not legal on ``before``."""
+    draft = Draft(
+        tile=move.tile,
+        token=move.token,
+        free=move.free_choice,
+        at=move.at,
+        rotation=move.rotation,
         turned=True,
-        token_at=best.token_at,
+        token_at=move.token_at,
         token_done=True,
     )
+    work_out(before, draft)
+    return draft
 
 
 def _take(draft: Draft) -> Take:
@@ -556,7 +564,8 @@ def _pair_step(before: GameState, planning: bool) -> Offer:
         lines.append("Three display tokens match: you may wipe them for free once this turn.")
     if not planning and nature and before.bag.size > 0:
         extra.append(Button(Verb.NATURE_WIPE, "Wipe with a nature token"))
-    extra.append(Button(Verb.SUGGEST, "Suggest a move (the best score now)"))
+    if not planning:
+        extra.append(Button(Verb.SUGGEST, "Suggest a move (your hint for this turn)"))
     extra.append(CANCEL)
     return Offer(Step.PAIR, tuple(lines), (), (pairs, tuple(extra)), before)
 

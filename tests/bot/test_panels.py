@@ -7,12 +7,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.core.errors import NotInGame
+from bot.core import turnpanel
+from bot.core.errors import HintUsed, NotInGame, NotYourTurn
 from bot.core.panels import CLOSED, Outcome, PanelGone, PanelRefused, Panels, Shown
 from bot.core.service import GameService, LoadedGame
-from bot.core.turnpanel import Press, Step, Verb
+from bot.core.turnpanel import Draft, Press, Step, Verb, suggestion
 from bot.store import StalePanel, Store, open_store
-from engine import InvalidInput
+from engine import InvalidInput, ranked_moves
 
 GUILD, CHANNEL = 1, 10
 ADA, BOB, EVE = 100, 200, 999
@@ -262,3 +263,79 @@ async def test_a_stored_draft_that_no_longer_fits_starts_again(
     assert reopened.offer is not None
     assert reopened.offer.step is Step.PAIR
     assert await store.moves(game_id) == []
+
+
+async def _stored_draft(store: Store, game_id: int, user_id: int) -> Draft:
+    row = await store.get_panel(game_id, user_id)
+    assert row is not None
+    return Draft.loads(row.draft)
+
+
+async def test_suggest_fills_in_the_turns_hint_counted_once(
+    service: GameService, store: Store, panels: Panels
+) -> None:
+    loaded = await _started(service, ADA, BOB)
+    mover, waiting = _mover(loaded)
+    game_id = loaded.game.id
+    state = loaded.require_state()
+    ranked = [scored.move for _, scored in ranked_moves(state, 3)]
+    shown = await _press(panels, await panels.open(game_id, user_id=mover, turn=0), Verb.SUGGEST)
+    assert shown.offer is not None
+    assert shown.offer.step is Step.CHECK
+    assert await _stored_draft(store, game_id, mover) == suggestion(state, ranked[0])
+    [hint] = await store.hints(game_id)
+    assert (hint.turn, hint.user_id, hint.moves) == (0, mover, tuple(map(str, ranked)))
+    assert (await service.table_by_id(game_id)).game.revision == loaded.game.revision
+
+    # Asked again in the same turn (a new panel), it shows the same move, counted once.
+    await _press(panels, shown, Verb.CANCEL)
+    again = await _press(panels, await panels.open(game_id, user_id=mover, turn=0), Verb.SUGGEST)
+    assert await _stored_draft(store, game_id, mover) == suggestion(state, ranked[0])
+    assert await store.hints(game_id) == [hint]
+    with pytest.raises(HintUsed):
+        await service.hint(CHANNEL, user_id=mover)
+    played = await _press(panels, again, Verb.CONFIRM)
+    assert played.outcome is Outcome.PLAYED
+    [move] = await store.moves(game_id)
+    assert move.action == str(ranked[0])
+
+    # The waiting player plans without a suggestion: the hint is the player to move's.
+    planner = await panels.open(game_id, user_id=mover, turn=1)
+    assert planner.planning
+    assert planner.offer is not None
+    assert Verb.SUGGEST not in planner.offer.verbs()
+    with pytest.raises(InvalidInput):
+        await _press(panels, planner, Verb.SUGGEST)
+    with pytest.raises(NotYourTurn):
+        await service.suggestion(game_id, user_id=mover)
+
+    # After /cascadia hint, Suggest shows the hint's best move and notes nothing more.
+    given = await service.hint(CHANNEL, user_id=waiting)
+    shown = await panels.open(game_id, user_id=waiting, turn=1)
+    await _press(panels, shown, Verb.SUGGEST)
+    draft = await _stored_draft(store, game_id, waiting)
+    assert turnpanel.command_text(draft) == given.turns[0].command
+    document = await service.export(CHANNEL, user_id=ADA)
+    assert [(h["turn"], h["user_id"]) for h in document["hints"]] == [
+        (0, str(mover)),
+        (1, str(waiting)),
+    ]
+
+
+async def test_a_suggestion_from_before_a_wipe_is_not_shown_again(store: Store) -> None:
+    # Seed 24 opens a two-player game whose display shows three elk.
+    service = GameService(store, seeds=lambda: 24)
+    panels = Panels(service)
+    loaded = await _started(service, ADA, BOB)
+    mover, _ = _mover(loaded)
+    game_id = loaded.game.id
+    shown = await _press(panels, await panels.open(game_id, user_id=mover, turn=0), Verb.SUGGEST)
+    [hint] = await store.hints(game_id)
+    await _press(panels, shown, Verb.CANCEL)
+    shown = await _press(panels, await panels.open(game_id, user_id=mover, turn=0), Verb.WIPE_THREE)
+    wiped = await _press(panels, shown, Verb.CONFIRM)
+    assert [m.action for m in await store.moves(game_id)] == ["wipe"]
+    with pytest.raises(HintUsed, match="before the wipe"):
+        await _press(panels, wiped, Verb.SUGGEST)
+    assert await store.hints(game_id) == [hint]
+    assert await _stored_draft(store, game_id, mover) == Draft()

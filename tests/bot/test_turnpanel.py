@@ -20,25 +20,30 @@ from bot.core.turnpanel import (
     Verb,
     actions,
     advance,
+    check_press,
     command_text,
     offer,
     score_change,
+    suggestion,
 )
 from engine import (
+    CascadiaError,
     GameState,
     Hex,
     InvalidInput,
-    MoveScorer,
+    Move,
     NatureWipe,
     PlaceTile,
     PlaceToken,
     Take,
     WipeThree,
     apply,
+    apply_all,
     choose,
     legal_actions,
     new_game,
     own_score,
+    ranked_moves,
     score_state,
 )
 from engine.components import HABITAT_TILES_ALL, Tile, Wildlife
@@ -87,7 +92,12 @@ def _play_through_panel(
         # Going back now and then, but mostly forward, so that turns end.
         forward = [p for p in others if p.verb is not Verb.BACK] or others
         press = rng.choice(others if rng.random() < 0.1 else forward)
-        draft = advance(state, draft, press)
+        if press.verb is Verb.SUGGEST:
+            # The bot fills in the turn's hint (the fast player's best move).
+            check_press(state, draft, press)
+            draft = suggestion(state, ranked_moves(state, 1)[0][1].move)
+        else:
+            draft = advance(state, draft, press)
     raise AssertionError(f"no Confirm after {max_presses} presses: {steps}")
 
 
@@ -417,22 +427,48 @@ def test_option_gains_equal_the_difference_of_two_full_scorings(seed: int) -> No
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_suggest_fills_in_the_best_move_ready_to_check(seed: int) -> None:
+def test_suggest_fills_in_the_hint_ready_to_check(seed: int) -> None:
     rng = random.Random(seed)
     state = new_game(players=2, seed=seed, cards="B")
     for _ in range(rng.randint(0, 8)):
         state, _ = _play_through_panel(state, rng)
     first = offer(state, Draft())
-    assert any("Suggest" in b.label for row in first.buttons for b in row)
-    draft = advance(state, Draft(), Press(Verb.SUGGEST))
+    assert any(b.label.startswith("Suggest") for row in first.buttons for b in row)
+    check_press(state, Draft(), Press(Verb.SUGGEST))
+    # The press itself is not a step: the bot works out the move (the turn's hint).
+    with pytest.raises(InvalidInput):
+        advance(state, Draft(), Press(Verb.SUGGEST))
+    [(_, best)] = ranked_moves(state, 1)
+    draft = suggestion(state, best.move)
     check = offer(state, draft)
     assert check.step is Step.CHECK
     assert "Confirm" in [b.label for row in check.buttons for b in row]
     seat = state.current
     after = _confirm(state, draft)
-    gained = _own(after, seat) - _own(state, seat)
-    assert gained == max(MoveScorer(state).gains(free_choices=False))
+    assert after == apply_all(state, best.move.actions())
+    assert _own(after, seat) - _own(state, seat) == best.gain
     # Back goes through the steps of the suggested move, which stay as suggested.
     token = advance(state, draft, Press(Verb.BACK))
     assert token.step is Step.TOKEN
     assert (token.at, token.rotation) == (draft.at, draft.rotation)
+
+
+def test_a_suggested_free_choice_and_a_stale_suggestion() -> None:
+    state = _state_with_nature_tokens()
+    move = Move(1, 3, Hex(1, 0), 0, None)
+    draft = suggestion(state, move)
+    assert (draft.tile, draft.token, draft.free) == (1, 3, True)
+    assert offer(state, draft).step is Step.CHECK
+    assert "token:3" in command_text(draft)
+    assert _confirm(state, draft) == apply_all(state, move.actions())
+    # A move that does not fit the state (the display changed) is refused.
+    with pytest.raises(CascadiaError):
+        suggestion(state, Move(1, 1, Hex(5, 5), 0, None))
+
+
+def test_a_planning_panel_offers_no_suggestion() -> None:
+    state = new_game(players=2, seed=3)
+    planning = offer(state, Draft(), planning=True)
+    assert Verb.SUGGEST not in planning.verbs()
+    with pytest.raises(InvalidInput):
+        check_press(state, Draft(), Press(Verb.SUGGEST), planning=True)
