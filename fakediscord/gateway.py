@@ -76,10 +76,30 @@ class Gateway:
         """Whether a bot session is identified (or resumed) on a live websocket."""
         return any(c.ready for c in self.connections)
 
+    @property
+    def live_shards(self) -> set[tuple[int, int] | None]:
+        """The shards, as (id, count), that a session is live for (``None``: an unsharded
+        session, which gets every guild's events)."""
+        return {s.shard for s in self.world.sessions.values() if s.live}
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether a live session gets the events of ``guild_id`` (``None``: outside any
+        guild, which shard 0 gets)."""
+        return any(s.live and s.owns(guild_id) for s in self.world.sessions.values())
+
     async def wait_connected(self, timeout: float = 5.0) -> None:
         """Wait until a bot session is live on the gateway."""
         await self.recorder.wait_for(
             lambda: self.connected, timeout=timeout, what="a live gateway session"
+        )
+
+    async def wait_serving(self, guild_id: int | None, timeout: float = 5.0) -> None:
+        """Wait until a session that gets the events of ``guild_id`` is live (while the
+        process running that shard restarts, say)."""
+        await self.recorder.wait_for(
+            lambda: self.serves(guild_id),
+            timeout=timeout,
+            what=f"a live gateway session for guild {guild_id}",
         )
 
     async def drop(self, code: int = 4000) -> int:

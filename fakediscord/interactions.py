@@ -13,8 +13,9 @@ The rules the server holds the bot to, as Discord does:
   first followup after it fills the placeholder, an edit, so its mentions notify nobody;
 * ``?with_response=1`` answers with the interaction and the created message, whose
   ``response_message_id`` is how discord.py binds a sent view to its message;
-* an interaction goes to one gateway session only, the newest live one, and only the
-  invoking user may use the components of an ephemeral message.
+* an interaction goes to one gateway session only, the newest live one of the shard that
+  owns the channel's guild (waited for, up to the caller's timeout, while there is none),
+  and only the invoking user may use the components of an ephemeral message.
 """
 
 # Waiting helpers take explicit timeouts so failures can say what was awaited for how long.
@@ -216,7 +217,9 @@ class Interactions:
         message: MessageRecord | None = None,
         timeout: float,
     ) -> InteractionRecord:
-        await self.gateway.wait_connected(timeout)
+        # Like Discord, an interaction goes to one session only: the newest live one of the
+        # shard that owns the channel's guild (which may be restarting: it is waited for).
+        await self.gateway.wait_serving(channel.guild_id, timeout)
         ix_id, token = self.world.next_id(), secrets.token_urlsafe(48)
         guild = self.world.guilds.get(channel.guild_id) if channel.guild_id else None
         payload: JSON = {
@@ -263,13 +266,7 @@ class Interactions:
         self.world.interactions.append(ix)
         self.world.interactions_by_id[ix_id] = ix
         self.world.interactions_by_token[token] = ix
-        # Like Discord, an interaction goes to one session only: the newest live one of the
-        # shard that owns the channel's guild.
-        live = [
-            s
-            for s in self.world.sessions.values()
-            if s.conn is not None and s.conn.ready and s.owns(channel.guild_id)
-        ]
+        live = [s for s in self.world.sessions.values() if s.live and s.owns(channel.guild_id)]
         live[-1].dispatch("INTERACTION_CREATE", payload)
         self.recorder.bump()
         return ix

@@ -361,6 +361,16 @@ class DiscordServer:
         """How many RESUMEs were accepted."""
         return self.gateway.resume_count
 
+    @property
+    def live_shards(self) -> set[tuple[int, int] | None]:
+        """The shards, as (id, count), that a bot session is live for (``None``: an unsharded
+        session); with several bot processes, which of them are connected."""
+        return self.gateway.live_shards
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether a live bot session gets the events and interactions of ``guild_id``."""
+        return self.gateway.serves(guild_id)
+
     async def wait_connected(self, timeout: float = 5.0) -> None:
         """Wait until a bot session is live on the gateway."""
         await self.gateway.wait_connected(timeout)
@@ -423,9 +433,15 @@ class DiscordServer:
         """A human-readable summary of recent state, for assertion messages."""
         return self.recorder.describe(limit)
 
+    def _shards_text(self) -> str:
+        shards = self.live_shards
+        named = sorted(f"{s[0]}/{s[1]}" for s in shards if s is not None)
+        return ",".join(named + (["all"] if None in shards else [])) or "none"
+
     def _summary(self, limit: int) -> str:
         lines = [
-            f"gateway: connected={self.connected} identifies={self.identify_count} "
+            f"gateway: connected={self.connected} live shards={self._shards_text()} "
+            f"identifies={self.identify_count} "
             f"resumes={self.resume_count}; command syncs={len(self.command_syncs)}"
         ]
         lines.append(f"recent messages ({len(self.messages)} total):")

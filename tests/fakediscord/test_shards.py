@@ -166,3 +166,39 @@ async def test_two_shard_processes_each_get_their_guilds_events() -> None:
                 assert "CHANNEL_DELETE" not in sent[(0, 2)]
                 assert zero.deleted.empty()
         server.assert_clean()
+
+
+async def test_a_guild_whose_shard_is_down_waits_for_its_process() -> None:
+    async with DiscordServer(shard_count=2) as server:
+        server.capture_error_logs("discord")
+        user = server.add_user("alice")
+        guilds = [server.add_guild(f"guild {n}", shard=(n, 2)) for n in (0, 1)]
+        channels = [server.add_channel(g, "general") for g in guilds]
+        for guild in guilds:
+            server.add_member(guild, user)
+        with pointed_at(server):
+            async with running(server, ShardBot(0)) as zero:
+                await zero.tree.sync()
+                async with running(server, ShardBot(1)):
+                    assert server.live_shards == {(0, 2), (1, 2)}
+                    assert server.serves(guilds[1])
+                assert server.live_shards == {(0, 2)}
+                assert server.serves(guilds[0])
+                assert not server.serves(guilds[1])
+                # Shard 0 answers its guild while shard 1 is away; shard 1's guild waits.
+                here = await server.slash(user, channels[0], "where")
+                await here
+                waiting = asyncio.create_task(server.slash(user, channels[1], "where", timeout=30))
+                await asyncio.sleep(0)
+                assert not waiting.done()
+                assert all(ix.channel_id != channels[1] for ix in server.interactions)
+                async with running(server, ShardBot(1)):
+                    handle = await server.guard(waiting, what="the wait for shard 1")
+                    await handle
+                    assert handle.message is not None
+                    assert handle.message.content == "shard 1"
+            with pytest.raises(
+                AssertionError, match=f"a live gateway session for guild {guilds[1]}"
+            ):
+                await server.slash(user, channels[1], "where", timeout=0.2)
+        server.assert_clean()
