@@ -17,10 +17,11 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from fakediscord import DiscordServer
+from fakediscord.sessions import shard_of
 
 __all__ = ["ACK_LIMIT", "BotProcess", "process_tree"]
 
@@ -34,6 +35,9 @@ class BotProcess:
     """``python -m bot`` on one database file, pointed at ``server``; killable and restartable.
 
     Its output goes to ``log_path``; ``cwd`` is its working directory (default: this one's).
+    ``guild_id`` is the server its commands are synced to (``None``: globally, for every
+    guild). With ``shard_ids`` and ``shard_count`` it runs only those shards
+    (``CASCADIA_SHARDS``), as one of several processes on the same server and database.
     An exit nobody asked for is recorded as a crash on the server, so every wait fails at once
     with the end of the log.
     """
@@ -43,15 +47,25 @@ class BotProcess:
         server: DiscordServer,
         *,
         db_path: Path,
-        guild_id: int,
+        guild_id: int | None,
         log_path: Path,
         env: Mapping[str, str] | None = None,
         cwd: Path | None = None,
+        shard_ids: Sequence[int] | None = None,
+        shard_count: int | None = None,
     ) -> None:
+        if (shard_ids is None) != (shard_count is None):
+            raise ValueError("shard_ids and shard_count go together")
         self.server = server
         self.cwd = cwd
         self.db_path = db_path
         self.guild_id = guild_id
+        self.shards = (
+            None
+            if shard_ids is None or shard_count is None
+            else frozenset((shard, shard_count) for shard in shard_ids)
+        )
+        """The shards this process runs, as (id, count); ``None``: all of them."""
         self.log_path = log_path
         self.extra_env = dict(env or {})
         self.starts = 0
@@ -76,17 +90,46 @@ class BotProcess:
         return self._process is not None and self._process.returncode is None
 
     def environment(self) -> dict[str, str]:
-        """What the bot process gets: this environment, the server's, token, database, guild."""
-        return {
+        """What the bot process gets: this environment, the server's, token, database, guild,
+        shards."""
+        env = {
             **os.environ,
             **self.server.env(),
             "DISCORD_TOKEN": self.server.token,
             "CASCADIA_DB": str(self.db_path),
-            "CASCADIA_GUILD_ID": str(self.guild_id),
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
-            **self.extra_env,
         }
+        for name in ("CASCADIA_GUILD_ID", "CASCADIA_SHARDS", "CASCADIA_SHARD_COUNT"):
+            env.pop(name, None)
+        if self.guild_id is not None:
+            env["CASCADIA_GUILD_ID"] = str(self.guild_id)
+        if self.shards is not None:
+            env["CASCADIA_SHARDS"] = ",".join(str(shard) for shard, _ in sorted(self.shards))
+            env["CASCADIA_SHARD_COUNT"] = str(next(iter(self.shards))[1])
+        return {**env, **self.extra_env}
+
+    @property
+    def connected(self) -> bool:
+        """Whether the server has a live session for every shard of this process (any
+        session at all, for a process that runs every shard)."""
+        if self.shards is None:
+            return self.server.connected
+        return self.shards <= self.server.live_shards
+
+    @property
+    def disconnected(self) -> bool:
+        """Whether the server has no live session for any shard of this process."""
+        if self.shards is None:
+            return not self.server.connected
+        return not self.shards & self.server.live_shards
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard of ``guild_id`` (``None``: direct messages,
+        shard 0's)."""
+        if self.shards is None:
+            return True
+        return any(shard_of(guild_id, count) == shard for shard, count in self.shards)
 
     async def start(self, *, timeout: float = 30.0) -> None:
         """Start the process and wait until it has logged in with ``/cascadia`` synced."""
@@ -112,7 +155,7 @@ class BotProcess:
         await self.server.wait_for(
             lambda: (
                 self.server.identify_count > identifies
-                and self.server.connected
+                and self.connected
                 and any(
                     c["name"] == "cascadia" for c in self.server.commands.get(self.guild_id, [])
                 )
@@ -142,15 +185,17 @@ class BotProcess:
         self._stopping = True
         self._note_peak_memory()
         self.unanswered_at_kill |= {
-            ix.id for ix in self.server.interactions if ix.callback_type is None
+            ix.id
+            for ix in self.server.interactions
+            if ix.callback_type is None and self.owns(ix.guild_id)
         }
         helpers = [_exit_watch(pid) for pid in process_tree(process.pid)[1:]]
         process.send_signal(signal.SIGKILL)
         await self._finish(process)
         await self.server.wait_for(
-            lambda: not self.server.connected,
+            lambda: self.disconnected,
             timeout=10,
-            what="the server to see the killed bot's gateway connection close",
+            what="the server to see the killed bot's gateway connections close",
         )
         for pid, exited in helpers:
             try:
