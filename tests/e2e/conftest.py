@@ -35,6 +35,11 @@ def pytest_runtest_makereport(
     return report
 
 
+def body_failed(request: pytest.FixtureRequest) -> bool:
+    """Whether the test body failed (for a fixture's clean-up: show the logs, skip checks)."""
+    return bool(request.node.stash.get(_FAILED, False))
+
+
 async def open_world(tmp_path: Path, seed: int, env: dict[str, str] | None = None) -> World:
     """A started server, guild, channel and users, and a started bot process."""
     server = await DiscordServer().start()
@@ -65,30 +70,41 @@ async def open_world(tmp_path: Path, seed: int, env: dict[str, str] | None = Non
     return world
 
 
-async def close_world(world: World, *, failed: bool) -> None:
+async def close_world(*worlds: World, failed: bool) -> None:
     """Stop the bot and the server, then fail on anything that went wrong on the way: bot
-    errors in its log, late or missing interaction answers, server-side problems."""
-    bot, server = world.bot, world.server
+    errors in its log, late or missing interaction answers, server-side problems. Several
+    worlds share one server, each with a bot process of its own (shards of one bot)."""
+    server = worlds[0].server
+    codes: list[int | None] = []
     try:
-        if not failed and bot.running:
-            # Whatever the bot still owes the channels goes out, and only that.
-            for table in world.tables:
-                await table.settled()
-                table.check_channel()
-        code = await bot.stop()
-        if failed:
-            print(f"----- the bot's log ({bot.log_path}) -----\n{bot.log_text()}")
+        if not failed:
+            # Whatever the bots still owe the channels goes out, and only that.
+            for world in worlds:
+                if world.bot.running:
+                    for table in world.tables:
+                        await table.settled()
+                        table.check_channel()
+        for world in worlds:
+            codes.append(await world.bot.stop())
+            if failed:
+                log = world.bot.log_path
+                print(f"----- the bot's log ({log}) -----\n{world.bot.log_text()}")
     finally:
         await server.close()
     if failed:
         return
-    problems = bot.log_problems()
-    assert not problems, "the bot logged errors:\n" + "\n".join(problems) + "\n" + bot.log_tail()
-    assert code in (0, None), f"the bot exited with status {code} on SIGTERM\n{bot.log_tail()}"
+    for world, code in zip(worlds, codes, strict=True):
+        bot = world.bot
+        problems = bot.log_problems()
+        assert not problems, (
+            "the bot logged errors:\n" + "\n".join(problems) + "\n" + bot.log_tail()
+        )
+        assert code in (0, None), f"the bot exited with status {code} on SIGTERM\n{bot.log_tail()}"
+    killed = set().union(*(world.bot.unanswered_at_kill for world in worlds))
     late = [
         f"{ix.name!r}: {ix.ack_latency}"
         for ix in server.interactions
-        if ix.id not in bot.unanswered_at_kill
+        if ix.id not in killed
         and (ix.callback_type is None or ix.expired or (ix.ack_latency or 0) >= ACK_LIMIT)
     ]
     assert not late, f"interactions not answered within {ACK_LIMIT}s: {late}"
@@ -111,4 +127,4 @@ async def world(
     try:
         yield world
     finally:
-        await close_world(world, failed=request.node.stash.get(_FAILED, False))
+        await close_world(world, failed=body_failed(request))

@@ -125,9 +125,13 @@ class Database:
         [row] = self.rows("SELECT state FROM games WHERE id = ?", game_id)
         return state_from_json(json.loads(row[0]))
 
-    def unsent(self) -> list[tuple[int, str]]:
-        """Outbox rows not yet posted: (id, kind)."""
-        rows = self.rows("SELECT id, kind FROM outbox WHERE sent_at IS NULL ORDER BY id")
+    def unsent(self, channel_id: int | None = None) -> list[tuple[int, str]]:
+        """Outbox rows not yet posted (only ``channel_id``'s, when given): (id, kind)."""
+        sql = "SELECT id, kind FROM outbox WHERE sent_at IS NULL"
+        if channel_id is None:
+            rows = self.rows(f"{sql} ORDER BY id")
+        else:
+            rows = self.rows(f"{sql} AND channel_id = ? ORDER BY id", channel_id)
         return [(int(r[0]), str(r[1])) for r in rows]
 
     def snapshot(self) -> dict[str, list[tuple[Any, ...]]]:

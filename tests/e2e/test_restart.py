@@ -3,6 +3,8 @@ database: the game goes on, no move is lost or applied twice, every message is p
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from tests.e2e.harness import GameChannel, World, button, labels
 
 
@@ -24,12 +26,19 @@ async def kill_before_the_move_is_committed(world: World, table: GameChannel) ->
     await table.play(mover, move)
 
 
-async def kill_between_commit_and_post(world: World, table: GameChannel, *, after: bool) -> None:
+async def kill_between_commit_and_post(
+    world: World,
+    table: GameChannel,
+    *,
+    after: bool,
+    meanwhile: Callable[[], Awaitable[None]] | None = None,
+) -> None:
     """The move is committed and its message is on its way to Discord when the bot is killed.
 
     ``after`` false: Discord never saw the post. ``after`` true: Discord created the message
     but the bot never heard back; the post after the restart carries the same nonce, so
-    Discord answers with the same message instead of a second one.
+    Discord answers with the same message instead of a second one. ``meanwhile`` runs while
+    the bot is down (another process's games going on, say).
     """
     server, db = world.server, world.db
     mover = table.to_move
@@ -41,12 +50,15 @@ async def kill_between_commit_and_post(world: World, table: GameChannel, *, afte
     await table.send(mover, "play", move.options())
     await server.wait_for(lambda: hold.held, what="the bot to post the turn message")
     assert len(db.moves(table.game_id)) == len(log) + 1, "the post went out before the commit"
-    [(_, kind)] = db.unsent()
+    [(_, kind)] = db.unsent(table.channel)
     assert kind == "turn"
     await world.bot.kill()
     await server.wait_for(lambda: hold.abandoned, what="the server to see the held request go")
     assert len(db.moves(table.game_id)) == len(log) + 1
     assert bool(table.public_messages()[len(table.accounted) :]) == after
+    if meanwhile is not None:
+        await meanwhile()
+    assert len(db.unsent(table.channel)) == 1, "the message was posted while its bot was down"
 
     replays = server.nonce_replays
     await world.bot.start()
