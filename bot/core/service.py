@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.core import messages
-from bot.core.absence import AwayPeriod, Call, presence_of
+from bot.core.absence import AwayPeriod, Call, Presence, presence_of
 from bot.core.absence_messages import skip_lead
 from bot.core.computers import (
     COMPUTER_PLAYERS,
@@ -65,6 +65,7 @@ from bot.store import (
     MoveRow,
     NotActive,
     NotInLobby,
+    ReminderNote,
     RevisionConflict,
     Seat,
     Store,
@@ -837,18 +838,28 @@ class GameService:
         """Queue a reminder for every game whose turn has waited long enough; returns the
         outbox ids. After downtime a game gets one catch-up reminder, not a burst."""
         now = self._now()
-        queued: list[int] = []
-        for game in await self.store.due_reminders(now):
-            due = self._catch_up(now, game)
-            if due is None or game.state is None or not await self.claim(game.id):
+        owed = [
+            (game, due)
+            for game in await self.store.due_reminders(now)
+            if game.state is not None and (due := self._catch_up(now, game)) is not None
+        ]
+        # A pass after downtime may owe dozens: a few statements for all of them, and one
+        # write to disk.
+        claimed = await self.store.claim_games([game.id for game, _ in owed], self.claimer)
+        seats = await self.store.seats_of(claimed)
+        presences: dict[int, Presence] = {}
+        notes: list[ReminderNote] = []
+        for game, due in owed:
+            if game.id not in claimed or game.state is None:
                 continue
-            table = await self._load(game)
-            state = table.require_state()
-            player = table.players[state.current]
-            if player.computer is not None or game.ping_due_at is not None:
-                continue  # a computer is not reminded; a ping after quiet hours is owed
-            presence = presence_of(await self.store.person(player.user_id))
-            if not presence.may_remind(now):
+            if game.ping_due_at is not None:
+                continue  # a ping after quiet hours is owed
+            player = _players(seats.get(game.id, []))[read_progress(game.state).current]
+            if player.computer is not None:
+                continue  # a computer is not reminded
+            if player.user_id not in presences:
+                presences[player.user_id] = presence_of(await self.store.person(player.user_id))
+            if not presences[player.user_id].may_remind(now):
                 continue  # away or in quiet hours: due again at the first check after
             since = game.turn_started_at or now
             announcement = Announcement(
@@ -856,17 +867,15 @@ class GameService:
                 text=messages.reminder_message(due.level, player, since),
                 mentions=(player.user_id,),
             )
-            try:
-                result = await self.store.record_reminder(
-                    game.id,
-                    game.revision,
-                    next_reminder_at=due.next_reminder_at,
-                    outbox_messages=[announcement.to_outbox()],
+            notes.append(
+                ReminderNote(
+                    game.id, game.revision, due.next_reminder_at, (announcement.to_outbox(),)
                 )
-            except RevisionConflict:
-                continue  # a move landed meanwhile: its turn has a fresh schedule
-            queued.extend(result.outbox_ids)
-        return queued
+            )
+        # A game a move changed meanwhile is left out: its turn has a fresh schedule.
+        results = await self.store.record_reminders(notes)
+        return [outbox_id for note in notes if note.game_id in results
+                for outbox_id in results[note.game_id].outbox_ids]  # fmt: skip
 
     # --- looking ------------------------------------------------------------------------------
 

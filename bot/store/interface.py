@@ -18,6 +18,7 @@ from bot.store.rows import (
     OutboxRow,
     PanelRow,
     Person,
+    ReminderNote,
     Seat,
     SkipPoll,
     UserGame,
@@ -166,6 +167,10 @@ class Store(Protocol):
         or another claimer's lease holds it. Claiming again renews the lease."""
         ...
 
+    async def claim_games(self, game_ids: Collection[int], claimer: Claimer) -> set[int]:
+        """:meth:`claim_game` for several games in one statement; returns the ids claimed."""
+        ...
+
     async def release_claims(self) -> int:
         """Drop every claim (rows and games) at once; returns how many rows were held. Only
         for a process that knows it is the only one on the database (an SQLite file it has
@@ -201,6 +206,12 @@ class Store(Protocol):
         outbox_messages: Sequence[OutboxMessage],
     ) -> CommitResult:
         """Count a reminder as sent, schedule the next one and queue its message."""
+        ...
+
+    async def record_reminders(self, notes: Sequence[ReminderNote]) -> dict[int, CommitResult]:
+        """:meth:`record_reminder` for several games in one transaction (one write to disk
+        for a whole pass), by game id. A game that a move changed since its note's revision,
+        or that is no longer being played, is left out and left as it is."""
         ...
 
     async def get_panel(self, game_id: int, user_id: int) -> PanelRow | None:

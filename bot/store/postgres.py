@@ -51,6 +51,7 @@ from bot.store.rows import (
     OutboxRow,
     PanelRow,
     Person,
+    ReminderNote,
     Seat,
     SkipPoll,
     UserGame,
@@ -669,22 +670,28 @@ class PostgresStore:
         """Claim a game's background work (reminders, votes, pings, computer turns) for
         ``claimer`` until its lease ends; ``False`` when its shards do not own the game's guild
         or another claimer's lease holds it. Claiming again renews the lease."""
+        return game_id in await self.claim_games((game_id,), claimer)
+
+    async def claim_games(self, game_ids: Collection[int], claimer: Claimer) -> set[int]:
+        """:meth:`claim_game` for several games in one statement; returns the ids claimed."""
+        if not game_ids:
+            return set()
         now = self._stamp()
         await self._be_present(claimer)
         async with self.transaction() as db:
-            status = await db.execute(
+            rows = await db.fetch(
                 "UPDATE games SET claimed_by = $1, lease_until = $2"
-                " WHERE id = $3 AND (guild_id >> 22) % $4 = ANY($5::bigint[])"
+                " WHERE id = ANY($3::bigint[]) AND (guild_id >> 22) % $4 = ANY($5::bigint[])"
                 " AND (claimed_by IS NULL OR claimed_by = $1 OR lease_until <= $6"
-                f" OR claimed_by NOT IN ({_ALIVE}))",
+                f" OR claimed_by NOT IN ({_ALIVE})) RETURNING id",
                 claimer.name,
                 now + claimer.lease,
-                game_id,
+                list(game_ids),
                 claimer.shard_count,
                 list(claimer.shard_ids),
                 now,
             )
-        return _count(status) == 1
+        return {row["id"] for row in rows}
 
     async def release_claims(self) -> int:
         """Drop every claim (rows and games) at once; returns how many rows were held. Only
@@ -767,14 +774,45 @@ class PostgresStore:
             _check_revision(game, expected_revision)
             if game.status is not GameStatus.ACTIVE:
                 raise NotActive(game_id, game.status)
-            await db.execute(
-                "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = $1"
-                " WHERE id = $2",
-                _optional_utc(next_reminder_at),
-                game_id,
-            )
-            ids = await self._insert_outbox(db, game, outbox_messages)
-            return CommitResult(revision=game.revision, outbox_ids=ids)
+            return await self._note_reminder(db, game, next_reminder_at, outbox_messages)
+
+    async def record_reminders(self, notes: Sequence[ReminderNote]) -> dict[int, CommitResult]:
+        """:meth:`record_reminder` for several games in one transaction (one write to disk
+        for a whole pass), by game id. A game that a move changed since its note's revision,
+        or that is no longer being played, is left out and left as it is.
+
+        The games' rows are locked in id order, so that two batches cannot deadlock."""
+        results: dict[int, CommitResult] = {}
+        if not notes:
+            return results
+        async with self.transaction() as db:
+            for note in sorted(notes, key=lambda n: n.game_id):
+                try:
+                    game = await _lock_game(db, note.game_id)
+                except NotFound:
+                    continue
+                if game.revision != note.expected_revision or game.status is not GameStatus.ACTIVE:
+                    continue
+                results[game.id] = await self._note_reminder(
+                    db, game, note.next_reminder_at, note.outbox_messages
+                )
+        return results
+
+    async def _note_reminder(
+        self,
+        db: Connection,
+        game: GameRow,
+        next_reminder_at: datetime | None,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        await db.execute(
+            "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = $1"
+            " WHERE id = $2",
+            _optional_utc(next_reminder_at),
+            game.id,
+        )
+        ids = await self._insert_outbox(db, game, outbox_messages)
+        return CommitResult(revision=game.revision, outbox_ids=ids)
 
     # --- turn panels --------------------------------------------------------------------------
 

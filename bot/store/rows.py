@@ -156,6 +156,17 @@ class CommitResult:
 
 
 @dataclass(frozen=True)
+class ReminderNote:
+    """One reminder to record (see :meth:`bot.store.Store.record_reminders`): the game, its
+    revision when the reminder was decided, when the next one falls due and the message."""
+
+    game_id: int
+    expected_revision: int
+    next_reminder_at: datetime | None
+    outbox_messages: tuple[OutboxMessage, ...]
+
+
+@dataclass(frozen=True)
 class PanelRow:
     """A player's turn-panel draft: the choices so far (opaque text) for one turn of a game.
 

@@ -47,6 +47,7 @@ from bot.store.rows import (
     OutboxRow,
     PanelRow,
     Person,
+    ReminderNote,
     Seat,
     SkipPoll,
     UserGame,
@@ -634,24 +635,32 @@ class SqliteStore:
         """Claim a game's background work (reminders, votes, pings, computer turns) for
         ``claimer`` until its lease ends; ``False`` when its shards do not own the game's guild
         or another claimer's lease holds it. Claiming again renews the lease."""
+        return game_id in await self.claim_games((game_id,), claimer)
+
+    async def claim_games(self, game_ids: Collection[int], claimer: Claimer) -> set[int]:
+        """:meth:`claim_game` for several games in one statement; returns the ids claimed."""
+        if not game_ids:
+            return set()
         now = self._now()
         shards = ", ".join("?" for _ in claimer.shard_ids)
+        games = ", ".join("?" for _ in game_ids)
         async with self.transaction() as db:
             cursor = await db.execute(
                 "UPDATE games SET claimed_by = ?, lease_until = ?"
-                f" WHERE id = ? AND (guild_id >> 22) % ? IN ({shards})"
-                " AND (claimed_by IS NULL OR claimed_by = ? OR lease_until <= ?)",
+                f" WHERE id IN ({games}) AND (guild_id >> 22) % ? IN ({shards})"
+                " AND (claimed_by IS NULL OR claimed_by = ? OR lease_until <= ?)"
+                " RETURNING id",
                 [
                     claimer.name,
                     _to_text(now + claimer.lease),
-                    game_id,
+                    *game_ids,
                     claimer.shard_count,
                     *claimer.shard_ids,
                     claimer.name,
                     _to_text(now),
                 ],
             )
-            return cursor.rowcount == 1
+            return {row[0] for row in await cursor.fetchall()}
 
     async def release_claims(self) -> int:
         """Drop every claim (rows and games) at once; returns how many rows were held. Only
@@ -735,13 +744,42 @@ class SqliteStore:
             _check_revision(game, expected_revision)
             if game.status is not GameStatus.ACTIVE:
                 raise NotActive(game_id, game.status)
-            await db.execute(
-                "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = ?"
-                " WHERE id = ?",
-                (_optional_text(next_reminder_at), game_id),
-            )
-            ids = await self._insert_outbox(db, game, outbox_messages)
-            return CommitResult(revision=game.revision, outbox_ids=ids)
+            return await self._note_reminder(db, game, next_reminder_at, outbox_messages)
+
+    async def record_reminders(self, notes: Sequence[ReminderNote]) -> dict[int, CommitResult]:
+        """:meth:`record_reminder` for several games in one transaction (one write to disk
+        for a whole pass), by game id. A game that a move changed since its note's revision,
+        or that is no longer being played, is left out and left as it is."""
+        results: dict[int, CommitResult] = {}
+        if not notes:
+            return results
+        async with self.transaction() as db:
+            for note in notes:
+                try:
+                    game = await _load_game(db, note.game_id)
+                except NotFound:
+                    continue
+                if game.revision != note.expected_revision or game.status is not GameStatus.ACTIVE:
+                    continue
+                results[game.id] = await self._note_reminder(
+                    db, game, note.next_reminder_at, note.outbox_messages
+                )
+        return results
+
+    async def _note_reminder(
+        self,
+        db: aiosqlite.Connection,
+        game: GameRow,
+        next_reminder_at: datetime | None,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        await db.execute(
+            "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = ?"
+            " WHERE id = ?",
+            (_optional_text(next_reminder_at), game.id),
+        )
+        ids = await self._insert_outbox(db, game, outbox_messages)
+        return CommitResult(revision=game.revision, outbox_ids=ids)
 
     # --- turn panels --------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from bot.core.reminders import catch_up
 from bot.store import (
     AlreadySeated,
     ChannelBusy,
+    Claimer,
     CommitResult,
     DatabaseTooNew,
     GameClosed,
@@ -37,6 +38,7 @@ from bot.store import (
     NotInLobby,
     NotSeated,
     OutboxMessage,
+    ReminderNote,
     RevisionConflict,
     Seat,
     SqliteStore,
@@ -627,6 +629,48 @@ async def test_stale_reminder_conflicts(store: Store) -> None:
             game.id, game.revision, next_reminder_at=None, outbox_messages=[message("reminder")]
         )
     assert await everything(store, game.id) == before
+
+
+async def test_record_reminders_at_once_leaves_out_what_changed(store: Store) -> None:
+    due = await started(store, channel=CHANNEL)
+    moved = await started(store, channel=OTHER_CHANNEL)
+    ended = await started(store, channel=300)
+    await move(store, moved)
+    await store.end_game(ended.id)
+    untouched = [await store.get_game(moved.id), await store.get_game(ended.id)]
+    next_at = START + timedelta(hours=48)
+    notes = [
+        ReminderNote(game.id, game.revision, next_at, (message("reminder", text=str(game.id)),))
+        for game in (moved, due, ended)
+    ] + [ReminderNote(98765, 1, next_at, (message("reminder"),))]
+
+    results = await store.record_reminders(notes)
+
+    assert list(results) == [due.id]
+    assert results[due.id].revision == due.revision
+    stored = await store.get_game(due.id)
+    assert stored is not None
+    assert (stored.reminders_sent, stored.next_reminder_at) == (1, next_at)
+    [reminder] = [row for row in await store.pending() if row.kind == "reminder"]
+    assert (reminder.id,) == results[due.id].outbox_ids
+    assert reminder.channel_id == CHANNEL
+    assert [await store.get_game(moved.id), await store.get_game(ended.id)] == untouched
+    assert await store.record_reminders([]) == {}
+
+
+async def test_claim_games_claims_what_is_free_and_owned(store: Store) -> None:
+    games = [await started(store, channel=channel) for channel in (CHANNEL, OTHER_CHANNEL, 300)]
+    ids = [game.id for game in games]
+    one, two = Claimer("one"), Claimer("two")
+    assert await store.claim_game(ids[0], two)
+    assert await store.claim_games([*ids, 98765], one) == set(ids[1:])
+    # Claiming again renews one's own; two keeps its game.
+    assert await store.claim_games(ids, one) == set(ids[1:])
+    assert await store.claim_games(ids, two) == {ids[0]}
+    elsewhere = Claimer("elsewhere", shard_ids=(1,), shard_count=2)
+    assert not any(elsewhere.owns(game.guild_id) for game in games)
+    assert await store.claim_games(ids, elsewhere) == set()
+    assert await store.claim_games([], one) == set()
 
 
 async def test_reminders_after_downtime_send_one(store: Store) -> None:
