@@ -2,8 +2,10 @@
 joining, leaving, starting and seating or removing a computer do, whether asked with a button
 or a command.
 
-The buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only the game id,
-so a lobby posted before a restart still works after it.
+The buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only the game id
+(and, on the host's private choice of computer player, how many computers had seats when it
+was asked and the player chosen), so a lobby posted before a restart still works after it,
+and so does a choice asked before it.
 """
 
 from __future__ import annotations
@@ -113,21 +115,24 @@ async def start(interaction: Interaction, game_id: int | None, *, button: bool =
 async def ask_computer(interaction: Interaction, game_id: int) -> None:
     """The host chooses which computer player to seat, privately (Add computer)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    await interaction.client.service.check_host(
+    table = await interaction.client.service.check_host(
         game_id, user_id=interaction.user.id, what="add a computer"
     )
     await interaction.followup.send(
         "Which computer player? **fast** moves at once; **strong** thinks a few seconds and "
         "plays a little better.",
-        view=ComputerChoice(interaction, game_id=game_id),
+        view=ComputerChoice(interaction, game_id=game_id, seen=table.computers),
         ephemeral=True,
     )
 
 
-async def add_computer(interaction: Interaction, game_id: int, policy: str) -> None:
-    """Seat the computer player ``policy`` and update the lobby message."""
+async def add_computer(interaction: Interaction, game_id: int, policy: str, *, seen: int) -> None:
+    """Seat the computer player ``policy`` unless a computer was seated since the host was
+    asked (``seen`` computers then), and update the lobby message."""
     bot = interaction.client
-    table = await bot.service.add_computer(game_id, user_id=interaction.user.id, policy=policy)
+    table = await bot.service.add_computer(
+        game_id, user_id=interaction.user.id, policy=policy, seen=seen
+    )
     await refresh(bot, table)
     await interaction.edit_original_response(
         content=f"**{computers.computer_name(policy)}** has a seat.", view=None
@@ -143,47 +148,69 @@ async def remove_computer(interaction: Interaction, game_id: int) -> None:
 
 
 class ComputerChoice(discord.ui.View):
-    """The host's private choice of computer player: one button per player."""
+    """The host's private choice of computer player: one :class:`ComputerButton` per player.
+    Unanswered, it is closed after :data:`CHOICE_SECONDS`."""
 
-    def __init__(self, original: Interaction, *, game_id: int) -> None:
+    def __init__(self, original: Interaction, *, game_id: int, seen: int) -> None:
         super().__init__(timeout=CHOICE_SECONDS)
         self.original = original
-        self.game_id = game_id
         for policy in computers.COMPUTER_PLAYERS:
-            self.add_item(_ComputerButton(policy))
-
-    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
-        """Admit the click like any command (refused while the bot shuts down)."""
-        return await interaction.client.admit(interaction)
+            self.add_item(ComputerButton(game_id, seen, policy))
 
     async def on_timeout(self) -> None:
-        """Take the buttons away once the question has expired."""
+        """Take the buttons away, unless a press answered the question already."""
         with contextlib.suppress(discord.HTTPException):
-            await self.original.edit_original_response(
-                content="No answer: no computer was added.", view=None
+            message = await self.original.original_response()
+            if message.components:
+                await self.original.edit_original_response(
+                    content="No answer: no computer was added.", view=None
+                )
+
+
+class ComputerButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=(
+        r"cascadia:seatcomputer:(?P<game_id>[0-9]+):(?P<seen>[0-9]+)"
+        rf":(?P<policy>{'|'.join(computers.COMPUTER_PLAYERS)})"
+    ),
+):
+    """One computer player to choose, labelled with its name; the custom id carries the game,
+    how many computers had seats when the host was asked, and the player."""
+
+    def __init__(self, game_id: int, seen: int, policy: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=policy,
+                style=discord.ButtonStyle.primary,
+                custom_id=f"cascadia:seatcomputer:{game_id}:{seen}:{policy}",
             )
-
-    async def on_error(
-        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any]
-    ) -> None:
-        """Answer privately, like every command error."""
-        await errors.report(interaction, error)
-
-
-class _ComputerButton(discord.ui.Button[ComputerChoice]):
-    """One computer player to choose, labelled with its name."""
-
-    def __init__(self, policy: str) -> None:
-        super().__init__(label=policy, style=discord.ButtonStyle.primary)
+        )
+        self.game_id = game_id
+        self.seen = seen
         self.policy = policy
 
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the button from a press: the ids and the player are all it needs."""
+        return cls(int(match["game_id"]), int(match["seen"]), match["policy"])
+
+    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
+        """Admit the press like any command (refused while the bot shuts down)."""
+        return await interaction.client.admit(interaction)
+
     async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        """Seat this computer player."""
-        await interaction.response.defer()
-        view = self.view
-        if view is not None:
-            view.stop()
-            await add_computer(interaction, view.game_id, self.policy)
+        """Seat this computer player; any refusal is answered privately like a command's."""
+        try:
+            await interaction.response.defer()
+            await add_computer(interaction, self.game_id, self.policy, seen=self.seen)
+        except Exception as error:
+            await errors.report(interaction, error)
 
 
 def lobby_text(table: LoadedGame) -> str:
@@ -354,11 +381,12 @@ class RemoveComputerButton(_LobbyButton, template=r"cascadia:removecomputer:(?P<
         await remove_computer(interaction, self.game_id)
 
 
-LOBBY_BUTTONS: tuple[type[_LobbyButton], ...] = (
+LOBBY_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     JoinButton,
     LeaveButton,
     StartButton,
     AddComputerButton,
     RemoveComputerButton,
+    ComputerButton,
 )
-"""The dynamic items the cog registers."""
+"""The dynamic items the cog registers: the lobby's and the host's choice of computer."""

@@ -75,6 +75,17 @@ class NoComputer(BotError):
         super().__init__("There is no computer in this lobby to remove.")
 
 
+class ComputerAdded(BotError):
+    """A press on the host's choice of computer player after a computer was seated since it was
+    asked: most often the same choice pressed twice."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "That computer was already added: nothing was changed. For another one, press "
+            "**Add computer** again."
+        )
+
+
 class LastPerson(BotError):
     """The only person left in a game cannot hand it to the computer."""
 

@@ -28,6 +28,7 @@ from bot.core.computers import (
 )
 from bot.core.errors import (
     AlreadyPlayed,
+    ComputerAdded,
     HintUsed,
     LastPerson,
     NoComputer,
@@ -56,6 +57,7 @@ from bot.core.records import (
 from bot.core.reminders import ReminderDue, catch_up, next_reminder_time
 from bot.store import (
     THIS_PROCESS,
+    AlreadySeated,
     Claimer,
     Clock,
     CommitResult,
@@ -155,6 +157,11 @@ class LoadedGame:
     def people(self) -> tuple[Player, ...]:
         """The players who are people (not the computer), in seat order."""
         return tuple(p for p in self.players if p.computer is None)
+
+    @property
+    def computers(self) -> int:
+        """How many seats the computer plays."""
+        return sum(p.computer is not None for p in self.players)
 
     def require_seat(self, user_id: int) -> int:
         """The seat of a user; :class:`NotInGame` if they have none."""
@@ -365,18 +372,33 @@ class GameService:
             raise NotHost(what)
         return table
 
-    async def add_computer(self, game_id: int, *, user_id: int, policy: str) -> LoadedGame:
+    async def add_computer(
+        self, game_id: int, *, user_id: int, policy: str, seen: int | None = None
+    ) -> LoadedGame:
         """The host seats a computer player (one of :data:`COMPUTER_PLAYERS`) in the lobby.
+
+        ``seen`` is how many computers had seats when the host was asked which to add (the
+        question's buttons carry it): if more have seats now, the question's computer is
+        seated already and a press changes nothing (:class:`ComputerAdded`). People joining
+        meanwhile do not count. Two presses at the same moment both pick the same free seat
+        id, and the store seats it once: the other press is :class:`ComputerAdded` too.
 
         A computer's seat gets a negative user id, never a Discord user's."""
         if policy not in COMPUTER_PLAYERS:
             raise InvalidInput(f"unknown computer player {policy!r}")
         table = await self.check_host(game_id, user_id=user_id, what="add a computer")
+        if table.game.status is not GameStatus.LOBBY:
+            raise NotInLobby(game_id, table.game.status)
+        if seen is not None and table.computers > seen:
+            raise ComputerAdded()
         taken = {p.user_id for p in table.players}
         computer_id = next(i for i in range(-1, -MAX_PLAYERS - 2, -1) if i not in taken)
-        await self.store.join(
-            game_id, computer_id, computer_name(policy), max_seats=MAX_PLAYERS, computer=policy
-        )
+        try:
+            await self.store.join(
+                game_id, computer_id, computer_name(policy), max_seats=MAX_PLAYERS, computer=policy
+            )
+        except AlreadySeated:
+            raise ComputerAdded() from None
         return await self.table_by_id(game_id)
 
     async def remove_computer(self, game_id: int, *, user_id: int) -> LoadedGame:

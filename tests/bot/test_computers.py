@@ -4,16 +4,26 @@ turn, and thinking in worker processes."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any, cast
 
 import pytest
 
 from bot.core.computers import Thinker, computer_name, start_thinker, suggest, think
-from bot.core.errors import HintUsed, LastPerson, NoComputer, NotHost, NotInGame, NotYourTurn
+from bot.core.errors import (
+    ComputerAdded,
+    HintUsed,
+    LastPerson,
+    NoComputer,
+    NotHost,
+    NotInGame,
+    NotYourTurn,
+)
 from bot.core.messages import Player, your_turn_line
 from bot.core.outbox import Announcement
 from bot.core.records import state_text
@@ -186,6 +196,72 @@ async def test_the_host_removes_the_computer_seated_last(service: GameService) -
     with pytest.raises(NotInLobby):
         await service.remove_computer(game_id, user_id=ADA)
     assert [p.computer for p in (await service.table_by_id(game_id)).players].count("fast") == 1
+
+
+class TogetherJoins:
+    """The store, except that each seat waits until ``parties`` are asked for: presses at the
+    same moment have all read the lobby before any of them writes."""
+
+    def __init__(self, store: Store, parties: int) -> None:
+        self._store = store
+        self._barrier = asyncio.Barrier(parties)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def join(self, *args: Any, **kwargs: Any) -> Any:
+        async with asyncio.timeout(10):
+            await self._barrier.wait()
+        return await self._store.join(*args, **kwargs)
+
+
+async def test_a_choice_of_computer_seats_one_however_often_it_is_pressed(
+    service: GameService, store: Store
+) -> None:
+    table = await _lobby(service, ADA)
+    game_id, seen = table.game.id, table.computers
+    assert seen == 0
+    await service.join(game_id, user_id=BOB, name="u200")  # people joining do not count
+    table = await service.add_computer(game_id, user_id=ADA, policy="fast", seen=seen)
+    assert [p.computer for p in table.players] == [None, None, "fast"]
+    # The same question pressed again, on either player: nothing changes.
+    revision = table.game.revision
+    for policy in ("fast", "strong"):
+        with pytest.raises(ComputerAdded, match="already added"):
+            await service.add_computer(game_id, user_id=ADA, policy=policy, seen=seen)
+    table = await service.table_by_id(game_id)
+    assert (table.game.revision, table.computers) == (revision, 1)
+
+    # Two presses of a new question at the same moment, both past the check: one seat.
+    together = GameService(cast(Store, TogetherJoins(store, 2)), now=Clock(), seeds=lambda: 7)
+    outcomes = await asyncio.gather(
+        *(
+            together.add_computer(game_id, user_id=ADA, policy=policy, seen=1)
+            for policy in ("strong", "fast")
+        ),
+        return_exceptions=True,
+    )
+    assert sorted(type(o).__name__ for o in outcomes) == ["ComputerAdded", "LoadedGame"], outcomes
+    table = await service.table_by_id(game_id)
+    assert table.computers == 2
+    assert len(table.players) == 4
+
+
+async def test_a_choice_of_computer_after_the_lobby_is_over_says_so(service: GameService) -> None:
+    table = await _lobby(service, ADA)
+    game_id = table.game.id
+    await service.add_computer(game_id, user_id=ADA, policy="fast", seen=0)
+    await service.start(game_id, user_id=ADA)
+    # Started: a second press of the question, or any other, is told the game has begun.
+    for seen in (0, 1):
+        with pytest.raises(NotInLobby) as started:
+            await service.add_computer(game_id, user_id=ADA, policy="fast", seen=seen)
+        assert started.value.status is GameStatus.ACTIVE
+    await service.end(game_id, user_id=ADA, name="u100", can_manage=False)
+    with pytest.raises(NotInLobby) as ended:
+        await service.add_computer(game_id, user_id=ADA, policy="fast", seen=1)
+    assert ended.value.status is GameStatus.ENDED
+    assert (await service.table_by_id(game_id)).computers == 1
 
 
 # --- computer turns ---------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from fakediscord import MessageRecord
 from tests.e2e.harness import GameChannel, World, button, labels
 
 
@@ -179,3 +180,51 @@ async def test_the_skip_confirmation_answers_after_a_restart_and_skips_once(worl
     await table.press(world.alice, ending, "End the game")
     await table.next_post(since, what="the message that the game was ended")
     await table.refused(world.alice, "Skip the turn", press=too_late, reason="This game is over")
+
+
+async def test_the_choice_of_computer_answers_after_a_restart_and_seats_one(world: World) -> None:
+    server, db = world.server, world.db
+    table = world.table()
+    lobby = await table.open(world.alice)
+
+    def computers() -> list[str]:
+        seats = db.rows("SELECT computer FROM seats WHERE game_id = ? ORDER BY seat", table.game_id)
+        return [row["computer"] for row in seats if row["computer"] is not None]
+
+    async def ask() -> MessageRecord:
+        press = await server.click(world.alice, lobby, button(lobby, "Add computer"))
+        asked = await table.reply(press)
+        assert asked.ephemeral
+        assert labels(asked) == ["fast", "strong"]
+        return asked
+
+    asked = await ask()
+    await world.bot.restart()
+    await table.join(world.bob)  # people joining meanwhile do not spoil the question
+    # fast, and then both players again before the first press has closed the question (its
+    # edit is held): one computer has a seat.
+    closing = server.hold("PATCH", "/webhooks/*/messages/@original")
+    await table.press(world.alice, asked, "fast")
+    await server.wait_for(lambda: closing.held, what="the choice to close its question")
+    await table.lobby_shows("**Computer (fast)**")
+    for policy in ("fast", "strong"):
+        await table.refused(world.alice, policy, press=asked, reason="already added")
+    closing.release()
+    await server.wait_for(
+        lambda: "**Computer (fast)** has a seat" in asked.content and not labels(asked),
+        what="the choice to say the computer has a seat",
+    )
+    assert computers() == ["fast"]
+
+    # Four seats stay the limit.
+    full = await ask()
+    await table.join(world.carol)
+    await table.refused(world.alice, "strong", press=full, reason="The lobby is full: 4 players")
+    # Once the lobby is closed, a choice says so.
+    ending = await table.run(world.alice, "end")
+    since = len(server.messages)
+    await table.press(world.alice, ending, "End the game")
+    await table.next_post(since, what="the message that the lobby was ended")
+    await table.refused(world.alice, "fast", press=full, reason="This lobby is closed")
+    assert computers() == ["fast"]
+    table.check_channel()
