@@ -2,18 +2,22 @@
 process and the local Discord-compatible server of the end-to-end tests.
 
 Run: ``python benchmarks/load.py`` or ``python -m benchmarks.load``, with the options
-``[--games 50] [--players 2] [--think 0] [--seed 1] [--backend sqlite|postgresql] [--keep]``.
-With ``postgresql`` the bot runs on a PostgreSQL server started in a temporary directory (as
-the tests start theirs; durability off there, so commits cost less than on a real server).
+``[--games 50] [--players 2] [--think 0] [--seed 1] [--backend sqlite|postgresql]
+[--processes 1] [--keep]``. With ``postgresql`` the bot runs on a PostgreSQL server started in
+a temporary directory (as the tests start theirs; durability off there, so commits cost less
+than on a real server). ``--processes 2`` (PostgreSQL only) runs the bot as two processes on
+that one database, shards 0 and 1 of 2 (``CASCADIA_SHARDS``), with the games spread over a
+server of each shard, so each process plays half of them.
 
 Each game is played the way people play it: ``/cascadia new``, ``/cascadia join``, the Start
 button, then every turn through autocomplete for ``tile_at`` and ``token_at`` and
 ``/cascadia play``; a player moves as soon as the message calling them appears (after
 ``--think`` seconds on average, if given). Prints interactions per second, the time from
 ``/cascadia play`` to its first response and to the turn message in the channel (median and
-99th percentile), the bot's peak memory and the database size per finished game, each
-against its target, and any error; also the time to the private "Turn played." answer and
-the bot's CPU time, which explain the rest. Exits with status 1 if a target was missed.
+99th percentile), the bot's peak memory (its largest process's) and the database size per
+finished game, each against its target, and any error; also the time to the private "Turn
+played." answer and the bot's CPU time (all its processes'), which explain the rest. Exits
+with status 1 if a target was missed.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ class Run:
     games: int
     players: int
     think: float
+    processes: int = 1
     first_response: list[float] = field(default_factory=list)
     """Seconds from each ``/cascadia play`` to its first response."""
     turn_message: list[float] = field(default_factory=list)
@@ -66,7 +71,9 @@ class Run:
     elapsed: float = 0.0
     ended: float = 0.0
     bot_cpu: float = 0.0
-    peak_rss_kib: int = 0
+    """CPU seconds of every bot process and its picture worker."""
+    peak_rss_kib: list[int] = field(default_factory=list)
+    """The largest resident set of each bot process (with its picture worker), in KiB."""
     errors: list[str] = field(default_factory=list)
 
 
@@ -184,29 +191,44 @@ async def choose(
     return options
 
 
-async def measure(games: int, players: int, think: float, seed: int, workdir: Path, db: str) -> Run:
-    """Start the server and the bot on ``db`` (``CASCADIA_DB``: a file or a URL), play every
-    game at once, stop; returns the figures."""
-    server = await DiscordServer().start()
-    guild = server.add_guild("Load")
-    channel_ids = [server.add_channel(guild, f"table-{i}") for i in range(games)]
+async def measure(
+    games: int, players: int, think: float, seed: int, workdir: Path, db: str, processes: int = 1
+) -> Run:
+    """Start the server and the bot on ``db`` (``CASCADIA_DB``: a file or a URL), as one
+    process or as ``processes`` shard processes, play every game at once, stop; returns the
+    figures."""
+    server = await DiscordServer(shard_count=processes).start()
+    guilds = [server.add_guild(f"Load {n}", shard=(n, processes)) for n in range(processes)]
+    # Game i is in the server of shard i % processes: each process plays its share.
+    homes = [guilds[i % processes] for i in range(games)]
+    channel_ids = [server.add_channel(guild, f"table-{i}") for i, guild in enumerate(homes)]
     seats = [[server.add_user(f"p{g}-{s}") for s in range(players)] for g in range(games)]
-    for user in (u for game in seats for u in game):
-        server.add_member(guild, user)
-    bot = BotProcess(
-        server,
-        db_path=workdir / DB_NAME,
-        guild_id=guild,
-        log_path=workdir / "bot.log",
-        # On PostgreSQL the bot keeps its command-sync record in its working folder.
-        cwd=REPO_ROOT if db.endswith(DB_NAME) else workdir,
-        env={"CASCADIA_DB": db},
-    )
+    for guild, users in zip(homes, seats, strict=True):
+        for user in users:
+            server.add_member(guild, user)
+    sharded = processes > 1
+    bots = [
+        BotProcess(
+            server,
+            db_path=workdir / DB_NAME,
+            # One process syncs its commands to its one server; shards sync them globally.
+            guild_id=None if sharded else guilds[0],
+            log_path=workdir / (f"bot-{n}.log" if sharded else "bot.log"),
+            cwd=REPO_ROOT,
+            # On PostgreSQL the bot keeps its command sync record in the cache folder.
+            env={"CASCADIA_DB": db, "XDG_CACHE_HOME": str(workdir / f"cache-{n}")},
+            shard_ids=[n] if sharded else None,
+            shard_count=processes if sharded else None,
+        )
+        for n in range(processes)
+    ]
     channels = Channels(server)
     router = asyncio.create_task(channels.run())
-    run = Run(games, players, think)
+    run = Run(games, players, think, processes)
+    codes: list[int | None] = []
     try:
-        await bot.start()
+        for bot in bots:
+            await bot.start()
         before = len(server.interactions)
         began = time.perf_counter()
         rng = random.Random(seed)
@@ -218,23 +240,25 @@ async def measure(games: int, players: int, think: float, seed: int, workdir: Pa
             return_exceptions=True,
         )
         run.elapsed, run.ended = time.perf_counter() - began, time.time()
-        # The bot and its picture worker together.
-        run.bot_cpu = sum(cpu_seconds(pid) for pid in process_tree(bot.pid))
+        # Each bot process and its picture worker together.
+        run.bot_cpu = sum(cpu_seconds(pid) for bot in bots for pid in process_tree(bot.pid))
         interactions = server.interactions[before:]
         run.interactions = len(interactions)
     finally:
-        code = await bot.stop()
+        for bot in bots:
+            codes.append(await bot.stop())
         router.cancel()
         await server.close()
-    run.peak_rss_kib = bot.peak_rss_kib
+    run.peak_rss_kib = [bot.peak_rss_kib for bot in bots]
     run.errors += [f"game {i}: {r!r}" for i, r in enumerate(results) if isinstance(r, Exception)]
-    run.errors += [f"bot: {line}" for line in bot.log_problems()]
+    for n, bot in enumerate(bots):
+        name = f"bot {n}" if sharded else "bot"
+        run.errors += [f"{name}: {line}" for line in bot.log_problems()]
     run.errors += [f"server: {c}" for c in server.crashes]
     run.errors += [f"unmodelled route {r.method} {r.path}" for r in server.unhandled]
     late = [ix for ix in interactions if ix.ack_latency is None or ix.ack_latency >= ACK_LIMIT]
     run.errors += [f"interaction {ix.name!r} not answered within {ACK_LIMIT}s" for ix in late]
-    if code != 0:
-        run.errors.append(f"the bot exited with status {code}")
+    run.errors += [f"the bot exited with status {code}" for code in codes if code != 0]
     return run
 
 
@@ -242,6 +266,10 @@ def report(run: Run, db_bytes: int) -> bool:
     """Print the figures against their targets; returns whether every target was met."""
     print(f"{run.games} games of {run.players} players in {run.games} channels on "
           f"{os.cpu_count()} CPUs, think time {run.think}s")  # fmt: skip
+    if run.processes > 1:
+        shares = [len(range(n, run.games, run.processes)) for n in range(run.processes)]
+        print(f"bot processes: {run.processes}, one shard each, games each: "
+              f"{', '.join(map(str, shares))}")  # fmt: skip
     print(f"finished games: {run.finished}/{run.games} in {run.elapsed:.1f}s")
     print(f"interactions: {run.interactions} ({run.interactions / run.elapsed:.1f} per second)")
     ok = not run.errors and run.finished == run.games
@@ -267,8 +295,14 @@ def report(run: Run, db_bytes: int) -> bool:
     check("/cascadia play to its private answer, p99", percentile(answers, 0.99), None)
     print(f"  ({unanswered} plays not answered privately before the last game ended)")
     share = run.bot_cpu / run.elapsed
-    print(f"bot CPU time (with its picture worker): {run.bot_cpu:.1f}s, {share:.0%} of one core")
-    check("bot peak memory", run.peak_rss_kib / 1024, PEAK_MEMORY_MB, "MB")
+    workers = (
+        "every process with its picture worker" if run.processes > 1 else "with its picture worker"
+    )
+    print(f"bot CPU time ({workers}): {run.bot_cpu:.1f}s, {share:.0%} of one core")
+    check("bot peak memory", max(run.peak_rss_kib) / 1024, PEAK_MEMORY_MB, "MB")
+    if run.processes > 1:
+        each = ", ".join(f"{kib / 1024:.0f}" for kib in run.peak_rss_kib)
+        print(f"  (each process: {each} MB)")
     per_game = db_bytes / max(1, run.finished) / 1024
     print(f"database: {db_bytes / 1024:.0f} KiB, {per_game:.1f} KiB per finished game")
     print(f"errors: {len(run.errors)}")
@@ -286,16 +320,27 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="bot processes, one shard each, on one PostgreSQL database",
+    )
+    parser.add_argument(
         "--keep", action="store_true", help="keep the bot log (and the SQLite database)"
     )
     args = parser.parse_args()
+    if args.processes < 1:
+        parser.error("--processes must be 1 or more")
+    if args.processes > 1 and args.backend != "postgresql":
+        parser.error("--processes above 1 needs --backend postgresql: an SQLite file serves one")
     options = (args.games, args.players, args.think, args.seed)
     with tempfile.TemporaryDirectory(prefix="cascadia-load-") as tmp:
         workdir = Path(tmp)
         if args.backend == "postgresql":
             with pgserver.running() as server:
                 server.psql('CREATE DATABASE "load"', database="postgres")
-                run = asyncio.run(measure(*options, workdir, server.url(database="load")))
+                url = server.url(database="load")
+                run = asyncio.run(measure(*options, workdir, url, args.processes))
                 db_bytes = int(server.psql("SELECT pg_database_size('load')", database="load"))
         else:
             run = asyncio.run(measure(*options, workdir, str(workdir / DB_NAME)))
