@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
@@ -72,6 +73,10 @@ class Run:
     ended: float = 0.0
     bot_cpu: float = 0.0
     """CPU seconds of every bot process and its picture worker."""
+    driver_cpu: float = 0.0
+    """CPU seconds of this process (the Discord server and the players) while the games ran."""
+    database_cpu: float | None = None
+    """CPU seconds of the PostgreSQL server's processes while the games ran."""
     peak_rss_kib: list[int] = field(default_factory=list)
     """The largest resident set of each bot process (with its picture worker), in KiB."""
     errors: list[str] = field(default_factory=list)
@@ -107,6 +112,15 @@ def cpu_seconds(pid: int) -> float:
     """CPU time (user + system) a live process has used so far (Linux)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int | None) -> float:
+    """CPU time used so far by ``pid`` and the processes below it that are alive."""
+    total = 0.0
+    for each in process_tree(pid) if pid is not None else []:
+        with contextlib.suppress(OSError):  # ended meanwhile
+            total += cpu_seconds(each)
+    return total
 
 
 def answered(handle: InteractionHandle) -> float:
@@ -192,11 +206,18 @@ async def choose(
 
 
 async def measure(
-    games: int, players: int, think: float, seed: int, workdir: Path, db: str, processes: int = 1
+    games: int,
+    players: int,
+    think: float,
+    seed: int,
+    workdir: Path,
+    db: str,
+    processes: int = 1,
+    postgres_pid: int | None = None,
 ) -> Run:
     """Start the server and the bot on ``db`` (``CASCADIA_DB``: a file or a URL), as one
     process or as ``processes`` shard processes, play every game at once, stop; returns the
-    figures."""
+    figures. ``postgres_pid``: the PostgreSQL server's, whose CPU time is measured too."""
     server = await DiscordServer(shard_count=processes).start()
     guilds = [server.add_guild(f"Load {n}", shard=(n, processes)) for n in range(processes)]
     # Game i is in the server of shard i % processes: each process plays its share.
@@ -231,6 +252,7 @@ async def measure(
             await bot.start()
         before = len(server.interactions)
         began = time.perf_counter()
+        driver, database = time.process_time(), tree_cpu_seconds(postgres_pid)
         rng = random.Random(seed)
         results = await asyncio.gather(
             *(
@@ -240,6 +262,9 @@ async def measure(
             return_exceptions=True,
         )
         run.elapsed, run.ended = time.perf_counter() - began, time.time()
+        run.driver_cpu = time.process_time() - driver
+        if postgres_pid is not None:
+            run.database_cpu = tree_cpu_seconds(postgres_pid) - database
         # Each bot process and its picture worker together.
         run.bot_cpu = sum(cpu_seconds(pid) for bot in bots for pid in process_tree(bot.pid))
         interactions = server.interactions[before:]
@@ -299,6 +324,11 @@ def report(run: Run, db_bytes: int) -> bool:
         "every process with its picture worker" if run.processes > 1 else "with its picture worker"
     )
     print(f"bot CPU time ({workers}): {run.bot_cpu:.1f}s, {share:.0%} of one core")
+    print(f"  this process's (the Discord server and the players): {run.driver_cpu:.1f}s, "
+          f"{run.driver_cpu / run.elapsed:.0%} of one core")  # fmt: skip
+    if run.database_cpu is not None:
+        print(f"  the PostgreSQL server's: {run.database_cpu:.1f}s, "
+              f"{run.database_cpu / run.elapsed:.0%} of one core")  # fmt: skip
     check("bot peak memory", max(run.peak_rss_kib) / 1024, PEAK_MEMORY_MB, "MB")
     if run.processes > 1:
         each = ", ".join(f"{kib / 1024:.0f}" for kib in run.peak_rss_kib)
@@ -340,7 +370,8 @@ def main() -> None:
             with pgserver.running() as server:
                 server.psql('CREATE DATABASE "load"', database="postgres")
                 url = server.url(database="load")
-                run = asyncio.run(measure(*options, workdir, url, args.processes))
+                postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
+                run = asyncio.run(measure(*options, workdir, url, args.processes, postmaster))
                 db_bytes = int(server.psql("SELECT pg_database_size('load')", database="load"))
         else:
             run = asyncio.run(measure(*options, workdir, str(workdir / DB_NAME)))
