@@ -62,13 +62,13 @@ from bot.store.schema import Migration, check_numbering, load_migrations
 log = logging.getLogger(__name__)
 
 _CLAIM_LOCK = 0x43415343
+"""The advisory lock key that makes claims of outbox rows one process at a time."""
 
 _NAME_BYTES = 63
 """The longest ``application_name`` PostgreSQL keeps whole: a claimer's name fits in it."""
 
 _ALIVE = "SELECT application_name FROM pg_stat_activity WHERE application_name IS NOT NULL"
 """The names of the connections open now: a claim of any other name is void."""
-"""The advisory lock key that makes claims of outbox rows one process at a time."""
 
 POOL_SIZE = 10
 """The most connections one process keeps open to the database."""
