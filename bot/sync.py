@@ -54,11 +54,12 @@ class SyncRecord:
         return self.load().get(key)
 
     def put(self, key: str, value: str) -> None:
-        """Store a hash, replacing the file atomically."""
+        """Store a hash, replacing the file atomically. The temporary file's name is this
+        process's own: shard processes on one machine may share the record."""
         data = self.load()
         data[key] = value
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_name(self.path.name + ".tmp")
+        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         temporary.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         os.replace(temporary, self.path)
 

@@ -3,6 +3,8 @@ part of the product."""
 
 from __future__ import annotations
 
+import json
+import multiprocessing
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -135,3 +137,26 @@ def test_quiet_hours_are_whole_hours_and_zones_are_suggested(bot: CascadiaBot) -
         assert (options[hour]["min_value"], options[hour]["max_value"]) == (0, 23)
     assert options["timezone"]["autocomplete"]
     assert _options(bot, "settings")["deadline_hours"]["min_value"] == 0
+
+
+def _put_many(path: str, prefix: str) -> None:
+    record = SyncRecord(Path(path))
+    for n in range(200):
+        record.put(f"{prefix}{n}", "digest")
+
+
+def test_two_processes_writing_one_record_never_trip_over_each_other(tmp_path: Path) -> None:
+    """Shard processes on one machine share the record: each writes through a temporary file
+    of its own, so neither fails and the record is always whole."""
+    path = tmp_path / "postgresql.commands.json"
+    context = multiprocessing.get_context("spawn")
+    writers = [context.Process(target=_put_many, args=(str(path), p)) for p in ("a", "b")]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(timeout=60)
+    assert [writer.exitcode for writer in writers] == [0, 0]
+    data = json.loads(path.read_text(encoding="utf-8"))
+    # Whole JSON, written last by one of them (a key the other added meanwhile may be lost).
+    assert {"a199", "b199"} & set(data)
+    assert list(tmp_path.iterdir()) == [path]
