@@ -22,6 +22,7 @@ from the corridors and token groups the move touches.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.actions import SLOTS, PlaceTile, PlaceToken, Take
@@ -37,11 +38,19 @@ from engine.scoring.hawk import sight_lines
 _ALL_EDGES = 0b111111
 _HABITAT_INDEX = {habitat: i for i, habitat in enumerate(Habitat)}
 _HABITAT_COUNT = len(_HABITAT_INDEX)
+_FACING_BIT = tuple(1 << (direction + 3) % 6 for direction in range(6))
+"""The edge of a new tile that faces a tile's edge in each direction (the opposite one)."""
 _HALVES = tuple(sum(1 << ((rotation + i) % 6) for i in range(3)) for rotation in range(6))
 """The edges of each rotation's first half: a two-habitat tile shows its first habitat there."""
 
 
-@dataclass(frozen=True, slots=True)
+def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
+    """What sets the slot ``name`` of a ``cls`` value (its member descriptor's setter)."""
+    setter: Callable[[object, object], None] = vars(cls)[name].__set__
+    return setter
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Move:
     """One whole turn after any wipes: take the tile of pair ``tile`` and the token of pair
     ``token`` (a free choice, paid with a nature token, when they differ), place the tile at
@@ -53,6 +62,15 @@ class Move:
     at: Hex
     rotation: int
     token_at: Hex | None
+
+    def __init__(self, tile: int, token: int, at: Hex, rotation: int, token_at: Hex | None) -> None:
+        # A turn's listing builds a thousand or more moves: setting the slots directly is much
+        # quicker than the frozen dataclass's object.__setattr__ per field.
+        _SET_MOVE_TILE(self, tile)
+        _SET_MOVE_TOKEN(self, token)
+        _SET_MOVE_AT(self, at)
+        _SET_MOVE_ROTATION(self, rotation)
+        _SET_MOVE_TOKEN_AT(self, token_at)
 
     @property
     def free_choice(self) -> bool:
@@ -71,12 +89,28 @@ class Move:
         return "; ".join(str(action) for action in self.actions())
 
 
-@dataclass(frozen=True, slots=True)
+_SET_MOVE_TILE = _slot_setter(Move, "tile")
+_SET_MOVE_TOKEN = _slot_setter(Move, "token")
+_SET_MOVE_AT = _slot_setter(Move, "at")
+_SET_MOVE_ROTATION = _slot_setter(Move, "rotation")
+_SET_MOVE_TOKEN_AT = _slot_setter(Move, "token_at")
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class ScoredMove:
     """A move and its exact score change for the seat that makes it."""
 
     gain: int
     move: Move
+
+    def __init__(self, gain: int, move: Move) -> None:
+        # As for Move: one per move of a listing.
+        _SET_SCORED_GAIN(self, gain)
+        _SET_SCORED_MOVE(self, move)
+
+
+_SET_SCORED_GAIN = _slot_setter(ScoredMove, "gain")
+_SET_SCORED_MOVE = _slot_setter(ScoredMove, "move")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +155,7 @@ class Corridors:
     joins the corridors its matching edges face, so its corridor is one plus theirs.
     """
 
-    __slots__ = ("_facing", "_halves", "_memo", "largest", "solo")
+    __slots__ = ("_facing", "_halves", "_memo", "_sizes", "largest", "solo")
 
     def __init__(self, environment: Environment, *, solo: bool = False) -> None:
         self.solo = solo
@@ -156,45 +190,50 @@ class Corridors:
                     largest[habitat] = size
         self.largest: dict[Habitat, int] = largest
         """The size of the largest corridor of each habitat now."""
-        # For each empty hex next to a tile, per habitat facing it: (edge bit, corridor, size).
-        facing: dict[Hex, dict[Habitat, list[tuple[int, int, int]]]] = {}
+        # For each empty hex next to a tile, per habitat facing it: the edges (bits) of a new
+        # tile there that face each corridor, by the corridor's root.
+        facing: dict[Hex, dict[Habitat, dict[int, int]]] = {}
         for i, (hex_, placed) in enumerate(tiles):
             for direction, neighbour in enumerate(hex_.neighbors()):
                 if neighbour in index:
                     continue
                 habitat = placed.edges[direction]
                 top = root(i * _HABITAT_COUNT + _HABITAT_INDEX[habitat])
-                facing.setdefault(neighbour, {}).setdefault(habitat, []).append(
-                    (1 << (direction + 3) % 6, top, sizes[top])
-                )
+                corridors = facing.setdefault(neighbour, {}).setdefault(habitat, {})
+                corridors[top] = corridors.get(top, 0) | _FACING_BIT[direction]
         self._facing = facing
+        self._sizes = sizes
         self._memo: dict[tuple[Hex, tuple[Habitat, ...]], tuple[int, ...]] = {}
         self._halves: dict[tuple[Hex, Habitat], list[int]] = {}
 
     def size(self, at: Hex, habitat: Habitat, mask: int) -> int:
         """The size of the corridor of ``habitat`` a new tile at ``at`` would be in, when it
         shows ``habitat`` on the edges of ``mask`` (bit d for direction d)."""
-        joined = {
-            corridor: size
-            for bit, corridor, size in self._facing.get(at, {}).get(habitat, ())
-            if mask & bit
-        }
-        return 1 + sum(joined.values())
+        sizes = self._sizes
+        faced = self._facing.get(at, {}).get(habitat, {})
+        return 1 + sum(sizes[corridor] for corridor, bits in faced.items() if bits & mask)
 
     def _half_gains(
-        self, facing: dict[Habitat, list[tuple[int, int, int]]], at: Hex, habitat: Habitat
+        self, facing: dict[Habitat, dict[int, int]], at: Hex, habitat: Habitat
     ) -> list[int]:
         """The gain of ``habitat`` shown on each half of a tile at ``at``, by rotation."""
-        entries = facing.get(habitat)
-        if entries is None:
+        faced = facing.get(habitat)
+        if faced is None:
             return [self._habitat_gain(habitat, 1)] * 6
         key = (at, habitat)
         found = self._halves.get(key)
         if found is None:
-            found = []
-            for half in _HALVES:
-                joined = {corridor: size for bit, corridor, size in entries if half & bit}
-                found.append(self._habitat_gain(habitat, 1 + sum(joined.values())))
+            sizes = self._sizes
+            joined = [(bits, sizes[corridor]) for corridor, bits in faced.items()]
+            gain = self._habitat_gain
+            if len(joined) == 1:
+                [(bits, size)] = joined
+                found = [gain(habitat, 1 + size if half & bits else 1) for half in _HALVES]
+            else:
+                found = [
+                    gain(habitat, 1 + sum(size for bits, size in joined if half & bits))
+                    for half in _HALVES
+                ]
             self._halves[key] = found
         return found
 
@@ -227,7 +266,14 @@ class Corridors:
                 first, second = habitats
                 one = self._half_gains(facing, at, first)
                 two = self._half_gains(facing, at, second)
-                found = tuple(one[r] + two[(r + 3) % 6] for r in range(6))
+                found = (
+                    one[0] + two[3],
+                    one[1] + two[4],
+                    one[2] + two[5],
+                    one[3] + two[0],
+                    one[4] + two[1],
+                    one[5] + two[2],
+                )
             self._memo[key] = found
         return found
 
@@ -237,8 +283,8 @@ class Corridors:
         facing = self._facing.get(at, {})
         masks = {habitat: 0 for habitat in tile.habitats}
         for habitat in masks:
-            for bit, _, _ in facing.get(habitat, ()):
-                masks[habitat] |= bit
+            for bits in facing.get(habitat, {}).values():
+                masks[habitat] |= bits
         if len(tile.habitats) == 1:
             return (masks[tile.habitats[0]].bit_count(),)
         first, second = (masks[h] for h in tile.habitats)
@@ -254,6 +300,7 @@ class Corridors:
 _GROUPS = "groups"  # a sum over the groups of its own species (each group scored alone)
 _SALMON_D = "salmon-d"  # runs and the tokens next to them
 _FOX_NEAR = "fox-near"  # a sum over foxes of what their neighbours are
+_OWN = "own"  # rescored over the tokens of its own species (no other species counts)
 _WHOLE = "whole"  # rescored over every token
 
 _BEAR, _ELK, _SALMON, _HAWK, _FOX = Wildlife
@@ -266,6 +313,8 @@ def _reach(wildlife: Wildlife, card: str) -> str:
         return _SALMON_D if card == "D" else _GROUPS
     if wildlife is _FOX and card in ("A", "B", "C"):
         return _FOX_NEAR
+    if wildlife is _BEAR or (wildlife is _HAWK and card != "D"):
+        return _OWN
     return _WHOLE
 
 
@@ -280,7 +329,8 @@ class WildlifeGains:
 
     Group cards (elk, salmon A-C, the variants) are rescored on the groups the new token
     touches; fox A-C on the tokens within two steps; Salmon D on the runs it touches and the
-    tokens around them; the others (bear, hawk, fox D) on every token. A token next to none
+    tokens around them; bear and hawk A-C on the tokens of their species; hawk D and fox D
+    on every token. A token next to none
     of its species changes most cards by one fixed amount, worked out once. Gains are kept.
     """
 
@@ -292,6 +342,8 @@ class WildlifeGains:
         "_lone",
         "_lone_constant",
         "_memo",
+        "_near",
+        "_own_tokens",
         "_reach",
         "_salmon_d",
         "_tokens",
@@ -314,7 +366,9 @@ class WildlifeGains:
         self._lone: dict[Wildlife, int] = {}
         self._base: dict[Wildlife, int] = {}
         self._groups: dict[Wildlife, dict[Hex, list[Hex]]] = {}
-        self._memo: dict[tuple[Wildlife, Hex], int] = {}
+        self._own_tokens: dict[Wildlife, dict[Hex, Wildlife]] = {}
+        self._memo: dict[Wildlife, dict[Hex, int]] = {w: {} for w in Wildlife}
+        self._near: dict[Hex, set[Wildlife | None]] = {}
 
     def _group_of(self, wildlife: Wildlife) -> dict[Hex, list[Hex]]:
         found = self._groups.get(wildlife)
@@ -332,6 +386,15 @@ class WildlifeGains:
                             found[n] = group
                             group.append(n)
             self._groups[wildlife] = found
+        return found
+
+    def _own(self, wildlife: Wildlife) -> dict[Hex, Wildlife]:
+        """The ``wildlife`` tokens alone."""
+        found = self._own_tokens.get(wildlife)
+        if found is None:
+            found = self._own_tokens[wildlife] = {
+                hex_: species for hex_, species in self._tokens.items() if species is wildlife
+            }
         return found
 
     def _touching(self, wildlife: Wildlife, at: Hex) -> dict[Hex, Wildlife]:
@@ -360,6 +423,11 @@ class WildlifeGains:
             local = self._touching(_SALMON, at)
             local.update((n, tokens[n]) for h in (*local, at) for n in h.neighbors() if n in tokens)
         else:
+            if reach == _OWN:
+                # Only the card's own species counts.
+                if wildlife is not card:
+                    return 0
+                tokens = self._own(card)
             base = self._base.get(card)
             if base is None:
                 base = self._base[card] = score(TokenGrid(tokens))
@@ -371,12 +439,14 @@ class WildlifeGains:
     def gain(self, wildlife: Wildlife, at: Hex) -> int:
         """The change of all five cards when a ``wildlife`` token goes on the empty hex
         ``at`` (any hex: cards look at tokens only)."""
-        key = (wildlife, at)
-        found = self._memo.get(key)
+        memo = self._memo[wildlife]
+        found = memo.get(at)
         if found is not None:
             return found
-        tokens = self._tokens
-        near = {tokens.get(n) for n in at.neighbors()}
+        near = self._near.get(at)
+        if near is None:
+            tokens = self._tokens
+            near = self._near[at] = {tokens.get(n) for n in at.neighbors()}
         if self._lone_constant[wildlife] and wildlife not in near:
             gain = self._lone.get(wildlife)
             if gain is None:
@@ -389,7 +459,7 @@ class WildlifeGains:
             gain += self._card_gain(_SALMON, wildlife, at)
         if wildlife is not _HAWK and at in self._hawk_d_between:
             gain += self._card_gain(_HAWK, wildlife, at)
-        self._memo[key] = gain
+        memo[at] = gain
         return gain
 
 
@@ -526,18 +596,19 @@ class MoveScorer:
     def moves(self, take: Take | None = None, *, free_choices: bool = True) -> list[ScoredMove]:
         """Every move (of ``take``, or of every take allowed) with its gain."""
         takes = [take] if take is not None else self.takes(free_choices=free_choices)
-        found = []
+        found: list[ScoredMove] = []
+        tile_gains = self.corridors.gains
         for one in takes:
             info = self._take(one)
-            tile = info.tile
+            tile, cost = info.tile, info.cost
+            pair, token = one.tile, one.token
             rotations = tile.rotations
             for at in self.frontier:
-                tile_gains = self.corridors.gains(tile, at)
                 options = self._token_options(info, at)
-                for rotation, tile_gain in zip(rotations, tile_gains, strict=True):
-                    base = tile_gain - info.cost
+                for rotation, tile_gain in zip(rotations, tile_gains(tile, at), strict=True):
+                    base = tile_gain - cost
                     found += [
-                        ScoredMove(base + gain, Move(one.tile, one.token, at, rotation, where))
+                        ScoredMove(base + gain, Move(pair, token, at, rotation, where))
                         for where, gain in options
                     ]
         return found
@@ -546,12 +617,21 @@ class MoveScorer:
         """The gain of every move of :meth:`moves`, in the same order, without building the
         moves: the cheap way to see a whole turn's range of changes."""
         found: list[int] = []
+        tile_gains = self.corridors.gains
         for take in self.takes(free_choices=free_choices):
             info = self._take(take)
-            tile, cost = info.tile, info.cost
+            tile, token, cost = info.tile, info.token, info.cost
+            placed = [gain for _, gain in self.targets(token)]
+            keys = self._target_keys[token]
+            returned = [*placed, 0]
             for at in self.frontier:
-                options = [gain for _, gain in self._token_options(info, at)]
-                for tile_gain in self.corridors.gains(tile, at):
+                on_new = self.new_tile_gain(tile, token, at)
+                if on_new is None:
+                    options = returned
+                else:
+                    where = bisect_left(keys, (at.q, at.r))
+                    options = [*placed[:where], on_new, *placed[where:], 0]
+                for tile_gain in tile_gains(tile, at):
                     base = tile_gain - cost
                     found += [base + gain for gain in options]
         return found

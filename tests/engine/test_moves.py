@@ -109,6 +109,31 @@ def test_the_panel_views_agree_with_the_move_list(state: GameState) -> None:
         assert returned == [position.tile_gain - (1 if take.free_choice else 0)]
 
 
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=turn_states())
+def test_the_listing_is_the_legal_action_tree_with_its_score_changes(state: GameState) -> None:
+    # Every leaf of the public legal_actions/apply tree, scored in full, against the listing.
+    seat = state.current
+    before = seat_score(state, seat)
+    expected = {}
+    for take in legal_actions(state):
+        if not isinstance(take, Take):
+            continue
+        taken = apply(state, take)
+        for tile in legal_actions(taken):
+            assert isinstance(tile, PlaceTile)
+            placed = apply(taken, tile)
+            for token in legal_actions(placed):
+                assert isinstance(token, PlaceToken)
+                move = Move(take.tile, take.token, tile.at, tile.rotation, token.at)
+                expected[move] = seat_score(apply(placed, token), seat) - before
+    scorer = MoveScorer(state)
+    listed = scorer.moves()
+    assert {scored.move: scored.gain for scored in listed} == expected
+    assert len(listed) == len(expected)
+    assert scorer.gains() == [scored.gain for scored in listed]
+
+
 def test_a_move_is_its_three_actions() -> None:
     move = Move(2, 3, Hex(-1, 2), 4, None)
     assert move.free_choice
