@@ -81,6 +81,10 @@ def parse_wildlife(name: str) -> Wildlife:
         raise InvalidInput(f"unknown wildlife: {name!r}") from None
 
 
+_EDGES: dict[tuple[tuple[Habitat, ...], int], tuple[Habitat, ...]] = {}
+"""The edges of each habitat pair and rotation, worked out once (every tile placed asks)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Tile:
     """A habitat tile (or one hex of a starter tile) as printed: no position, no rotation.
@@ -103,10 +107,16 @@ class Tile:
 
     def edges(self, rotation: int) -> tuple[Habitat, ...]:
         """The habitat on each of the six edges (direction order) for ``rotation``."""
-        if len(self.habitats) == 1:
-            return self.habitats * 6
-        a, b = self.habitats
-        return tuple(a if (edge - rotation) % 6 < 3 else b for edge in range(6))
+        key = (self.habitats, rotation % 6)
+        found = _EDGES.get(key)
+        if found is None:
+            if len(self.habitats) == 1:
+                found = self.habitats * 6
+            else:
+                a, b = self.habitats
+                found = tuple(a if (edge - rotation) % 6 < 3 else b for edge in range(6))
+            _EDGES[key] = found
+        return found
 
     @property
     def rotations(self) -> tuple[int, ...]:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from engine.components import Habitat, StarterTile, Tile, Wildlife
 from engine.errors import InvalidInput
-from engine.hexes import Hex, sort_key
+from engine.hexes import Hex
+
+_POSITION = attrgetter("q", "r")
+"""The order of hexes (as :func:`engine.hexes.sort_key`), as a key that runs no Python code."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +100,9 @@ class Environment(Mapping[Hex, PlacedTile]):
         """A copy with ``placed`` at ``hex_`` (replacing whatever was there)."""
         tiles = dict(self._tiles)
         tiles[hex_] = placed
-        env = Environment(tiles)
+        env = Environment.__new__(Environment)  # without __init__'s second copy of the tiles
+        env._tiles = tiles
+        env._frontier = None
         if self._frontier is not None and hex_ not in self._tiles:
             grown = {n for n in hex_.neighbors() if n not in tiles}
             env._frontier = (self._frontier - {hex_}) | grown
@@ -111,7 +117,7 @@ class Environment(Mapping[Hex, PlacedTile]):
 
     def frontier(self) -> list[Hex]:
         """Empty hexes that touch at least one tile, sorted: where a new tile may go."""
-        return sorted(self._frontier_set(), key=sort_key)
+        return sorted(self._frontier_set(), key=_POSITION)
 
     def _frontier_set(self) -> frozenset[Hex]:
         if self._frontier is None:
@@ -129,7 +135,7 @@ class Environment(Mapping[Hex, PlacedTile]):
 
     def token_targets(self, wildlife: Wildlife) -> list[Hex]:
         """Hexes whose tile could take a ``wildlife`` token now, sorted."""
-        return sorted(h for h, p in self._tiles.items() if p.can_take(wildlife))
+        return sorted((h for h, p in self._tiles.items() if p.can_take(wildlife)), key=_POSITION)
 
     def is_connected(self) -> bool:
         """Whether the tiles form one edge-connected group (an empty environment is)."""

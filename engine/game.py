@@ -9,9 +9,8 @@ seed and the same actions always give the same game.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import combinations
 
@@ -157,9 +156,9 @@ class GameState:
 
     def three_of_a_kind(self) -> Wildlife | None:
         """The species shown by exactly three display tokens, if any."""
-        counts = Counter(t for t in self.display_tokens if t is not None)
-        for wildlife, count in counts.items():
-            if count == 3:
+        tokens = self.display_tokens
+        for wildlife in tokens[:2]:  # three of four include the first or the second
+            if wildlife is not None and tokens.count(wildlife) == 3:
                 return wildlife
         return None
 
@@ -323,7 +322,9 @@ def _spend_nature_token(state: GameState, why: str) -> GameState:
     if player.nature_tokens < 1:
         raise _refuse(Reason.NO_NATURE_TOKEN, f"you have no nature token to {why}")
     seats = list(state.seats)
-    seats[state.current] = replace(player, nature_tokens=player.nature_tokens - 1)
+    seats[state.current] = PlayerState(
+        player.environment, player.nature_tokens - 1, player.turns_taken
+    )
     return _evolve(state, seats=tuple(seats))
 
 
@@ -369,7 +370,7 @@ def _apply_place_tile(state: GameState, action: PlaceTile) -> GameState:
         raise _refuse(Reason.NOT_ADJACENT, f"{action.at} does not touch your environment")
     env = env.with_tile(action.at, PlacedTile(tile, action.rotation))
     seats = list(state.seats)
-    seats[state.current] = replace(player, environment=env)
+    seats[state.current] = PlayerState(env, player.nature_tokens, player.turns_taken)
     return _evolve(
         state, seats=tuple(seats), held_tile=None, placed_at=action.at, phase=Phase.PLACE_TOKEN
     )
@@ -397,11 +398,8 @@ def _apply_place_token(state: GameState, action: PlaceToken) -> GameState:
             )
         nature = player.nature_tokens + (1 if placed.tile.keystone else 0)
         seats = list(state.seats)
-        seats[state.current] = replace(
-            player,
-            environment=player.environment.with_token(action.at, token),
-            nature_tokens=nature,
-        )
+        environment = player.environment.with_token(action.at, token)
+        seats[state.current] = PlayerState(environment, nature, player.turns_taken)
         state = _evolve(state, seats=tuple(seats), held_token=None)
     return _end_turn(state)
 
@@ -409,7 +407,9 @@ def _apply_place_token(state: GameState, action: PlaceToken) -> GameState:
 def _end_turn(state: GameState) -> GameState:
     seats = list(state.seats)
     player = seats[state.current]
-    seats[state.current] = replace(player, turns_taken=player.turns_taken + 1)
+    seats[state.current] = PlayerState(
+        player.environment, player.nature_tokens, player.turns_taken + 1
+    )
     state = _evolve(state, seats=tuple(seats), turn=state.turn + 1)
     state = _refill_solo(state) if state.solo else _refill(state)
     if state.phase is Phase.OVER:
