@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from operator import attrgetter
 
@@ -14,7 +14,7 @@ _POSITION = attrgetter("q", "r")
 """The order of hexes (as :func:`engine.hexes.sort_key`), as a key that runs no Python code."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PlacedTile:
     """A tile in an environment: the printed tile, its rotation (0..5) and its token, if any."""
 
@@ -23,14 +23,19 @@ class PlacedTile:
     token: Wildlife | None = None
     edges: tuple[Habitat, ...] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.rotation <= 5:
-            raise InvalidInput(f"rotation must be 0..5, not {self.rotation}")
-        if self.token is not None and self.token not in self.tile.wildlife:
-            raise InvalidInput(f"tile {self.tile.code} cannot hold a {self.token}")
-        rotation = self.rotation if len(self.tile.habitats) == 2 else 0
-        object.__setattr__(self, "rotation", rotation)
-        object.__setattr__(self, "edges", self.tile.edges(rotation))
+    def __init__(self, tile: Tile, rotation: int = 0, token: Wildlife | None = None) -> None:
+        if not 0 <= rotation <= 5:
+            raise InvalidInput(f"rotation must be 0..5, not {rotation}")
+        if token is not None and token not in tile.wildlife:
+            raise InvalidInput(f"tile {tile.code} cannot hold a {token}")
+        if len(tile.habitats) != 2:
+            rotation = 0
+        # Every placement builds one: setting the slots directly is much quicker than the
+        # frozen dataclass's object.__setattr__ per field.
+        _SET_PLACED_TILE(self, tile)
+        _SET_PLACED_ROTATION(self, rotation)
+        _SET_PLACED_TOKEN(self, token)
+        _SET_PLACED_EDGES(self, tile.edges(rotation))
 
     def can_take(self, wildlife: Wildlife) -> bool:
         """Whether a ``wildlife`` token may be placed here now."""
@@ -57,6 +62,18 @@ class PlacedTile:
             raise InvalidInput(f"not a rotation: {rotation_text!r}") from None
         token = Wildlife.from_letter(token_text) if token_text else None
         return cls(Tile.from_code(text, tile_id=tile_id), rotation, token)
+
+
+def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
+    """What sets the slot ``name`` of a ``cls`` value (its member descriptor's setter)."""
+    setter: Callable[[object, object], None] = vars(cls)[name].__set__
+    return setter
+
+
+_SET_PLACED_TILE = _slot_setter(PlacedTile, "tile")
+_SET_PLACED_ROTATION = _slot_setter(PlacedTile, "rotation")
+_SET_PLACED_TOKEN = _slot_setter(PlacedTile, "token")
+_SET_PLACED_EDGES = _slot_setter(PlacedTile, "edges")
 
 
 class Environment(Mapping[Hex, PlacedTile]):
