@@ -1,6 +1,7 @@
 """Engine speed: whole random games, scoring one environment, a turn's moves and their gains.
 
 Run: ``python benchmarks/engine.py [--games N]``. Prints one line per figure with its target.
+Times are this process's CPU time, so that other work on the machine inflates them less.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from engine.scoring.sheet import final_scores
 
 
 def _timed(func: Callable[..., object], *args: object) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     func(*args)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def bench_games(games: int) -> list[float]:
