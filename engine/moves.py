@@ -605,12 +605,12 @@ class MoveScorer:
             rotations = tile.rotations
             for at in self.frontier:
                 options = self._token_options(info, at)
-                for rotation, tile_gain in zip(rotations, tile_gains(tile, at), strict=True):
-                    base = tile_gain - cost
-                    found += [
-                        ScoredMove(base + gain, Move(pair, token, at, rotation, where))
-                        for where, gain in options
-                    ]
+                turns = zip(rotations, tile_gains(tile, at), strict=True)
+                found += [
+                    ScoredMove(tile_gain - cost + gain, Move(pair, token, at, rotation, where))
+                    for rotation, tile_gain in turns
+                    for where, gain in options
+                ]
         return found
 
     def gains(self, *, free_choices: bool = True) -> list[int]:
@@ -631,9 +631,11 @@ class MoveScorer:
                 else:
                     where = bisect_left(keys, (at.q, at.r))
                     options = [*placed[:where], on_new, *placed[where:], 0]
-                for tile_gain in tile_gains(tile, at):
-                    base = tile_gain - cost
-                    found += [base + gain for gain in options]
+                found += [
+                    tile_gain - cost + gain
+                    for tile_gain in tile_gains(tile, at)
+                    for gain in options
+                ]
         return found
 
     def best(self, *, free_choices: bool = True) -> ScoredMove:
