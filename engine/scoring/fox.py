@@ -6,8 +6,7 @@ species counts once, however many of its tokens there are.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from engine.components import Wildlife
 from engine.hexes import Hex
@@ -28,18 +27,25 @@ FOX_D_POINTS = (0, 5, 7, 9, 11)
 _PAIR = 2
 
 
-def _around(grid: TokenGrid, keys: list[int]) -> Counter[Wildlife]:
+def _around(grid: TokenGrid, keys: list[int]) -> dict[Wildlife, int]:
     """The non-fox tokens on the hexes next to any of ``keys`` (each hex once), by species."""
     at = grid.at
-    hexes = {key + step for key in keys for step in grid.steps}.difference(keys)
-    return Counter(
-        wildlife
-        for key in hexes
-        if (wildlife := at.get(key)) is not None and wildlife != Wildlife.FOX
-    )
+    hexes: Iterable[int]
+    if len(keys) == 1:
+        # The six neighbours of one hex are six other hexes: no set needed.
+        key = keys[0]
+        hexes = [key + step for step in grid.steps]
+    else:
+        hexes = {key + step for key in keys for step in grid.steps}.difference(keys)
+    counts: dict[Wildlife, int] = {}
+    for key in hexes:
+        wildlife = at.get(key)
+        if wildlife is not None and wildlife != Wildlife.FOX:
+            counts[wildlife] = counts.get(wildlife, 0) + 1
+    return counts
 
 
-def _pairs(counts: Counter[Wildlife]) -> int:
+def _pairs(counts: dict[Wildlife, int]) -> int:
     return sum(1 for count in counts.values() if count >= _PAIR)
 
 
