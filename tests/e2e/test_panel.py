@@ -267,6 +267,43 @@ async def test_planning_mode_and_refusals_change_nothing(world: World) -> None:
     assert "turn has passed" in passed
 
 
+async def test_suggest_is_the_turns_hint_counted_once(world: World) -> None:
+    table = world.table()
+    start = await table.setup([world.alice, world.bob])
+    mover = table.to_move
+    assert mover is not None
+    waiting = next(u for u in table.seats if u != mover)
+    game = table.game_id
+
+    # A hint belongs to the player to move: a planning panel does not offer one.
+    planner = await open_panel(table, waiting, start)
+    assert not any(label.startswith("Suggest") for label in planner.labels()), planner.labels()
+
+    panel = await open_panel(table, mover, start)
+    assert await panel.press("Suggest") is None
+    assert "check your move" in panel.content, panel.content
+    suggested = re.findall(r"Same as `(/cascadia play [^`]+)`", panel.content)
+    assert len(suggested) == 1, panel.content
+    noted = "SELECT turn, user_id, moves FROM hints WHERE game_id = ?"
+    hints = [tuple(r) for r in world.db.rows(noted, game)]
+    assert [(turn, user) for turn, user, _ in hints] == [(0, mover)]
+    await table.refused(mover, "hint", reason="one per turn")
+
+    # Back to the first step and Suggest again: the same move, and still one hint noted.
+    while "Step 1 of 5" not in panel.content:
+        assert await panel.press("Back") is None
+    assert await panel.press("Suggest") is None
+    assert re.findall(r"Same as `(/cascadia play [^`]+)`", panel.content) == suggested
+    assert [tuple(r) for r in world.db.rows(noted, game)] == hints
+    since = len(world.server.messages)
+    assert await panel.press("Confirm") is None
+    assert "Turn played" in panel.content, panel.content
+    await table.turn_posted(since, mover)
+    # The move played is the hint's best, as noted.
+    [(_, user, action)] = world.db.moves(game)
+    assert (user, action) == (mover, str(hints[0][2]).split("\n")[0])
+
+
 async def test_double_confirm_and_confirm_after_the_game_ended(world: World) -> None:
     table = world.table()
     start = await table.setup([world.alice, world.bob])
