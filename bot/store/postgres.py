@@ -786,16 +786,28 @@ class PostgresStore:
         if not notes:
             return results
         async with self.transaction() as db:
-            for note in sorted(notes, key=lambda n: n.game_id):
-                try:
-                    game = await _lock_game(db, note.game_id)
-                except NotFound:
-                    continue
-                if game.revision != note.expected_revision or game.status is not GameStatus.ACTIVE:
-                    continue
-                results[game.id] = await self._note_reminder(
-                    db, game, note.next_reminder_at, note.outbox_messages
-                )
+            rows = await db.fetch(
+                f"SELECT {_GAME_COLUMNS} FROM games g WHERE g.id = ANY($1::bigint[])"
+                " ORDER BY g.id FOR UPDATE",
+                [note.game_id for note in notes],
+            )
+            games = {game.id: game for game in map(_game, rows)}
+            due = [
+                (game, note)
+                for note in notes
+                if (game := games.get(note.game_id)) is not None
+                and game.revision == note.expected_revision
+                and game.status is GameStatus.ACTIVE
+            ]
+            await db.execute(
+                "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = n.at"
+                " FROM unnest($1::bigint[], $2::timestamptz[]) AS n(id, at) WHERE games.id = n.id",
+                [game.id for game, _ in due],
+                [_optional_utc(note.next_reminder_at) for _, note in due],
+            )
+            for game, note in due:
+                ids = await self._insert_outbox(db, game, note.outbox_messages)
+                results[game.id] = CommitResult(revision=game.revision, outbox_ids=ids)
         return results
 
     async def _note_reminder(
