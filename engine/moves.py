@@ -22,12 +22,11 @@ from the corridors and token groups the move touches.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.actions import SLOTS, PlaceTile, PlaceToken, Take
 from engine.components import CardSet, Habitat, Tile, Wildlife
-from engine.environment import Environment
+from engine.environment import Environment, slot_setter
 from engine.errors import IllegalAction, Reason
 from engine.game import GameState, Phase
 from engine.hexes import Hex, sort_key
@@ -42,12 +41,6 @@ _FACING_BIT = tuple(1 << (direction + 3) % 6 for direction in range(6))
 """The edge of a new tile that faces a tile's edge in each direction (the opposite one)."""
 _HALVES = tuple(sum(1 << ((rotation + i) % 6) for i in range(3)) for rotation in range(6))
 """The edges of each rotation's first half: a two-habitat tile shows its first habitat there."""
-
-
-def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
-    """What sets the slot ``name`` of a ``cls`` value (its member descriptor's setter)."""
-    setter: Callable[[object, object], None] = vars(cls)[name].__set__
-    return setter
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -89,11 +82,11 @@ class Move:
         return "; ".join(str(action) for action in self.actions())
 
 
-_SET_MOVE_TILE = _slot_setter(Move, "tile")
-_SET_MOVE_TOKEN = _slot_setter(Move, "token")
-_SET_MOVE_AT = _slot_setter(Move, "at")
-_SET_MOVE_ROTATION = _slot_setter(Move, "rotation")
-_SET_MOVE_TOKEN_AT = _slot_setter(Move, "token_at")
+_SET_MOVE_TILE = slot_setter(Move, "tile")
+_SET_MOVE_TOKEN = slot_setter(Move, "token")
+_SET_MOVE_AT = slot_setter(Move, "at")
+_SET_MOVE_ROTATION = slot_setter(Move, "rotation")
+_SET_MOVE_TOKEN_AT = slot_setter(Move, "token_at")
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -109,8 +102,8 @@ class ScoredMove:
         _SET_SCORED_MOVE(self, move)
 
 
-_SET_SCORED_GAIN = _slot_setter(ScoredMove, "gain")
-_SET_SCORED_MOVE = _slot_setter(ScoredMove, "move")
+_SET_SCORED_GAIN = slot_setter(ScoredMove, "gain")
+_SET_SCORED_MOVE = slot_setter(ScoredMove, "move")
 
 
 @dataclass(frozen=True, slots=True)

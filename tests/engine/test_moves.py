@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -66,10 +67,9 @@ def test_every_gain_is_the_difference_of_two_full_scorings(
         assert seat_score(after, state.current) - before == scored.gain, scored
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(state=turn_states())
-def test_the_moves_are_exactly_the_legal_turns(state: GameState) -> None:
-    expected = set()
+def legal_turns(state: GameState) -> Iterator[tuple[Move, GameState]]:
+    """Every whole turn of the public ``legal_actions``/``apply`` tree (after no wipe), with
+    the state it leads to."""
     for take in legal_actions(state):
         if not isinstance(take, Take):
             continue
@@ -79,7 +79,14 @@ def test_the_moves_are_exactly_the_legal_turns(state: GameState) -> None:
             placed = apply(taken, tile)
             for token in legal_actions(placed):
                 assert isinstance(token, PlaceToken)
-                expected.add(Move(take.tile, take.token, tile.at, tile.rotation, token.at))
+                move = Move(take.tile, take.token, tile.at, tile.rotation, token.at)
+                yield move, apply(placed, token)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=turn_states())
+def test_the_moves_are_exactly_the_legal_turns(state: GameState) -> None:
+    expected = {move for move, _ in legal_turns(state)}
     listed = [scored.move for scored in MoveScorer(state).moves()]
     assert len(listed) == len(set(listed))
     assert set(listed) == expected
@@ -115,18 +122,7 @@ def test_the_listing_is_the_legal_action_tree_with_its_score_changes(state: Game
     # Every leaf of the public legal_actions/apply tree, scored in full, against the listing.
     seat = state.current
     before = seat_score(state, seat)
-    expected = {}
-    for take in legal_actions(state):
-        if not isinstance(take, Take):
-            continue
-        taken = apply(state, take)
-        for tile in legal_actions(taken):
-            assert isinstance(tile, PlaceTile)
-            placed = apply(taken, tile)
-            for token in legal_actions(placed):
-                assert isinstance(token, PlaceToken)
-                move = Move(take.tile, take.token, tile.at, tile.rotation, token.at)
-                expected[move] = seat_score(apply(placed, token), seat) - before
+    expected = {move: seat_score(after, seat) - before for move, after in legal_turns(state)}
     scorer = MoveScorer(state)
     listed = scorer.moves()
     assert {scored.move: scored.gain for scored in listed} == expected
