@@ -16,7 +16,7 @@ from typing import Any, Self
 import discord
 from discord import app_commands
 
-from bot import errors
+from bot.buttons import ActionButton
 from bot.client import CascadiaBot
 from bot.core import absence_messages as texts
 from bot.core.errors import NoGame
@@ -35,9 +35,12 @@ def _channel_id(interaction: Interaction) -> int:
 # --- buttons under outbox messages -------------------------------------------------------------
 
 
-class _IdButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"$^"):
+class _IdButton(ActionButton, template=r"$^"):
     """A button whose custom id carries two ids, drawn under an outbox message (see
-    :func:`bot.core.absence_messages.vote_button`): the subclass says which and what it does."""
+    :func:`bot.core.absence_messages.vote_button`): the subclass says which and what it does.
+    A press is acknowledged at once, then acts."""
+
+    defer = True
 
     def __init__(self, first: int, second: int) -> None:
         label, custom_id = self.button(first, second)
@@ -56,25 +59,9 @@ class _IdButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], temp
         """Rebuild the button from a press: the ids are all it needs."""
         return cls(int(match["first"]), int(match["second"]))
 
-    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
-        """Admit the press like any command (refused while the bot shuts down)."""
-        return await interaction.client.admit(interaction)
-
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        """Acknowledge at once, then act; any error is answered privately."""
-        try:
-            await interaction.response.defer()
-            await self.act(interaction)
-        except Exception as error:
-            await errors.report(interaction, error)
-
     @staticmethod
     def button(first: int, second: int) -> tuple[str, str]:
         """The label and custom id."""
-        raise NotImplementedError
-
-    async def act(self, interaction: Interaction) -> None:
-        """What pressing the button does."""
         raise NotImplementedError
 
 

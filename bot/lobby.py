@@ -10,7 +10,6 @@ and so does a choice asked before it.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
 from typing import Any, Self
@@ -18,7 +17,7 @@ from typing import Any, Self
 import aiohttp
 import discord
 
-from bot import errors
+from bot.buttons import ActionButton, GameButton, Question
 from bot.client import CascadiaBot
 from bot.core import computers, messages
 from bot.core.errors import NoGame
@@ -30,9 +29,6 @@ from engine import CardSet
 Interaction = discord.Interaction[CascadiaBot]
 
 log = logging.getLogger(__name__)
-
-CHOICE_SECONDS = 120
-"""How long the host's choice of computer player stays open."""
 
 
 async def open_lobby(interaction: Interaction, cards: str | None) -> None:
@@ -147,28 +143,18 @@ async def remove_computer(interaction: Interaction, game_id: int) -> None:
     await refresh(bot, table)
 
 
-class ComputerChoice(discord.ui.View):
-    """The host's private choice of computer player: one :class:`ComputerButton` per player.
-    Unanswered, it is closed after :data:`CHOICE_SECONDS`."""
+class ComputerChoice(Question):
+    """The host's private choice of computer player: one :class:`ComputerButton` per player."""
+
+    expired = "No answer: no computer was added."
 
     def __init__(self, original: Interaction, *, game_id: int, seen: int) -> None:
-        super().__init__(timeout=CHOICE_SECONDS)
-        self.original = original
-        for policy in computers.COMPUTER_PLAYERS:
-            self.add_item(ComputerButton(game_id, seen, policy))
-
-    async def on_timeout(self) -> None:
-        """Take the buttons away, unless a press answered the question already."""
-        with contextlib.suppress(discord.HTTPException):
-            message = await self.original.original_response()
-            if message.components:
-                await self.original.edit_original_response(
-                    content="No answer: no computer was added.", view=None
-                )
+        choices = (ComputerButton(game_id, seen, p) for p in computers.COMPUTER_PLAYERS)
+        super().__init__(original, *choices)
 
 
 class ComputerButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    ActionButton,
     template=(
         r"cascadia:seatcomputer:(?P<game_id>[0-9]+):(?P<seen>[0-9]+)"
         rf":(?P<policy>{'|'.join(computers.COMPUTER_PLAYERS)})"
@@ -176,6 +162,8 @@ class ComputerButton(
 ):
     """One computer player to choose, labelled with its name; the custom id carries the game,
     how many computers had seats when the host was asked, and the player."""
+
+    defer = True
 
     def __init__(self, game_id: int, seen: int, policy: str) -> None:
         super().__init__(
@@ -200,17 +188,9 @@ class ComputerButton(
         """Rebuild the button from a press: the ids and the player are all it needs."""
         return cls(int(match["game_id"]), int(match["seen"]), match["policy"])
 
-    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
-        """Admit the press like any command (refused while the bot shuts down)."""
-        return await interaction.client.admit(interaction)
-
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        """Seat this computer player; any refusal is answered privately like a command's."""
-        try:
-            await interaction.response.defer()
-            await add_computer(interaction, self.game_id, self.policy, seen=self.seen)
-        except Exception as error:
-            await errors.report(interaction, error)
+    async def act(self, interaction: Interaction) -> None:
+        """Seat this computer player."""
+        await add_computer(interaction, self.game_id, self.policy, seen=self.seen)
 
 
 def lobby_text(table: LoadedGame) -> str:
@@ -233,7 +213,7 @@ def lobby_view(game_id: int, *, computers: bool = False) -> discord.ui.View:
     """The lobby's buttons for ``game_id``; Remove computer only when ``computers`` (a
     computer has a seat)."""
     view = discord.ui.View(timeout=None)
-    items: list[_LobbyButton] = [
+    items: list[GameButton] = [
         JoinButton(game_id),
         LeaveButton(game_id),
         StartButton(game_id),
@@ -289,49 +269,7 @@ def _channel_id(interaction: Interaction) -> int:
     return interaction.channel_id
 
 
-class _LobbyButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"$^"):
-    """A lobby button: the subclass says which action and how it looks."""
-
-    action: str
-    label: str
-    style: discord.ButtonStyle
-
-    def __init__(self, game_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=self.label, style=self.style, custom_id=f"cascadia:{self.action}:{game_id}"
-            )
-        )
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """Rebuild the button from a click: the game id is all it needs."""
-        return cls(int(match["game_id"]))
-
-    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
-        """Admit the click like any command (refused while the bot shuts down)."""
-        return await interaction.client.admit(interaction)
-
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        """Run the button's action; any error is answered privately like a command's."""
-        try:
-            await self.act(interaction)
-        except Exception as error:
-            await errors.report(interaction, error)
-
-    async def act(self, interaction: Interaction) -> None:
-        """What pressing the button does."""
-        raise NotImplementedError
-
-
-class JoinButton(_LobbyButton, template=r"cascadia:join:(?P<game_id>[0-9]+)"):
+class JoinButton(GameButton, template=r"cascadia:join:(?P<game_id>[0-9]+)"):
     """Take a seat."""
 
     action, label, style = "join", "Join", discord.ButtonStyle.success
@@ -341,7 +279,7 @@ class JoinButton(_LobbyButton, template=r"cascadia:join:(?P<game_id>[0-9]+)"):
         await join(interaction, self.game_id, button=True)
 
 
-class LeaveButton(_LobbyButton, template=r"cascadia:leave:(?P<game_id>[0-9]+)"):
+class LeaveButton(GameButton, template=r"cascadia:leave:(?P<game_id>[0-9]+)"):
     """Give up a seat."""
 
     action, label, style = "leave", "Leave", discord.ButtonStyle.secondary
@@ -351,7 +289,7 @@ class LeaveButton(_LobbyButton, template=r"cascadia:leave:(?P<game_id>[0-9]+)"):
         await leave(interaction, self.game_id, button=True)
 
 
-class StartButton(_LobbyButton, template=r"cascadia:start:(?P<game_id>[0-9]+)"):
+class StartButton(GameButton, template=r"cascadia:start:(?P<game_id>[0-9]+)"):
     """Start the game (host only)."""
 
     action, label, style = "start", "Start", discord.ButtonStyle.primary
@@ -361,7 +299,7 @@ class StartButton(_LobbyButton, template=r"cascadia:start:(?P<game_id>[0-9]+)"):
         await start(interaction, self.game_id, button=True)
 
 
-class AddComputerButton(_LobbyButton, template=r"cascadia:addcomputer:(?P<game_id>[0-9]+)"):
+class AddComputerButton(GameButton, template=r"cascadia:addcomputer:(?P<game_id>[0-9]+)"):
     """Seat a computer player (host only)."""
 
     action, label, style = "addcomputer", "Add computer", discord.ButtonStyle.secondary
@@ -371,7 +309,7 @@ class AddComputerButton(_LobbyButton, template=r"cascadia:addcomputer:(?P<game_i
         await ask_computer(interaction, self.game_id)
 
 
-class RemoveComputerButton(_LobbyButton, template=r"cascadia:removecomputer:(?P<game_id>[0-9]+)"):
+class RemoveComputerButton(GameButton, template=r"cascadia:removecomputer:(?P<game_id>[0-9]+)"):
     """Take the computer seated last out of the lobby (host only)."""
 
     action, label, style = "removecomputer", "Remove computer", discord.ButtonStyle.secondary

@@ -12,41 +12,19 @@ nobody answers it in time.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import Any, Self
 
 import discord
 
-from bot import errors, lobby
+from bot import lobby
+from bot.buttons import GameButton, Question
 from bot.client import CascadiaBot
 
 Interaction = discord.Interaction[CascadiaBot]
 
-CONFIRM_SECONDS = 120
 
-
-class _Confirmation(discord.ui.View):
-    """A private question with restart-proof buttons; unanswered, it is closed after
-    :data:`CONFIRM_SECONDS` with ``expired`` as its text."""
-
-    expired: str
-
-    def __init__(self, original: Interaction, *items: discord.ui.Item[Any]) -> None:
-        super().__init__(timeout=CONFIRM_SECONDS)
-        self.original = original
-        for item in items:
-            self.add_item(item)
-
-    async def on_timeout(self) -> None:
-        """Take the buttons away, unless a press answered the question already."""
-        with contextlib.suppress(discord.HTTPException):
-            message = await self.original.original_response()
-            if message.components:
-                await self.original.edit_original_response(content=self.expired, view=None)
-
-
-class EndConfirmation(_Confirmation):
+class EndConfirmation(Question):
     """Asks the caller of ``/cascadia end`` to confirm, privately; only they see the buttons."""
 
     expired = "No answer: nothing was changed."
@@ -55,7 +33,7 @@ class EndConfirmation(_Confirmation):
         super().__init__(original, EndButton(game_id), KeepPlayingButton(game_id))
 
 
-class LeaveConfirmation(_Confirmation):
+class LeaveConfirmation(Question):
     """Asks a player of ``/cascadia leave`` in a game in play to confirm, privately: their
     seat goes to the computer for good."""
 
@@ -65,7 +43,7 @@ class LeaveConfirmation(_Confirmation):
         super().__init__(original, LeaveButton(game_id), StayButton(game_id))
 
 
-class SkipConfirmation(_Confirmation):
+class SkipConfirmation(Question):
     """Asks the caller of ``/cascadia skip`` to confirm, privately, that turn ``turn`` is
     skipped."""
 
@@ -75,47 +53,7 @@ class SkipConfirmation(_Confirmation):
         super().__init__(original, SkipTurnButton(game_id, turn), KeepWaitingButton(game_id, turn))
 
 
-class _ConfirmButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"$^"):
-    """A confirmation's button: the subclass says which action and how it looks."""
-
-    action: str
-    label: str
-    style: discord.ButtonStyle
-
-    def __init__(self, game_id: int, *, tail: str = "") -> None:
-        """``tail``: more of the custom id after the game id (a subclass's own ids)."""
-        custom_id = f"cascadia:{self.action}:{game_id}{tail}"
-        super().__init__(discord.ui.Button(label=self.label, style=self.style, custom_id=custom_id))
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """Rebuild the button from a press: the game id is all it needs."""
-        return cls(int(match["game_id"]))
-
-    async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
-        """Admit the press like any command (refused while the bot shuts down)."""
-        return await interaction.client.admit(interaction)
-
-    async def callback(self, interaction: Interaction) -> None:  # type: ignore[override]
-        """Do what the button says; any refusal is answered privately like a command's."""
-        try:
-            await self.act(interaction)
-        except Exception as error:
-            await errors.report(interaction, error)
-
-    async def act(self, interaction: Interaction) -> None:
-        """What pressing the button does."""
-        raise NotImplementedError
-
-
-class EndButton(_ConfirmButton, template=r"cascadia:endgame:(?P<game_id>[0-9]+)"):
+class EndButton(GameButton, template=r"cascadia:endgame:(?P<game_id>[0-9]+)"):
     """End the game for good and announce it in the channel."""
 
     action, label, style = "endgame", "End the game", discord.ButtonStyle.danger
@@ -137,7 +75,7 @@ class EndButton(_ConfirmButton, template=r"cascadia:endgame:(?P<game_id>[0-9]+)"
         await interaction.edit_original_response(content="The game is ended.", view=None)
 
 
-class KeepPlayingButton(_ConfirmButton, template=r"cascadia:keepgame:(?P<game_id>[0-9]+)"):
+class KeepPlayingButton(GameButton, template=r"cascadia:keepgame:(?P<game_id>[0-9]+)"):
     """Leave everything as it is."""
 
     action, label, style = "keepgame", "Keep playing", discord.ButtonStyle.secondary
@@ -147,7 +85,7 @@ class KeepPlayingButton(_ConfirmButton, template=r"cascadia:keepgame:(?P<game_id
         await interaction.response.edit_message(content="Nothing was changed.", view=None)
 
 
-class LeaveButton(_ConfirmButton, template=r"cascadia:leavegame:(?P<game_id>[0-9]+)"):
+class LeaveButton(GameButton, template=r"cascadia:leavegame:(?P<game_id>[0-9]+)"):
     """Hand the presser's seat to the computer and tell the channel."""
 
     action, label, style = "leavegame", "Leave the game", discord.ButtonStyle.danger
@@ -163,7 +101,7 @@ class LeaveButton(_ConfirmButton, template=r"cascadia:leavegame:(?P<game_id>[0-9
         )
 
 
-class StayButton(_ConfirmButton, template=r"cascadia:stay:(?P<game_id>[0-9]+)"):
+class StayButton(GameButton, template=r"cascadia:stay:(?P<game_id>[0-9]+)"):
     """Leave everything as it is."""
 
     action, label, style = "stay", "Stay", discord.ButtonStyle.secondary
@@ -173,7 +111,7 @@ class StayButton(_ConfirmButton, template=r"cascadia:stay:(?P<game_id>[0-9]+)"):
         await interaction.response.edit_message(content="You are still playing.", view=None)
 
 
-class _TurnButton(_ConfirmButton, template=r"$^"):
+class _TurnButton(GameButton, template=r"$^"):
     """A confirmation's button about one turn: the custom id carries the turn after the game,
     so a press once that turn is over changes nothing."""
 
@@ -230,7 +168,7 @@ class KeepWaitingButton(
         await interaction.response.edit_message(content="Nothing was changed.", view=None)
 
 
-CONFIRM_BUTTONS: tuple[type[_ConfirmButton], ...] = (
+CONFIRM_BUTTONS: tuple[type[GameButton], ...] = (
     EndButton,
     KeepPlayingButton,
     LeaveButton,
