@@ -197,21 +197,12 @@ class Store(Protocol):
         """Games being played whose next reminder is due at ``now``, most overdue first."""
         ...
 
-    async def record_reminder(
-        self,
-        game_id: int,
-        expected_revision: int,
-        *,
-        next_reminder_at: datetime | None,
-        outbox_messages: Sequence[OutboxMessage],
-    ) -> CommitResult:
-        """Count a reminder as sent, schedule the next one and queue its message."""
-        ...
-
     async def record_reminders(self, notes: Sequence[ReminderNote]) -> dict[int, CommitResult]:
-        """:meth:`record_reminder` for several games in one transaction (one write to disk
-        for a whole pass), by game id. A game that a move changed since its note's revision,
-        or that is no longer being played, is left out and left as it is."""
+        """Count one more reminder for each note's turn, schedule the next and queue its
+        message, all in one transaction (one write to disk for a whole pass); by game id. The
+        revision stays as it is (bookkeeping). A game that a move changed since its note's
+        revision (the row :meth:`due_reminders` gave), or that is no longer being played, is
+        left out and left as it is."""
         ...
 
     async def get_panel(self, game_id: int, user_id: int) -> PanelRow | None:

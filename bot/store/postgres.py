@@ -758,28 +758,12 @@ class PostgresStore:
         )
         return [_game(row) for row in rows]
 
-    async def record_reminder(
-        self,
-        game_id: int,
-        expected_revision: int,
-        *,
-        next_reminder_at: datetime | None,
-        outbox_messages: Sequence[OutboxMessage],
-    ) -> CommitResult:
-        """Count one more reminder for this turn, schedule the next and queue the ping.
-        A move since ``expected_revision`` raises :class:`RevisionConflict`, changing nothing.
-        Bookkeeping: the revision stays as it is. Raises :class:`NotActive`."""
-        async with self.transaction() as db:
-            game = await _lock_game(db, game_id)
-            _check_revision(game, expected_revision)
-            if game.status is not GameStatus.ACTIVE:
-                raise NotActive(game_id, game.status)
-            return await self._note_reminder(db, game, next_reminder_at, outbox_messages)
-
     async def record_reminders(self, notes: Sequence[ReminderNote]) -> dict[int, CommitResult]:
-        """:meth:`record_reminder` for several games in one transaction (one write to disk
-        for a whole pass), by game id. A game that a move changed since its note's revision,
-        or that is no longer being played, is left out and left as it is.
+        """Count one more reminder for each note's turn, schedule the next and queue its
+        message, all in one transaction (one write to disk for a whole pass); by game id. The
+        revision stays as it is (bookkeeping). A game that a move changed since its note's
+        revision (the row :meth:`due_reminders` gave), or that is no longer being played, is
+        left out and left as it is.
 
         The games' rows are locked in id order, so that two batches cannot deadlock."""
         results: dict[int, CommitResult] = {}
@@ -809,22 +793,6 @@ class PostgresStore:
                 ids = await self._insert_outbox(db, game, note.outbox_messages)
                 results[game.id] = CommitResult(revision=game.revision, outbox_ids=ids)
         return results
-
-    async def _note_reminder(
-        self,
-        db: Connection,
-        game: GameRow,
-        next_reminder_at: datetime | None,
-        outbox_messages: Sequence[OutboxMessage],
-    ) -> CommitResult:
-        await db.execute(
-            "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = $1"
-            " WHERE id = $2",
-            _optional_utc(next_reminder_at),
-            game.id,
-        )
-        ids = await self._insert_outbox(db, game, outbox_messages)
-        return CommitResult(revision=game.revision, outbox_ids=ids)
 
     # --- turn panels --------------------------------------------------------------------------
 

@@ -725,31 +725,12 @@ class SqliteStore:
         )
         return [_game(row) for row in rows]
 
-    async def record_reminder(
-        self,
-        game_id: int,
-        expected_revision: int,
-        *,
-        next_reminder_at: datetime | None,
-        outbox_messages: Sequence[OutboxMessage],
-    ) -> CommitResult:
-        """Count one more reminder for this turn, schedule the next and queue the ping.
-
-        ``expected_revision`` is that of the row from :meth:`due_reminders`: if a move landed
-        in between, the reminder is stale and :class:`RevisionConflict` is raised, changing
-        nothing. Bookkeeping: the revision stays as it is. Raises :class:`NotActive`.
-        """
-        async with self.transaction() as db:
-            game = await _load_game(db, game_id)
-            _check_revision(game, expected_revision)
-            if game.status is not GameStatus.ACTIVE:
-                raise NotActive(game_id, game.status)
-            return await self._note_reminder(db, game, next_reminder_at, outbox_messages)
-
     async def record_reminders(self, notes: Sequence[ReminderNote]) -> dict[int, CommitResult]:
-        """:meth:`record_reminder` for several games in one transaction (one write to disk
-        for a whole pass), by game id. A game that a move changed since its note's revision,
-        or that is no longer being played, is left out and left as it is."""
+        """Count one more reminder for each note's turn, schedule the next and queue its
+        message, all in one transaction (one write to disk for a whole pass); by game id. The
+        revision stays as it is (bookkeeping). A game that a move changed since its note's
+        revision (the row :meth:`due_reminders` gave), or that is no longer being played, is
+        left out and left as it is."""
         results: dict[int, CommitResult] = {}
         if not notes:
             return results
@@ -761,25 +742,14 @@ class SqliteStore:
                     continue
                 if game.revision != note.expected_revision or game.status is not GameStatus.ACTIVE:
                     continue
-                results[game.id] = await self._note_reminder(
-                    db, game, note.next_reminder_at, note.outbox_messages
+                await db.execute(
+                    "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = ?"
+                    " WHERE id = ?",
+                    (_optional_text(note.next_reminder_at), game.id),
                 )
+                ids = await self._insert_outbox(db, game, note.outbox_messages)
+                results[game.id] = CommitResult(revision=game.revision, outbox_ids=ids)
         return results
-
-    async def _note_reminder(
-        self,
-        db: aiosqlite.Connection,
-        game: GameRow,
-        next_reminder_at: datetime | None,
-        outbox_messages: Sequence[OutboxMessage],
-    ) -> CommitResult:
-        await db.execute(
-            "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = ?"
-            " WHERE id = ?",
-            (_optional_text(next_reminder_at), game.id),
-        )
-        ids = await self._insert_outbox(db, game, outbox_messages)
-        return CommitResult(revision=game.revision, outbox_ids=ids)
 
     # --- turn panels --------------------------------------------------------------------------
 

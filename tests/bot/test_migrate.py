@@ -17,7 +17,7 @@ import pytest
 
 from bot.core.service import GameService, LoadedGame, Turn
 from bot.migrate import TABLES, MigrateError, copy_database
-from bot.store import GameStatus, OutboxMessage, PostgresStore, SqliteStore, Store
+from bot.store import GameStatus, OutboxMessage, PostgresStore, ReminderNote, SqliteStore, Store
 from engine import PlaceTile, PlaceToken, Take, apply, legal_actions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -176,12 +176,9 @@ async def test_a_played_database_copies_whole(tmp_path: Path, postgres_url: str)
         assert game.id == 4
         playing = await postgres.get_active_game(PLAYING)
         assert playing is not None
-        result = await postgres.record_reminder(
-            playing.id,
-            playing.revision,
-            next_reminder_at=None,
-            outbox_messages=[OutboxMessage(kind="reminder", payload="{}")],
-        )
+        reminder = OutboxMessage(kind="reminder", payload="{}")
+        note = ReminderNote(playing.id, playing.revision, None, (reminder,))
+        [result] = (await postgres.record_reminders([note])).values()
         assert result.outbox_ids[0] > largest_outbox
         person = await postgres.set_away(
             ADA, starts_at=START, ends_at=START + timedelta(days=1), note=None

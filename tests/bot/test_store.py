@@ -596,9 +596,8 @@ async def test_due_reminders(store: Store) -> None:
 async def test_record_reminder(store: Store) -> None:
     game = await started(store)
     next_at = START + timedelta(hours=48)
-    result = await store.record_reminder(
-        game.id, game.revision, next_reminder_at=next_at, outbox_messages=[message("reminder")]
-    )
+    note = ReminderNote(game.id, game.revision, next_at, (message("reminder"),))
+    [result] = (await store.record_reminders([note])).values()
     assert result.revision == game.revision
     stored = await store.get_game(game.id)
     assert stored is not None
@@ -620,14 +619,12 @@ async def test_record_reminder(store: Store) -> None:
     assert new_turn.reminders_sent == 0
 
 
-async def test_stale_reminder_conflicts(store: Store) -> None:
+async def test_a_stale_reminder_changes_nothing(store: Store) -> None:
     game = await started(store)
     await move(store, game)
     before = await everything(store, game.id)
-    with pytest.raises(RevisionConflict):
-        await store.record_reminder(
-            game.id, game.revision, next_reminder_at=None, outbox_messages=[message("reminder")]
-        )
+    note = ReminderNote(game.id, game.revision, None, (message("reminder"),))
+    assert await store.record_reminders([note]) == {}
     assert await everything(store, game.id) == before
 
 
@@ -682,13 +679,10 @@ async def test_reminders_after_downtime_send_one(store: Store) -> None:
         for row in await store.due_reminders(now):
             due = catch_up(now, row.next_reminder_at, row.reminder_hours, row.reminders_sent)
             assert due is not None
-            await store.record_reminder(
-                row.id,
-                row.revision,
-                next_reminder_at=due.next_reminder_at,
-                outbox_messages=[message("reminder", text=due.level)],
+            note = ReminderNote(
+                row.id, row.revision, due.next_reminder_at, (message("reminder", text=due.level),)
             )
-            sent += 1
+            sent += len(await store.record_reminders([note]))
     assert sent == 1
     stored = await store.get_game(game.id)
     assert stored is not None
