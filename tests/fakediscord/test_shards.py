@@ -133,14 +133,20 @@ async def running(server: DiscordServer, bot: ShardBot) -> AsyncIterator[ShardBo
         await server.guard(task, what=f"shard {bot.shard} to end")
 
 
+def guild_per_shard(server: DiscordServer) -> tuple[int, list[int], list[int]]:
+    """A user, a guild of each of the 2 shards with the user in it, and a channel in each."""
+    server.capture_error_logs("discord")
+    user = server.add_user("alice")
+    guilds = [server.add_guild(f"guild {n}", shard=(n, 2)) for n in (0, 1)]
+    channels = [server.add_channel(g, "general") for g in guilds]
+    for guild in guilds:
+        server.add_member(guild, user)
+    return user, guilds, channels
+
+
 async def test_two_shard_processes_each_get_their_guilds_events() -> None:
     async with DiscordServer(shard_count=2) as server:
-        server.capture_error_logs("discord")
-        user = server.add_user("alice")
-        guilds = [server.add_guild(f"guild {n}", shard=(n, 2)) for n in (0, 1)]
-        channels = [server.add_channel(g, "general") for g in guilds]
-        for guild in guilds:
-            server.add_member(guild, user)
+        user, guilds, channels = guild_per_shard(server)
         with pointed_at(server):
             async with (
                 running(server, ShardBot(0)) as zero,
@@ -170,12 +176,7 @@ async def test_two_shard_processes_each_get_their_guilds_events() -> None:
 
 async def test_a_guild_whose_shard_is_down_waits_for_its_process() -> None:
     async with DiscordServer(shard_count=2) as server:
-        server.capture_error_logs("discord")
-        user = server.add_user("alice")
-        guilds = [server.add_guild(f"guild {n}", shard=(n, 2)) for n in (0, 1)]
-        channels = [server.add_channel(g, "general") for g in guilds]
-        for guild in guilds:
-            server.add_member(guild, user)
+        user, guilds, channels = guild_per_shard(server)
         with pointed_at(server):
             async with running(server, ShardBot(0)) as zero:
                 await zero.tree.sync()
