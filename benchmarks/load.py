@@ -266,7 +266,7 @@ async def measure(
         if postgres_pid is not None:
             run.database_cpu = tree_cpu_seconds(postgres_pid) - database
         # Each bot process and its picture worker together.
-        run.bot_cpu = sum(cpu_seconds(pid) for bot in bots for pid in process_tree(bot.pid))
+        run.bot_cpu = sum(tree_cpu_seconds(bot.pid) for bot in bots)
         interactions = server.interactions[before:]
         run.interactions = len(interactions)
     finally:
