@@ -39,6 +39,7 @@ from engine.moves import (
     scored_moves,
 )
 from engine.players import POLICIES, Budget, choose, ranked_moves
+from engine.rounds import Round, play_rounds, replay_rounds
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
 from engine.serialize import (
     GameRecord,
@@ -79,6 +80,7 @@ __all__ = [
     "PositionGain",
     "Progress",
     "Reason",
+    "Round",
     "ScoreSheet",
     "ScoredMove",
     "Take",
@@ -96,11 +98,13 @@ __all__ = [
     "new_game",
     "own_score",
     "parse_action",
+    "play_rounds",
     "play_turn",
     "progress_from_json",
     "public_view",
     "ranked_moves",
     "record_for",
+    "replay_rounds",
     "score_state",
     "scored_moves",
     "state_from_json",

@@ -15,15 +15,18 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.components import MAX_PLAYERS
 from engine.errors import CascadiaError, InvalidInput
 from engine.players import Budget, play_game, policy_names, random_game
+from engine.rounds import replay_rounds
 from engine.scoring.sheet import PlayerScore, final_scores
 from engine.serialize import GameRecord, record_for
 from engine.summary import score_state, state_table
 from engine.table import read_table
+
+T = TypeVar("T")
 
 EXIT_BAD_INPUT = 2
 """The exit status for input that cannot be used (as argparse uses for bad arguments)."""
@@ -83,8 +86,17 @@ def _load_json(text: str, what: str) -> Any:
         raise InvalidInput(f"{what} is not valid JSON: {error}") from None
 
 
+def _replayed(replay: Callable[[GameRecord], T], record: GameRecord) -> T:
+    """``replay(record)``, a rule the record breaks reported as bad input."""
+    try:
+        return replay(record)
+    except CascadiaError as error:
+        raise InvalidInput(f"the record does not replay: {error}") from None
+
+
 def run_replay(args: argparse.Namespace) -> int:
-    """``replay RECORD``: replay a game record and print its score sheet as JSON.
+    """``replay RECORD``: replay a game record and print its score sheet as JSON (with
+    ``--rounds``, every player's total after each round; see :mod:`engine.rounds`).
 
     Takes the engine's record, or a bot export that carries one under ``record``.
     """
@@ -94,10 +106,13 @@ def run_replay(args: argparse.Namespace) -> int:
     if not isinstance(data, dict):
         raise InvalidInput(f"{args.record} is not a game record")
     record = GameRecord.from_json(data)
-    try:
-        state = record.replay()
-    except CascadiaError as error:
-        raise InvalidInput(f"the record does not replay: {error}") from None
+    if args.table and args.rounds:
+        raise InvalidInput("--table and --rounds cannot be combined")
+    if args.rounds:
+        rounds = _replayed(replay_rounds, record)
+        print(json.dumps([played.to_json() for played in rounds], indent=2))
+        return 0
+    state = _replayed(GameRecord.replay, record)
     if args.table:
         print(json.dumps(state_table(state, record.names or None), indent=2))
         return 0
@@ -232,6 +247,11 @@ COMMANDS: tuple[Command, ...] = (
                 "--table",
                 action="store_true",
                 help="print the environments in the table-json input shape instead",
+            ),
+            argument(
+                "--rounds",
+                action="store_true",
+                help='print each round\'s totals instead: [{"round": n, "scores": {name: total}}]',
             ),
         ),
     ),
