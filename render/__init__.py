@@ -1,13 +1,15 @@
 """Pictures of a game for the bot to post: PNG bytes from engine values.
 
-Four pictures, each a pure function of engine values (no clock, no system fonts, fixed
-sizes), so the same state always gives the same bytes:
+Pictures, each a pure function of engine values (no clock, no system fonts, fixed sizes),
+so the same state always gives the same bytes:
 
 - :func:`render_display`: the four numbered pairs, tiles left, scoring cards, wipe hint;
 - :func:`render_environment`: one player's tiles with a label on every placed hex and every
   place a tile may go (the ``"q,r"`` text the commands accept);
 - :func:`render_preview`: the same after a proposed move, the move highlighted;
-- :func:`render_scores`: the score sheet, final or so far.
+- :func:`render_scores`: the score sheet, final or so far;
+- :func:`render_score_chart`: every player's total after each round of a game (PNG);
+- :func:`render_replay`: the game as an animated GIF, one frame per round.
 
 This package depends on :mod:`engine` and Pillow only. Rendering takes a few tens of
 milliseconds of CPU: callers on an event loop should run it in a thread.
@@ -15,13 +17,15 @@ milliseconds of CPU: callers on an event loop should run it in a thread.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
-from engine import Environment, GameState, Hex, ScoreSheet
+from engine import Environment, GameState, Hex, Round, ScoreSheet
+from render.chart import render_chart_image
 from render.display import render_display_image
 from render.environment import draw_environment, plan_environment
 from render.png import encode
+from render.replay import encode_gif, replay_frames
 from render.scores import render_scores_image
 
 
@@ -104,10 +108,29 @@ def render_scores(sheet: ScoreSheet, *, title: str = "Final scores", final: bool
     return encode(render_scores_image(sheet, title=title, final=final))
 
 
+def render_score_chart(rounds: Sequence[Round], *, title: str = "Score after each round") -> bytes:
+    """The score-by-round chart of ``rounds`` (one game's, from :func:`engine.replay_rounds`)
+    as PNG bytes: one line a player in the seat's colour, ending in the seat's mark, the
+    player's name and the final score at the right edge."""
+    return encode(render_chart_image(rounds, title=title))
+
+
+def render_replay(rounds: Sequence[Round]) -> bytes:
+    """The game of ``rounds`` (from :func:`engine.replay_rounds`) as an animated GIF: one
+    frame per round with every environment after it, the tile each player placed that round
+    ringed, the round and every total so far; the last frame is held about 3 s. Empty
+    ``rounds`` give no frame to draw: :class:`ValueError`."""
+    if not rounds:
+        raise ValueError("a replay needs at least one round")
+    return encode_gif(replay_frames(rounds))
+
+
 __all__ = [
     "clear_picture_cache",
     "render_display",
     "render_environment",
     "render_preview",
+    "render_replay",
+    "render_score_chart",
     "render_scores",
 ]

@@ -269,3 +269,25 @@ def paste_habitats(
     image.paste(habitat_sprite(habitats[-1], size), corner, hex_mask(size))
     if len(habitats) == 2:
         image.paste(habitat_sprite(habitats[0], size), corner, hex_mask(size, rotation % 6))
+
+
+_PLAYER_MARKS: tuple[UnitShape, ...] = (
+    tuple((math.cos(math.radians(a)), math.sin(math.radians(a))) for a in range(0, 360, 30)),
+    ((-0.82, -0.82), (0.82, -0.82), (0.82, 0.82), (-0.82, 0.82)),
+    ((0.0, -1.0), (0.95, 0.72), (-0.95, 0.72)),
+    ((0.0, -1.05), (1.05, 0.0), (0.0, 1.05), (-1.05, 0.0)),
+)
+
+
+def draw_player_mark(
+    draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float, fill: int
+) -> None:
+    """Seat ``seat``'s mark, so seats differ in shape as well as colour: a disc, a square, a
+    triangle and a diamond, outlined in ink."""
+    outline = max(1, round(r / 5))
+    draw.polygon(
+        _scaled(_PLAYER_MARKS[seat % len(_PLAYER_MARKS)], cx, cy, r),
+        fill=fill,
+        outline=theme.INK,
+        width=outline,
+    )

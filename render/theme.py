@@ -115,3 +115,17 @@ ON_ROW_DIM: dict[int, TextStyle] = {
 }
 WINNER_BG: dict[int, int] = {ROW_A: WIN_A, ROW_B: WIN_B, HEADER: WIN_C}
 """The background of a winner's cell on each row background."""
+
+# --- players (the score chart's lines and the replay's headers) ------------------------------
+
+PLAYER_RGB: tuple[RGB, ...] = (
+    (86, 180, 233),
+    (240, 150, 20),
+    (214, 122, 176),
+    (236, 226, 80),
+)
+"""One colour per seat, told apart in lightness as well as hue (sky blue, orange, pink,
+yellow); each seat also has its own mark (see :func:`render.glyphs.draw_player_mark`)."""
+PLAYER_TEXT: tuple[TextStyle, ...] = tuple(PALETTE.add_text(rgb, BG_RGB) for rgb in PLAYER_RGB)
+"""Text in each seat's colour on the background."""
+PLAYER: tuple[int, ...] = tuple(PALETTE.color(rgb) for rgb in PLAYER_RGB)

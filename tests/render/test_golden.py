@@ -10,8 +10,15 @@ import pytest
 from PIL import Image
 
 from benchmarks import positions
-from engine import Hex, Phase, ScoreSheet, apply_all, turn_actions
-from render import render_display, render_environment, render_preview, render_scores
+from engine import Hex, Phase, ScoreSheet, apply_all, record_for, replay_rounds, turn_actions
+from engine.players import random_game
+from render import (
+    render_display,
+    render_environment,
+    render_preview,
+    render_score_chart,
+    render_scores,
+)
 from render.fonts import SHAPING
 from render.png import encode
 from tests.render.golden import assert_matches_golden
@@ -115,6 +122,23 @@ def _scores_so_far() -> bytes:
     return render_scores(sheet, title="Scores so far", final=False)
 
 
+def _chart(players: int, seed: int, names: tuple[str, ...]) -> bytes:
+    state, actions = random_game(players=players, seed=seed)
+    return render_score_chart(replay_rounds(record_for(state, actions, names)))
+
+
+def _chart_four() -> bytes:
+    return _chart(4, 8, positions.NAMES)
+
+
+def _chart_solo() -> bytes:
+    return _chart(1, 77, ("Solo Sam",))
+
+
+def _chart_in_scripts() -> bytes:
+    return _chart(3, 5, ("محمد علي", "田中さくら", "A name far too long to fit 🦊"))
+
+
 CASES: dict[str, Callable[[], bytes]] = {
     "display_start": _start_display,
     "environment_start": _start_environment,
@@ -129,11 +153,14 @@ CASES: dict[str, Callable[[], bytes]] = {
     "scores_solo": _solo_scores,
     "scores_in_scripts": _scores_in_scripts,
     "scores_so_far": _scores_so_far,
+    "chart_four": _chart_four,
+    "chart_solo": _chart_solo,
+    "chart_in_scripts": _chart_in_scripts,
 }
 
 # Names in right-to-left and other complex scripts are drawn shaped only where Pillow has
 # libraqm (the CI installs its FriBiDi); without it these pictures differ on purpose.
-NEEDS_SHAPING = {"names_in_headers", "scores_in_scripts", "scores_so_far"}
+NEEDS_SHAPING = {"names_in_headers", "scores_in_scripts", "scores_so_far", "chart_in_scripts"}
 CASES["names_in_headers"] = _names_in_headers
 
 
