@@ -18,7 +18,7 @@ from engine import GameState, ScoreSheet
 MAX_DESCRIPTION = 1024
 """Discord's limit on an attachment's description."""
 MAX_STEM = 40
-_RESERVED = frozenset({"display", "scores", "preview"})
+_RESERVED = frozenset({"display", "scores", "preview", "replay", "score-chart"})
 """Stems of the bot's other pictures, which a player's file must not take."""
 
 
