@@ -6,15 +6,24 @@ sets the number of timed runs). Budgets, for a 2-core
 machine: an environment of 23 tiles <= 40 ms median, the display <= 25 ms, a whole turn's
 set (display + four environments) <= 200 ms, the turn panel's picture <= 60 ms, and every PNG
 <= 150 KB.
+
+Then the pictures a finished game leaves behind, for whole four-player games (``--replays
+N`` of them, half played by random people-like players, whose environments sprawl, half by
+the ``fast`` computer player, whose are compact): the replay GIF's size and frames and the
+CPU time to draw it, the score chart's, and both with the replay of the record as the picture
+worker runs them. Budgets: the GIF <= 3 MiB and <= 2 s of CPU for the largest game.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
+from io import BytesIO
 from pathlib import Path
 
 if __name__ == "__main__" and not __package__:
@@ -22,10 +31,25 @@ if __name__ == "__main__" and not __package__:
     # hide the render package.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from PIL import Image
+
 from benchmarks import positions
 from benchmarks.panel import late_position, panel_steps
 from bot.core.panels import draw_panel
-from engine import apply_all, turn_actions
+from bot.core.replays import game_pictures
+from engine import (
+    Action,
+    GameRecord,
+    GameState,
+    apply,
+    apply_all,
+    legal_actions,
+    new_game,
+    record_for,
+    replay_rounds,
+    turn_actions,
+)
+from engine.players import play_game
 from render import (
     clear_picture_cache,
     fonts,
@@ -34,6 +58,8 @@ from render import (
     render_display,
     render_environment,
     render_preview,
+    render_replay,
+    render_score_chart,
     render_scores,
     theme,
 )
@@ -47,6 +73,8 @@ BUDGET_MS = {
     "turn panel, 23 tiles + the new tile": 60.0,
 }
 MAX_PNG_BYTES = 150_000
+MAX_GIF_BYTES = 3 * 1024 * 1024
+MAX_GIF_CPU_SECONDS = 2.0
 SCRIPT_NAMES = (
     "Chloé Łukasz",
     "Ελένη",
@@ -74,11 +102,77 @@ def _time(job: Callable[[], object], runs: int) -> tuple[float, float]:
     return statistics.median(samples), samples[int(len(samples) * 0.9) - 1]
 
 
+def _cpu(job: Callable[[], object], runs: int) -> float:
+    """The median CPU seconds of ``job`` over ``runs`` runs, after one to warm the caches."""
+    job()
+    samples = []
+    for _ in range(runs):
+        start = time.process_time()
+        job()
+        samples.append(time.process_time() - start)
+    return statistics.median(samples)
+
+
+def _casual_game(seed: int) -> tuple[GameState, list[Action]]:
+    """A four-player game of :func:`positions.casual` players, and its actions."""
+    state = new_game(players=4, seed=seed)
+    rng = random.Random(seed)
+    actions = []
+    while not state.is_over:
+        action = positions.casual(state, legal_actions(state), rng)
+        state = apply(state, action)
+        actions.append(action)
+    return state, actions
+
+
+def replay_records(games: int) -> list[tuple[str, GameRecord]]:
+    """Whole four-player games, alternately played by :func:`positions.casual` players and
+    by ``fast``, each with a label."""
+    found = []
+    for game in range(games):
+        seed = 2024 + game
+        if game % 2 == 0:
+            state, actions = _casual_game(seed)
+            found.append((f"casual, seed {seed}", record_for(state, actions, positions.NAMES)))
+        else:
+            played = play_game(players=4, seed=seed, cards="random", policies=["fast"] * 4)
+            record = record_for(played.state, played.actions, positions.NAMES)
+            found.append((f"fast, seed {seed}", record))
+    return found
+
+
+def replay_figures(games: int, runs: int) -> bool:
+    """Print the replay and chart figures of ``games`` games; whether a budget was exceeded."""
+    print(
+        f"\n{'4 players, 20 rounds':24} {'GIF KiB':>8} {'frames':>7} {'GIF s':>6}"
+        f" {'chart KiB':>10} {'chart s':>8} {'both s':>7}"
+    )
+    over = False
+    for label, record in replay_records(games):
+        rounds = replay_rounds(record)
+        gif = render_replay(rounds)
+        chart = render_score_chart(rounds)
+        gif_seconds = _cpu(partial(render_replay, rounds), runs)
+        chart_seconds = _cpu(partial(render_score_chart, rounds), runs)
+        both = _cpu(partial(game_pictures, record), runs)
+        with Image.open(BytesIO(gif)) as image:
+            frames = getattr(image, "n_frames", 1)
+        flag = ""
+        if len(gif) > MAX_GIF_BYTES or gif_seconds > MAX_GIF_CPU_SECONDS:
+            flag, over = "  OVER", True
+        print(
+            f"{label:24} {len(gif) / 1024:8.0f} {frames:7} {gif_seconds:6.2f}"
+            f" {len(chart) / 1024:10.1f} {chart_seconds:8.3f} {both:7.2f}{flag}"
+        )
+    return over
+
+
 def main(argv: list[str] | None = None) -> int:
     """Print the timings and sizes; with ``--check`` return 1 if a budget is exceeded."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--check", action="store_true")
+    parser.add_argument("--replays", type=int, default=4, help="four-player games to replay")
     args = parser.parse_args(argv)
 
     line = positions.straight_line()
@@ -155,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         flag = "" if len(png) <= MAX_PNG_BYTES else "  OVER"
         over |= len(png) > MAX_PNG_BYTES
         print(f"{label:40} {len(png) / 1000:10.1f}{flag}")
+    over |= replay_figures(args.replays, max(1, args.runs // 10))
     return 1 if over and args.check else 0
 
 
