@@ -69,7 +69,8 @@ def spread_labels(targets: Sequence[float], *, gap: float, low: float, high: flo
 def render_chart_image(
     rounds: Sequence[Round], *, title: str = "Score after each round"
 ) -> Image.Image:
-    """The chart of ``rounds`` (those of one game, in order) as a palette image."""
+    """The chart of ``rounds`` (those of one game, in order) as a palette image; with no
+    round, the title alone."""
     image = new_image(theme.PALETTE, (WIDTH, HEIGHT), theme.BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, TITLE_HEIGHT - 1), fill=theme.HEADER)
@@ -80,8 +81,9 @@ def render_chart_image(
         return image
     names = [score.name for score in rounds[-1].sheet.players]
     series = [[played.totals[name] for played in rounds] for name in names]
-    step = score_step(max(max(points) for points in series))
-    ceiling = step * math.ceil(max(max(max(points) for points in series), 1) / step)
+    highest = max(max(points) for points in series)
+    step = score_step(highest)
+    ceiling = step * math.ceil(max(highest, 1) / step)
     left, right = MARGIN + SCORE_AXIS, WIDTH - MARGIN - LABELS
     top, bottom = TITLE_HEIGHT + 28, HEIGHT - ROUND_AXIS
 

@@ -187,6 +187,8 @@ def encode_gif(frames: Sequence[Image.Image]) -> bytes:
     """``frames`` as a looping GIF: :data:`ROUND_MS` each, the last :data:`LAST_FRAME_MS`;
     only what changed from one frame to the next is stored."""
     buffer = BytesIO()
+    # Each frame shows its own round number, so none equals the one before and Pillow merges
+    # none of them: one frame per round.
     durations = [ROUND_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
     frames[0].save(
         buffer,

@@ -8,7 +8,7 @@ from io import BytesIO
 import pytest
 from PIL import Image, ImageChops, ImageSequence
 
-from engine import Round, apply_all, new_game, play_rounds, record_for, replay_rounds
+from engine import GameState, Round, apply_all, new_game, play_rounds, record_for, replay_rounds
 from engine.players import random_game
 from render import render_replay, render_score_chart, theme
 from render.chart import score_step, spread_labels
@@ -31,6 +31,19 @@ HIGHLIGHT = theme.PALETTE.rgb(theme.HIGHLIGHT)
 def game_rounds(players: int, seed: int = 8) -> tuple[Round, ...]:
     state, actions = random_game(players=players, seed=seed)
     return replay_rounds(record_for(state, actions, NAMES[:players]))
+
+
+def first_turns(players: int, seed: int, turns: int) -> tuple[GameState, list[Round]]:
+    """The start of a random game and its rounds when it is ended after ``turns`` turns."""
+    state, actions = random_game(players=players, seed=seed)
+    start = new_game(players=players, seed=seed, cards=state.cards)
+    taken, replayed = [], start
+    for action in actions:
+        replayed = apply_all(replayed, [action])
+        taken.append(action)
+        if replayed.turn == turns:
+            break
+    return start, list(play_rounds(start, taken, NAMES[:players]))
 
 
 def frames_of(gif: bytes) -> list[tuple[Image.Image, int]]:
@@ -97,15 +110,7 @@ def test_each_panel_rings_the_tile_its_player_placed_that_round() -> None:
 
 
 def test_a_game_ended_early_ends_its_replay_with_the_round_it_stopped_in() -> None:
-    state, actions = random_game(players=3, seed=21)
-    start = new_game(players=3, seed=21, cards=state.cards)
-    taken, replayed = [], start
-    for action in actions:
-        replayed = apply_all(replayed, [action])
-        taken.append(action)
-        if replayed.turn == 16:
-            break
-    rounds = list(play_rounds(start, taken, NAMES[:3]))
+    start, rounds = first_turns(3, 21, 16)
     frames = frames_of(render_replay(rounds))
     assert len(frames) == len(rounds) == 6
     assert frames[-1][1] == LAST_FRAME_MS
@@ -113,6 +118,13 @@ def test_a_game_ended_early_ends_its_replay_with_the_round_it_stopped_in() -> No
     rings = [_highlight_pixels(frames[-1][0], panel_box(3, seat)) for seat in range(3)]
     mover = start.first_player
     assert [seat for seat, count in enumerate(rings) if count] == [mover]
+
+
+def test_a_game_ended_in_its_first_round_is_one_frame_held() -> None:
+    _, rounds = first_turns(2, 3, 2)
+    frames = frames_of(render_replay(rounds))
+    assert [duration for _, duration in frames] == [LAST_FRAME_MS]
+    assert frames[0][0].size == frame_size(2)
 
 
 def test_the_replay_is_the_same_bytes_every_time() -> None:
