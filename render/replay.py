@@ -119,7 +119,8 @@ def _ring(draw: ImageDraw.ImageDraw, panel: _Panel, hex_: Hex) -> None:
 
 def _title(played: Round, last: bool) -> str:
     if last and played.state.is_over:
-        return f"Final scores after round {played.number}"
+        scores = "score" if len(played.sheet.players) == 1 else "scores"
+        return f"Final {scores} after round {played.number}"
     if last:
         return f"Round {played.number} of {TURNS_PER_PLAYER}, when the game was ended"
     return f"Round {played.number} of {TURNS_PER_PLAYER}"
