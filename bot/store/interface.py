@@ -30,30 +30,24 @@ class Store(Protocol):
 
     async def close(self) -> None:
         """Release the store; it cannot be used afterwards. Closing twice is harmless."""
-        ...
 
     async def create_lobby(
         self, guild_id: int, channel_id: int, host_id: int, host_name: str, cards: str
     ) -> GameRow:
         """Open a lobby in a channel with the host in seat 0; :class:`ChannelBusy` if taken."""
-        ...
 
     async def get_game(self, game_id: int) -> GameRow | None:
         """The game with this id, in any status."""
-        ...
 
     async def get_active_game(self, channel_id: int) -> GameRow | None:
         """The channel's game in the lobby or being played, if there is one."""
-        ...
 
     async def seats(self, game_id: int) -> list[Seat]:
         """The game's seats in seat order."""
-        ...
 
     async def seats_of(self, game_ids: Collection[int]) -> dict[int, list[Seat]]:
         """The seats of several games at once, each game's in seat order (a game without
         seats, or unknown, is left out)."""
-        ...
 
     async def join(
         self,
@@ -65,21 +59,23 @@ class Store(Protocol):
         computer: str | None = None,
     ) -> Seat:
         """Seat a user (or, with ``computer``, a computer player) in the next free seat of a
-        lobby."""
-        ...
+        lobby and bump the revision; raises :class:`NotInLobby`, :class:`AlreadySeated` or
+        :class:`LobbyFull`, in that order."""
 
     async def leave(self, game_id: int, user_id: int) -> GameRow:
-        """Take a user's seat away in a lobby; the host leaving ends the lobby."""
-        ...
+        """Take a user's seat away in a lobby and return the game as it is afterwards.
+
+        The seats behind close up. The host leaving ends the lobby (status ``ended``: nobody is
+        left to start it, and handing it to someone who did not open it would surprise them).
+        Raises :class:`NotInLobby` or :class:`NotSeated`.
+        """
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        """Remember the Discord message that shows the lobby."""
-        ...
+        """Remember the Discord message that shows the lobby (bookkeeping: no revision bump)."""
 
     async def pass_host(self, game_id: int, *, old_host: int, new_host: int) -> bool:
-        """Make ``new_host`` the host in place of ``old_host``; ``False`` if ``old_host`` was
-        not the host any more."""
-        ...
+        """Make ``new_host`` the host in place of ``old_host`` (bookkeeping: no revision
+        bump); ``False`` if ``old_host`` was not the host any more."""
 
     async def start_game(
         self,
@@ -93,8 +89,12 @@ class Store(Protocol):
         next_reminder_at: datetime | None,
         ping_due_at: datetime | None = None,
     ) -> CommitResult:
-        """Turn a lobby into an active game with its first state and final seat order."""
-        ...
+        """Turn a lobby into an active game with its first state and final seat order.
+
+        ``seat_order`` lists the user id of every seated player once, seat 0 first. Raises
+        :class:`RevisionConflict` (someone joined or left since), :class:`NotInLobby`, or
+        ``ValueError`` if ``seat_order`` is not exactly the seated users.
+        """
 
     async def commit_move(
         self,
@@ -111,29 +111,40 @@ class Store(Protocol):
         played_for: str | None = None,
         ping_due_at: datetime | None = None,
     ) -> CommitResult:
-        """Store a move: new state, log entry and announcements, all or nothing."""
-        ...
+        """Store a move in one transaction: state, status and revision, log entry, outbox rows.
+
+        ``new_status`` is ``active`` or ``finished``. When ``turn_started_at`` differs from the
+        stored one a new turn has begun and the reminder count starts again from 0.
+        ``played_for`` says who chose a move its player did not (``"vote"``, ``"host"``,
+        ``"computer"``); ``ping_due_at`` when the ping owed for a turn message sent in quiet
+        hours is due. Raises :class:`RevisionConflict` (changing nothing) or :class:`NotActive`.
+        """
 
     async def end_game(
         self, game_id: int, *, outbox_messages: Sequence[OutboxMessage] = ()
     ) -> CommitResult:
-        """Stop a lobby or a game in play early (status ``ended``)."""
-        ...
+        """Stop a lobby or a game in play early: status ``ended``, no more reminders.
+
+        Takes no expected revision: ending wins over anything in flight, and the bump makes any
+        move computed before it fail with :class:`RevisionConflict`. Raises :class:`GameClosed`
+        if the game is already finished or ended.
+        """
 
     async def abandon_channel(self, channel_id: int) -> list[int]:
-        """The channel was deleted: end its open game and drop its unsent messages; returns
-        the ids of the games ended."""
-        ...
+        """The channel was deleted: its open game ends (status ``ended``, no more reminders)
+        and every message still to post there is dropped. Returns the ids of the games ended
+        (none when the channel had no open game)."""
 
     async def set_reminder_hours(
         self, game_id: int, reminder_hours: int, *, next_reminder_at: datetime | None
     ) -> GameRow:
-        """Change how often the player to move is reminded; 0 turns reminders off."""
-        ...
+        """Change how often the player to move is reminded and when next; 0 turns reminders
+        off. The caller checks that the user is the host and computes ``next_reminder_at`` (see
+        :func:`bot.core.reminders.next_reminder_time`). Bookkeeping: no revision bump. Raises
+        :class:`GameClosed` on a finished or ended game."""
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The game's move log in order."""
-        ...
 
     async def games_for_user(
         self,
@@ -144,13 +155,13 @@ class Store(Protocol):
     ) -> list[UserGame]:
         """The games a user is seated at (only ``channel_id``'s when given), most recently
         changed first."""
-        ...
 
     async def pending(
         self, limit: int = 50, *, max_attempts: int | None = None, channel_id: int | None = None
     ) -> list[OutboxRow]:
-        """Unsent outbox rows, oldest first (only ``channel_id``'s when given)."""
-        ...
+        """Unsent outbox rows, oldest first; with ``max_attempts``, only rows tried fewer times;
+        with ``channel_id``, only that channel's. Rows of one channel must be posted in this
+        order: a caller that skips a failing row holds back the channel's later rows."""
 
     async def claim_outbox(
         self, claimer: Claimer, limit: int = 50, *, channel_id: int | None = None
@@ -159,43 +170,38 @@ class Store(Protocol):
         first (only ``channel_id``'s when given): rows of games in guilds its shards own, not
         held by another claimer's lease that has not ended, in channels where no earlier
         unsent row is held so. Rows it holds already are claimed again (the lease renewed)."""
-        ...
 
     async def claim_game(self, game_id: int, claimer: Claimer) -> bool:
         """Claim a game's background work (reminders, votes, pings, computer turns) for
         ``claimer`` until its lease ends; ``False`` when its shards do not own the game's guild
         or another claimer's lease holds it. Claiming again renews the lease."""
-        ...
 
     async def claim_games(self, game_ids: Collection[int], claimer: Claimer) -> set[int]:
         """:meth:`claim_game` for several games in one statement; returns the ids claimed."""
-        ...
 
     async def release_claims(self) -> int:
         """Drop every claim (rows and games) at once; returns how many rows were held. Only
         for a process that knows it is the only one on the database (an SQLite file it has
         locked), so that claims of a process that died are not waited out."""
-        ...
 
     async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
         """One outbox row, sent or not."""
-        ...
 
     async def mark_sent(self, outbox_id: int, message_id: int) -> None:
-        """Record that a row was posted; marking twice keeps the first record."""
-        ...
+        """Record that a row was posted as ``message_id`` and drop its snapshot; marking twice
+        keeps the first time and message id."""
 
     async def mark_failed(self, outbox_id: int, error: str) -> None:
-        """Record a failed attempt to post a row; ignored once the row is sent."""
-        ...
+        """Count a failed attempt to post a row and keep the error; ignored once it is sent."""
 
     async def reclaim_space(self) -> int:
-        """Give free space left by deleted rows back to the file system; returns its pages."""
-        ...
+        """Give the space that deleted rows (mostly sent messages' snapshots) left free back to
+        the file system; returns how many pages were free. Cheap when there are none: the bot
+        calls it periodically."""
 
     async def due_reminders(self, now: datetime) -> list[GameRow]:
-        """Games being played whose next reminder is due at ``now``, most overdue first."""
-        ...
+        """Games being played, with reminders on, whose next reminder is at or before ``now``,
+        most overdue first."""
 
     async def record_reminders(self, notes: Sequence[ReminderNote]) -> dict[int, CommitResult]:
         """Count one more reminder for each note's turn, schedule the next and queue its
@@ -203,11 +209,9 @@ class Store(Protocol):
         revision stays as it is (bookkeeping). A game that a move changed since its note's
         revision (the row :meth:`due_reminders` gave), or that is no longer being played, is
         left out and left as it is."""
-        ...
 
     async def get_panel(self, game_id: int, user_id: int) -> PanelRow | None:
         """The user's turn-panel draft in a game, if any."""
-        ...
 
     async def save_panel(
         self,
@@ -219,30 +223,29 @@ class Store(Protocol):
         draft: str,
         expected_version: int | None,
     ) -> PanelRow:
-        """Store the user's panel draft at the next version: only over ``expected_version``
-        when given (:class:`StalePanel` otherwise), over whatever is there when ``None``."""
-        ...
+        """Store the user's panel draft at the next version (bookkeeping: the game's revision
+        stays). With ``expected_version``, only over that version: a press that lost a race
+        with another raises :class:`StalePanel` and writes nothing. With ``None``, over
+        whatever is there (opening a panel, closing a played one)."""
 
     async def latest_message(self, game_id: int) -> int | None:
-        """The Discord id of the game's latest posted channel message, if any."""
+        """The Discord id of the game's latest posted turn message (start, turn or wipe)."""
 
     # --- absence: deadlines, votes to skip, time away, quiet hours ----------------------------
 
     async def set_deadline_hours(self, game_id: int, deadline_hours: int) -> GameRow:
-        """Change how long a turn may take before a vote to skip it; 0: no deadline."""
-        ...
+        """Change how many hours a turn may take before the others may vote to skip it; 0
+        turns deadlines off. Bookkeeping: no revision bump. Raises :class:`GameClosed`."""
 
     async def deadline_games(self) -> list[GameRow]:
-        """Games being played that have a deadline."""
-        ...
+        """Games being played that have a deadline, oldest first."""
 
     async def skip_poll(self, game_id: int, turn: int) -> SkipPoll | None:
-        """The vote to skip that turn of the game, if one was opened."""
-        ...
+        """The vote to skip that turn of the game, with its votes, if one was opened."""
 
     async def open_skip_polls(self) -> list[SkipPoll]:
-        """The votes of games being played, newest turn last (the caller checks the turn)."""
-        ...
+        """The votes of games being played, by game and turn; a vote whose turn is over is
+        among them (the store does not read turns): the caller compares them."""
 
     async def open_skip_poll(
         self,
@@ -253,12 +256,13 @@ class Store(Protocol):
         user_id: int,
         outbox_messages: Sequence[OutboxMessage],
     ) -> CommitResult:
-        """Open the vote to skip a turn and queue its message, once per turn."""
-        ...
+        """Open the vote to skip ``turn`` and queue its message, in one transaction; once per
+        turn (no outbox id when it was open already). ``expected_revision`` is that of the game
+        the turn was read from: a move since raises :class:`RevisionConflict`. Bookkeeping."""
 
     async def add_skip_vote(self, game_id: int, turn: int, voter_id: int) -> bool:
-        """Count a vote; ``False`` if this voter had voted already."""
-        ...
+        """Count ``voter_id``'s vote to skip ``turn``; ``False`` if they had voted already.
+        Raises :class:`NotFound` when no such vote was opened."""
 
     async def set_computer(
         self,
@@ -269,16 +273,15 @@ class Store(Protocol):
         computer: str,
         outbox_messages: Sequence[OutboxMessage],
     ) -> CommitResult:
-        """Hand a seat to a computer player for good."""
-        ...
+        """Hand ``seat`` to the computer player ``computer`` for good and queue the news. The
+        revision goes up. Raises :class:`RevisionConflict`, :class:`NotActive` or
+        :class:`NotFound` (no such seat)."""
 
     async def computer_games(self) -> list[GameRow]:
-        """Games being played with a seat handed to the computer."""
-        ...
+        """Games being played with a seat handed to the computer, oldest first."""
 
     async def due_pings(self, now: datetime) -> list[GameRow]:
         """Games being played whose ping owed after quiet hours is due at ``now``."""
-        ...
 
     async def record_ping(
         self,
@@ -289,35 +292,36 @@ class Store(Protocol):
         next_reminder_at: datetime | None,
         outbox_messages: Sequence[OutboxMessage],
     ) -> CommitResult:
-        """Queue the ping owed (or move it to ``ping_due_at``) and set the next reminder."""
-        ...
+        """Queue the ping owed after quiet hours and set the next one (``None``: nothing owed
+        any more) and the next reminder; or, with no message, only move them. A move since the
+        game was read raises :class:`RevisionConflict` (its turn message decided afresh).
+        Bookkeeping."""
 
     async def person(self, user_id: int) -> Person:
-        """A user's quiet hours and time away (nothing set: an empty :class:`Person`)."""
-        ...
+        """A user's quiet hours and every period of their time away, oldest first (nothing
+        set: an empty :class:`Person`)."""
 
     async def set_quiet(
         self, user_id: int, *, start: int | None, end: int | None, zone: str | None
     ) -> Person:
-        """Set a user's quiet hours, or clear them with three ``None``."""
-        ...
+        """Set a user's quiet hours (hours 0-23, an IANA zone name the caller checked), or
+        clear them with three ``None``."""
 
     async def set_away(
         self, user_id: int, *, starts_at: datetime, ends_at: datetime, note: str | None
     ) -> Person:
-        """Start time away, or change the end and note of the time away going on."""
-        ...
+        """Start time away at ``starts_at`` until ``ends_at``; when the user is away already
+        at ``starts_at``, that period gets the new end and note instead."""
 
     async def clear_away(self, user_id: int, *, now: datetime) -> bool:
-        """End the time away going on at ``now``; ``False`` if there was none."""
-        ...
+        """End the time away at ``now`` (every period still going on or ahead); ``False`` if
+        there was none."""
 
     async def record_hint(
         self, game_id: int, *, turn: int, user_id: int, moves: Sequence[str]
     ) -> HintRow:
-        """Note the hint given on a turn; :class:`HintTaken` if that turn had one already."""
-        ...
+        """Note the hint given on ``turn``; :class:`HintTaken` if that turn had one, or
+        :class:`NotActive`. The game's revision stays: a hint changes nothing in play."""
 
     async def hints(self, game_id: int) -> list[HintRow]:
         """The game's hints in turn order."""
-        ...
