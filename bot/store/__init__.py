@@ -1,9 +1,11 @@
 """The bot's persistence: games, seats, the move log, the outbox and reminder bookkeeping.
 
-Everything sits behind the small async :class:`Store` protocol, with two implementations:
-:class:`SqliteStore`, one SQLite file used through one long-lived aiosqlite connection (the
-embedded default), and :class:`PostgresStore`, a PostgreSQL database through a pool of asyncpg
-connections, which several bot processes may share. :func:`open_store` picks one from
+Everything sits behind the small async :class:`Store` protocol (``interface``, where each
+method's contract is written), implemented once in SQL both databases run (``sql``,
+``sqlabsence``; ``sqlbase`` holds what they share and the hooks a backend fills in). The
+backends hold only what differs: :class:`SqliteStore`, one SQLite file through one long-lived
+aiosqlite connection (the embedded default), and :class:`PostgresStore`, a pool of asyncpg
+connections that several bot processes may share. :func:`open_store` picks one from
 ``CASCADIA_DB``'s value (a ``postgresql://`` URL, or a file path)::
 
     async with open_store(path_or_url) as store:
