@@ -10,7 +10,9 @@ An operator mistake (bad settings, an unusable database, unknown arguments) is o
 standard error and exit status 2, before any file is touched.
 
 ``cascadia-bot migrate --from FILE --to URL`` copies an SQLite database into PostgreSQL
-instead (see :mod:`bot.migrate`). ``cascadia-bot sandbox`` hands the process over to
+instead (see :mod:`bot.migrate`); ``cascadia-bot backup --to FILE`` and ``cascadia-bot restore
+--from FILE`` back the database of ``CASCADIA_DB`` up and put a backup back (see
+:mod:`bot.backup`). ``cascadia-bot sandbox`` hands the process over to
 ``python -m sandbox``, which runs this very bot as a process of its own against a local
 Discord-compatible server; the bot never imports it.
 """
@@ -26,7 +28,7 @@ import sys
 
 import discord
 
-from bot import migrate
+from bot import backup, migrate
 from bot.client import CascadiaBot
 from bot.clock import clock_for
 from bot.config import ConfigError, Settings
@@ -85,12 +87,18 @@ def main() -> None:
     arguments = sys.argv[1:]
     if arguments[:1] == ["migrate"]:
         raise SystemExit(migrate.main(arguments[1:]))
+    if arguments[:1] == ["backup"]:
+        raise SystemExit(backup.backup_main(arguments[1:]))
+    if arguments[:1] == ["restore"]:
+        raise SystemExit(backup.restore_main(arguments[1:]))
     if arguments[:1] == ["sandbox"]:
         os.execv(sys.executable, [sys.executable, "-m", "sandbox", *arguments[1:]])
     if arguments:
         print(
             "usage: cascadia-bot (settings from the environment)\n"
             "       cascadia-bot migrate --from FILE --to URL\n"
+            "       cascadia-bot backup --to FILE\n"
+            "       cascadia-bot restore --from FILE\n"
             "       cascadia-bot sandbox [--port 8080] [--players 3] [--db PATH]",
             file=sys.stderr,
         )
