@@ -25,6 +25,8 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 import discord
 
@@ -34,6 +36,7 @@ from bot.clock import clock_for
 from bot.config import ConfigError, Settings
 from bot.preflight import DatabaseLock, StartupError, check_database, check_postgres
 from bot.reach import wait_until_reachable
+from bot.redact import Redactor
 from bot.store import StoreError, describe, open_store
 
 log = logging.getLogger("bot")
@@ -72,11 +75,16 @@ async def run(settings: Settings) -> None:
         await bot.start(settings.token)
 
 
-def configure_logging(level_name: str) -> None:
-    """Plain one-line records on standard error (no colour codes: logs end up in files)."""
+def configure_logging(level_name: str, *, secrets: Iterable[str] = ()) -> None:
+    """Plain one-line records on standard error (no colour codes: logs end up in files), with
+    ``secrets``, interaction and webhook tokens and database passwords masked at every level
+    (see :mod:`bot.redact`)."""
     level = logging.getLevelName(level_name)
     formatter = logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     discord.utils.setup_logging(level=level, formatter=formatter, root=True)
+    redactor = Redactor(secrets)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redactor)
     # At DEBUG, aiosqlite logs every statement it runs: more noise than help.
     logging.getLogger("aiosqlite").setLevel(max(level, logging.INFO))
 
@@ -113,7 +121,8 @@ def main() -> None:
     except (ConfigError, StartupError) as error:
         print(f"cascadia-bot: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    configure_logging(settings.log_level)
+    password = urlsplit(settings.db_url).password if settings.db_url is not None else None
+    configure_logging(settings.log_level, secrets=(settings.token, password or ""))
     try:
         asyncio.run(run(settings))
     except KeyboardInterrupt:
