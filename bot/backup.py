@@ -95,7 +95,11 @@ def backup(
     Blocks (run it in a thread from the event loop); setting ``stop`` calls the copy off
     between two steps. Raises :class:`BackupError`, leaving no file behind, when it cannot.
     """
-    _check_sqlite(source, "the database")
+    # Only SQLite opens the source: closing any other descriptor of the file would drop the
+    # POSIX locks this process (the bot) holds on it, and another process could then take
+    # itself for the last connection and remove the write-ahead log under the bot.
+    if not source.is_file():
+        raise BackupError(f"the database {source} is not a file")
     if target.exists():
         raise BackupError(f"{target} already exists: name a new file for the backup")
     if not target.parent.is_dir():
@@ -108,6 +112,8 @@ def backup(
         os.replace(partial, target)
         _sync(target.parent)
     except sqlite3.Error as error:
+        if "not a database" in str(error):
+            raise BackupError(f"the database {source} is not a SQLite database") from None
         raise BackupError(f"the backup of {source} into {target} failed: {error}") from None
     except OSError as error:
         raise BackupError(
@@ -259,7 +265,9 @@ def _copy(
     try:
         with contextlib.closing(sqlite3.connect(target)) as writer:
             reader.execute("BEGIN")
-            reader.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            tables = {str(row[0]) for row in reader.execute("SELECT name FROM sqlite_master")}
+            if "games" not in tables:
+                raise BackupError(f"{source} is not a database of the bot: it has no games table")
             reader.backup(writer, pages=pages, progress=step)
             reader.execute("COMMIT")
     finally:

@@ -168,6 +168,7 @@ def test_a_backup_of_a_running_bots_database(database: Path, tmp_path: Path) -> 
         ("existing", "already exists: name a new file"),
         ("missing", "is not a file"),
         ("foreign", "is not a SQLite database"),
+        ("empty", "empty.sqlite3 is not a database of the bot"),
     ],
 )
 def test_the_backup_command_refuses(
@@ -179,6 +180,9 @@ def test_the_backup_command_refuses(
         target.write_bytes(b"keep me")
     elif make == "missing":
         source = tmp_path / "nothing.sqlite3"
+    elif make == "empty":
+        source = tmp_path / "empty.sqlite3"
+        source.write_bytes(b"")
     else:
         source = tmp_path / "notes.txt"
         source.write_text("not a database")
@@ -368,3 +372,20 @@ async def test_once_closed_the_schedule_writes_nothing(database: Path, tmp_path:
     with pytest.raises(BackupError, match="called off"):
         await backups.write()
     assert list(folder.iterdir()) == []
+
+
+async def test_backups_inside_and_outside_the_bots_process_leave_its_store_working(
+    database: Path, tmp_path: Path
+) -> None:
+    async with SqliteStore.open(database) as store:
+        # The bot's own backup, in its process, then the command's, in another.
+        await asyncio.to_thread(backup, database, tmp_path / "inside.sqlite3")
+        done = await asyncio.to_thread(
+            run, "backup", "--to", str(tmp_path / "out.sqlite3"), db=database
+        )
+        assert done.returncode == 0, done.stderr
+        assert database.with_name(database.name + "-wal").exists(), "the journal was removed"
+        await store.set_quiet(77_777, start=1, end=2, zone="UTC")
+        with closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+            found = db.execute("SELECT count(*) FROM people WHERE user_id = 77777").fetchone()
+        assert found == (1,)
