@@ -370,7 +370,10 @@ class Backups:
         return path
 
     async def _run(self) -> None:
-        due = self.next_due()
+        try:
+            due = self.next_due()
+        except OSError:
+            due = self._now()  # the folder is gone: the backup says so in the log
         while True:
             wait = (due - self._now()).total_seconds()
             if wait > 0:
