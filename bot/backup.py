@@ -229,8 +229,8 @@ def _replace(source: Path, target: Path, contents: Contents, now: datetime) -> R
 
 
 def _keep_aside(target: Path, aside: Path) -> None:
-    """Keep the database under the name ``aside``, with its journal. The write-ahead log
-    moves first: left beside the restored file, SQLite would play its pages into it."""
+    """Keep the database under the name ``aside``, with its journal, before the restored
+    file takes its name: a write-ahead log left beside that file would be played into it."""
     if aside.exists():
         raise BackupError(f"{aside} already exists: move it away and restore again")
     try:
