@@ -10,7 +10,9 @@ An operator mistake (bad settings, an unusable database, unknown arguments) is o
 standard error and exit status 2, before any file is touched.
 
 ``cascadia-bot migrate --from FILE --to URL`` copies an SQLite database into PostgreSQL
-instead (see :mod:`bot.migrate`). ``cascadia-bot sandbox`` hands the process over to
+instead (see :mod:`bot.migrate`); ``cascadia-bot backup --to FILE`` and ``cascadia-bot restore
+--from FILE`` back the database of ``CASCADIA_DB`` up and put a backup back (see
+:mod:`bot.backup`). ``cascadia-bot sandbox`` hands the process over to
 ``python -m sandbox``, which runs this very bot as a process of its own against a local
 Discord-compatible server; the bot never imports it.
 """
@@ -23,15 +25,18 @@ import logging
 import os
 import signal
 import sys
+from collections.abc import Iterable
+from urllib.parse import urlsplit
 
 import discord
 
-from bot import migrate
+from bot import backup, migrate
 from bot.client import CascadiaBot
 from bot.clock import clock_for
 from bot.config import ConfigError, Settings
 from bot.preflight import DatabaseLock, StartupError, check_database, check_postgres
 from bot.reach import wait_until_reachable
+from bot.redact import Redactor
 from bot.store import StoreError, describe, open_store
 
 log = logging.getLogger("bot")
@@ -70,11 +75,16 @@ async def run(settings: Settings) -> None:
         await bot.start(settings.token)
 
 
-def configure_logging(level_name: str) -> None:
-    """Plain one-line records on standard error (no colour codes: logs end up in files)."""
+def configure_logging(level_name: str, *, secrets: Iterable[str] = ()) -> None:
+    """Plain one-line records on standard error (no colour codes: logs end up in files), with
+    ``secrets``, interaction and webhook tokens and database passwords masked at every level
+    (see :mod:`bot.redact`)."""
     level = logging.getLevelName(level_name)
     formatter = logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     discord.utils.setup_logging(level=level, formatter=formatter, root=True)
+    redactor = Redactor(secrets)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redactor)
     # At DEBUG, aiosqlite logs every statement it runs: more noise than help.
     logging.getLogger("aiosqlite").setLevel(max(level, logging.INFO))
 
@@ -85,12 +95,18 @@ def main() -> None:
     arguments = sys.argv[1:]
     if arguments[:1] == ["migrate"]:
         raise SystemExit(migrate.main(arguments[1:]))
+    if arguments[:1] == ["backup"]:
+        raise SystemExit(backup.backup_main(arguments[1:]))
+    if arguments[:1] == ["restore"]:
+        raise SystemExit(backup.restore_main(arguments[1:]))
     if arguments[:1] == ["sandbox"]:
         os.execv(sys.executable, [sys.executable, "-m", "sandbox", *arguments[1:]])
     if arguments:
         print(
             "usage: cascadia-bot (settings from the environment)\n"
             "       cascadia-bot migrate --from FILE --to URL\n"
+            "       cascadia-bot backup --to FILE\n"
+            "       cascadia-bot restore --from FILE\n"
             "       cascadia-bot sandbox [--port 8080] [--players 3] [--db PATH]",
             file=sys.stderr,
         )
@@ -105,7 +121,8 @@ def main() -> None:
     except (ConfigError, StartupError) as error:
         print(f"cascadia-bot: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    configure_logging(settings.log_level)
+    password = urlsplit(settings.db_url).password if settings.db_url is not None else None
+    configure_logging(settings.log_level, secrets=(settings.token, password or ""))
     try:
         asyncio.run(run(settings))
     except KeyboardInterrupt:

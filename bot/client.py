@@ -2,8 +2,10 @@
 
 The store is opened by the caller and handed in (see :mod:`bot.__main__`); the client opens
 its cog, registers the lobby buttons, syncs the commands if they changed, and runs two loops:
-the outbox drain (retries and start-up catch-up) and the reminders. Computer players think
-in worker processes (:mod:`bot.core.computers`) and play as soon as their turn is announced.
+the outbox drain (retries and start-up catch-up) and the reminders; with
+``CASCADIA_BACKUP_DIR`` set, it also backs the database up (:mod:`bot.backup`). Computer
+players think in worker processes (:mod:`bot.core.computers`) and play as soon as their turn
+is announced.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot import errors
+from bot.backup import Backups
 from bot.config import Settings
 from bot.core.attendance import Attendance
 from bot.core.computers import ComputerTurns, start_thinker
@@ -143,6 +146,15 @@ class CascadiaBot(commands.AutoShardedBot):
             store, self.post, executor=self.renderer, gone=self.channel_gone, claimer=self.claimer
         )
         self.computers = ComputerTurns(self.service, self.announce)
+        self.backups = (
+            None
+            if settings.backup_dir is None or settings.db_url is not None
+            else Backups(
+                settings.db_path,
+                settings.backup_dir,
+                every=timedelta(hours=settings.backup_hours),
+            )
+        )
         self._requests: set[asyncio.Task[Any]] = set()
         self._stopping = False
 
@@ -164,6 +176,8 @@ class CascadiaBot(commands.AutoShardedBot):
         await self.computers.wake_all()
         self.send_reminders.change_interval(seconds=self.settings.reminder_check_seconds)
         self.send_reminders.start()
+        if self.backups is not None:
+            self.backups.start()
 
     async def sync_commands(self) -> bool:
         """Upload the commands if they differ from the last upload (to the development
@@ -279,6 +293,8 @@ class CascadiaBot(commands.AutoShardedBot):
         if running:
             log.info("waiting for %d request(s) to finish", len(running))
             await asyncio.wait(running, timeout=SHUTDOWN_GRACE_SECONDS)
+        if self.backups is not None:
+            await self.backups.close()
         await self.computers.close()
         await self.service.thinker.close()
         await self.outbox.close()

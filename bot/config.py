@@ -1,6 +1,11 @@
 """The bot's settings, read once from the environment and checked before anything starts.
 
 The token is kept out of ``repr`` so that a logged or printed :class:`Settings` never shows it.
+
+``CASCADIA_BACKUP_DIR`` (an existing, writable folder) turns on the bot's own backups of its
+SQLite database, one every ``CASCADIA_BACKUP_HOURS`` (24 unless set; any positive number), the
+newest seven kept (see :mod:`bot.backup`). Both are off by default, and refused for a
+PostgreSQL database, which ``pg_dump`` backs up.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from urllib.parse import urlsplit
 from bot.store import is_postgres_url
 
 DEFAULT_DB = "./cascadia.sqlite3"
+DEFAULT_BACKUP_HOURS = 24.0
 _NUMBER = re.compile(r"[0-9]+")
 
 
@@ -63,6 +69,11 @@ class Settings:
     lease_seconds: float = 60.0
     """How long this process's claim on a message to post or on a game's background work
     holds before another process may take it over (``CASCADIA_LEASE_SECONDS``)."""
+    backup_dir: Path | None = None
+    """Where the bot writes its own backups (``CASCADIA_BACKUP_DIR``); ``None``: it writes
+    none."""
+    backup_hours: float = DEFAULT_BACKUP_HOURS
+    """Hours between two of the bot's backups (``CASCADIA_BACKUP_HOURS``)."""
 
     @property
     def database(self) -> str:
@@ -73,7 +84,8 @@ class Settings:
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         """Read ``DISCORD_TOKEN`` (required), ``CASCADIA_DB``, ``CASCADIA_GUILD_ID``,
         ``LOG_LEVEL``, ``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``, ``DISCORD_CDN_BASE``,
-        ``CASCADIA_SHARDS``, ``CASCADIA_SHARD_COUNT`` and the ``CASCADIA_*_SECONDS`` timings."""
+        ``CASCADIA_SHARDS``, ``CASCADIA_SHARD_COUNT``, ``CASCADIA_BACKUP_DIR``,
+        ``CASCADIA_BACKUP_HOURS`` and the ``CASCADIA_*_SECONDS`` timings."""
         env = os.environ if env is None else env
 
         def get(name: str) -> str | None:
@@ -100,8 +112,11 @@ class Settings:
                 f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not {log_level!r}"
             )
         shard_ids, shard_count = _shards(get("CASCADIA_SHARDS"), get("CASCADIA_SHARD_COUNT"))
-        database = get("CASCADIA_DB") or DEFAULT_DB
+        database = database_from_env(env)
         db_url = database if is_postgres_url(database) else None
+        backup_dir, backup_hours = _backups(
+            get("CASCADIA_BACKUP_DIR"), get("CASCADIA_BACKUP_HOURS"), postgres=db_url is not None
+        )
         return cls(
             token=token,
             db_path=Path(database) if db_url is None else _cache(env) / "postgresql",
@@ -118,7 +133,56 @@ class Settings:
             shard_ids=shard_ids,
             shard_count=shard_count,
             lease_seconds=_seconds(get, "CASCADIA_LEASE_SECONDS", 60.0),
+            backup_dir=backup_dir,
+            backup_hours=backup_hours,
         )
+
+
+def database_from_env(env: Mapping[str, str] | None = None) -> str:
+    """``CASCADIA_DB`` as the bot reads it: a PostgreSQL URL or an SQLite path (by default
+    ``./cascadia.sqlite3``). The commands that work on the database read it the same way."""
+    env = os.environ if env is None else env
+    return env.get("CASCADIA_DB", "").strip() or DEFAULT_DB
+
+
+def _backups(
+    folder_text: str | None, hours_text: str | None, *, postgres: bool
+) -> tuple[Path | None, float]:
+    """``CASCADIA_BACKUP_DIR`` and ``CASCADIA_BACKUP_HOURS`` checked together."""
+    if folder_text is None:
+        if hours_text is not None:
+            raise ConfigError(
+                "CASCADIA_BACKUP_HOURS needs CASCADIA_BACKUP_DIR, the folder to write the "
+                "backups to"
+            )
+        return None, DEFAULT_BACKUP_HOURS
+    if postgres:
+        raise ConfigError(
+            "CASCADIA_BACKUP_DIR backs up an SQLite database; back a PostgreSQL database up "
+            "with pg_dump instead (cascadia-bot backup prints the command)"
+        )
+    folder = Path(folder_text)
+    if not folder.is_dir():
+        raise ConfigError(
+            f"CASCADIA_BACKUP_DIR ({folder}) is not a folder: create it, or point "
+            "CASCADIA_BACKUP_DIR at an existing one"
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigError(
+            f"CASCADIA_BACKUP_DIR ({folder}) is read-only: make it writable for the user "
+            "running the bot"
+        )
+    hours = DEFAULT_BACKUP_HOURS
+    if hours_text is not None:
+        try:
+            hours = float(hours_text)
+        except ValueError:
+            hours = -1.0
+        if not 0 < hours < float("inf"):
+            raise ConfigError(
+                f"CASCADIA_BACKUP_HOURS must be a positive number of hours, not {hours_text!r}"
+            )
+    return folder, hours
 
 
 def _shards(

@@ -40,6 +40,10 @@ class StartupError(Exception):
     """The bot cannot start on this database; the message says why and what to do."""
 
 
+class DatabaseInUse(StartupError):
+    """Another process holds the database's lock: a bot is running on it."""
+
+
 @dataclass
 class DatabaseLock:
     """The exclusive lock on a database, held while the bot runs (see :func:`check_database`)."""
@@ -105,6 +109,13 @@ def check_database(db_path: Path) -> DatabaseLock:
     return lock
 
 
+def lock_database(db_path: Path) -> DatabaseLock:
+    """Take the lock of ``db_path`` alone, without checking the file (which may be damaged or
+    absent: ``cascadia-bot restore`` replaces it); raises :class:`DatabaseInUse` while a bot
+    runs on it."""
+    return _take_lock(db_path)
+
+
 def _writable(path: Path) -> bool:
     return os.access(path, os.W_OK | (os.X_OK if path.is_dir() else 0))
 
@@ -149,7 +160,7 @@ def _take_lock(db_path: Path) -> DatabaseLock:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(fd)
-        raise StartupError(
+        raise DatabaseInUse(
             f"another bot process is already using {db_path} (it holds {path.name}): stop it "
             "first, or give this one its own CASCADIA_DB"
         ) from None

@@ -136,3 +136,40 @@ def test_lease_seconds() -> None:
     assert settings.lease_seconds == 2.5
     with pytest.raises(ConfigError, match="CASCADIA_LEASE_SECONDS must be a positive number"):
         Settings.from_env({"DISCORD_TOKEN": TOKEN, "CASCADIA_LEASE_SECONDS": "0"})
+
+
+def test_backups_are_off_unless_a_folder_is_named(tmp_path: Path) -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN})
+    assert settings.backup_dir is None
+    settings = Settings.from_env({"DISCORD_TOKEN": TOKEN, "CASCADIA_BACKUP_DIR": str(tmp_path)})
+    assert (settings.backup_dir, settings.backup_hours) == (tmp_path, 24.0)
+    settings = Settings.from_env(
+        {"DISCORD_TOKEN": TOKEN, "CASCADIA_BACKUP_DIR": str(tmp_path), "CASCADIA_BACKUP_HOURS": "6"}
+    )
+    assert (settings.backup_dir, settings.backup_hours) == (tmp_path, 6.0)
+
+
+@pytest.mark.parametrize(
+    ("folder", "hours", "database", "message"),
+    [
+        (None, "6", None, "CASCADIA_BACKUP_HOURS needs CASCADIA_BACKUP_DIR"),
+        ("missing", None, None, r"CASCADIA_BACKUP_DIR \(.*missing\) is not a folder"),
+        ("file", None, None, r"CASCADIA_BACKUP_DIR \(.*file\) is not a folder"),
+        ("", "0", None, "CASCADIA_BACKUP_HOURS must be a positive number of hours, not '0'"),
+        ("", "daily", None, "CASCADIA_BACKUP_HOURS must be a positive number of hours"),
+        ("", None, "postgresql://u@h/db", "back a PostgreSQL database up with pg_dump"),
+    ],
+)
+def test_bad_backup_settings_are_named(
+    tmp_path: Path, folder: str | None, hours: str | None, database: str | None, message: str
+) -> None:
+    (tmp_path / "file").write_text("")
+    env = {"DISCORD_TOKEN": TOKEN}
+    if folder is not None:
+        env["CASCADIA_BACKUP_DIR"] = str(tmp_path / folder)
+    if hours is not None:
+        env["CASCADIA_BACKUP_HOURS"] = hours
+    if database is not None:
+        env["CASCADIA_DB"] = database
+    with pytest.raises(ConfigError, match=message):
+        Settings.from_env(env)

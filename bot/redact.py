@@ -1,0 +1,75 @@
+"""Secrets kept out of the log at every level.
+
+At ``LOG_LEVEL=DEBUG`` discord.py logs every gateway event (an interaction's carries its
+token) and every request's URL (an interaction's answer and its follow-ups go to URLs that
+carry that token). :class:`Redactor`, a filter on the log's handlers, replaces with ``***``:
+
+* the bot token and the database password it is given (``DISCORD_TOKEN``, the password of a
+  ``CASCADIA_DB`` URL), wherever they appear;
+* the token of ``/interactions/<id>/<token>/...`` and ``/webhooks/<id>/<token>`` URLs;
+* the value of every ``token`` field of a logged payload (interaction and webhook tokens);
+* the password of any ``postgresql://user:password@`` URL.
+
+The whole line is redacted, with the text of its exception and stack, before any handler
+writes it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+
+MASK = "***"
+
+_PATTERNS = (
+    re.compile(r"(/interactions/\d+/)[^/\s'\"?#]+"),
+    re.compile(r"(/webhooks/\d+/)[^/\s'\"?#]+"),
+    re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]+"""),
+    re.compile(r"((?:postgres|postgresql)://[^:/@\s]*:)[^@\s]+(@)"),
+)
+"""Secrets found by where they stand; group 1 (and 2) are what stays around the mask."""
+_FORMATTER = logging.Formatter()
+
+
+class Redactor(logging.Filter):
+    """A handler filter that rewrites each record with its secrets masked; it lets every
+    record through.
+
+    ``secrets`` are literal strings to mask (the bot token, a database password); empty ones
+    are ignored.
+    """
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        super().__init__()
+        # Longest first, so a secret that contains another is masked whole.
+        self.secrets = sorted({secret for secret in secrets if secret}, key=len, reverse=True)
+
+    def redact(self, text: str) -> str:
+        """``text`` with every secret this filter knows of masked."""
+        for secret in self.secrets:
+            text = text.replace(secret, MASK)
+        for pattern in _PATTERNS:
+            text = pattern.sub(_masked, text)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Mask the record's message, exception text and stack in place."""
+        try:
+            message = record.getMessage()
+        except Exception:
+            # The handler reports a record that cannot be formatted; leave it to that.
+            return True
+        record.msg, record.args = self.redact(message), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = _FORMATTER.formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        return True
+
+
+def _masked(match: re.Match[str]) -> str:
+    tail = match.group(2) if match.re.groups > 1 else ""
+    return f"{match.group(1)}{MASK}{tail}"
