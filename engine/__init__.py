@@ -13,6 +13,7 @@ from engine.components import (
     Variant,
     Wildlife,
 )
+from engine.daily import DailyDeal, Day, daily_deal, daily_game
 from engine.environment import Environment, PlacedTile
 from engine.errors import CascadiaError, IllegalAction, InvalidInput, Reason
 from engine.game import (
@@ -60,6 +61,8 @@ __all__ = [
     "Budget",
     "CardSet",
     "CascadiaError",
+    "DailyDeal",
+    "Day",
     "Direction",
     "Environment",
     "GameRecord",
@@ -93,6 +96,8 @@ __all__ = [
     "apply_all",
     "can_wipe_three",
     "choose",
+    "daily_deal",
+    "daily_game",
     "final_scores",
     "legal_actions",
     "new_game",

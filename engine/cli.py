@@ -8,6 +8,7 @@ read) is reported as one line on standard error with exit status 2, never a trac
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import math
 import statistics
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from engine.components import MAX_PLAYERS
+from engine.daily import Day, daily_deal
 from engine.errors import CascadiaError, InvalidInput
 from engine.players import Budget, play_game, policy_names, random_game
 from engine.rounds import replay_rounds
@@ -230,6 +232,36 @@ def run_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def today() -> Day:
+    """Today's date in UTC: the day whose deal ``daily`` prints without ``--date``."""
+    now = datetime.datetime.now(datetime.UTC)
+    return Day(now.year, now.month, now.day)
+
+
+def run_daily(args: argparse.Namespace) -> int:
+    """``daily``: print the day's deal as JSON; with ``--play``, a computer player plays the
+    day's game and the deal is printed with its final score sheet (the ``score`` shape)."""
+    day = Day.parse(args.date) if args.date is not None else today()
+    deal = daily_deal(day)
+    if args.play is None:
+        print(json.dumps(deal.to_json(), indent=2))
+        return 0
+    names = policy_names(args.play)
+    if len(names) != 1:
+        raise InvalidInput(f"the day's game has one player: name one policy, not {args.play!r}")
+    (policy,) = names
+    played = play_game(
+        players=1,
+        seed=deal.seed,
+        cards=deal.cards,
+        policies=[policy],
+        budget=Budget(rollouts=args.rollouts),
+    )
+    sheet = score_state(played.state, [policy])
+    print(json.dumps({**deal.to_json(), "policy": policy, **sheet.to_json()}, indent=2))
+    return 0
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "score",
@@ -284,6 +316,25 @@ COMMANDS: tuple[Command, ...] = (
             argument("--out", required=True, metavar="FILE.jsonl", help="where the lines go"),
             argument("--seconds", type=float, default=None, help="strong: seconds per move"),
             argument("--rollouts", type=int, default=None, help="strong: rollouts per move"),
+        ),
+    ),
+    Command(
+        "daily",
+        "print the day's solo deal as JSON; --play plays it and adds the final score sheet",
+        run_daily,
+        (
+            argument(
+                "--date", default=None, metavar="YYYY-MM-DD", help="the day (default: today, UTC)"
+            ),
+            argument(
+                "--play", default=None, metavar="POLICY", help="random, greedy, fast or strong"
+            ),
+            argument(
+                "--rollouts",
+                type=_positive,
+                default=None,
+                help="strong: rollouts per move (the same play on every machine)",
+            ),
         ),
     ),
 )

@@ -3,8 +3,10 @@ AUTOCOMPLETE interaction, built from what the bot synced.
 
 A command is found among the guild's commands first, then the global ones; ``data.guild_id``
 is present exactly for a guild command (discord.py looks the command up in its guild table
-then). Option types: 1 subcommand, 2 group, 3 string, 4 integer, 5 boolean, 6 user, 7 channel,
-8 role, 9 mentionable, 10 number. Values of types 6-9 are snowflake strings listed in
+then). In a DM only global commands exist, and only those whose ``contexts`` include 1 (bot
+DM) or, without ``contexts``, whose ``dm_permission`` is not false. Option types: 1
+subcommand, 2 group, 3 string, 4 integer, 5 boolean, 6 user, 7 channel, 8 role, 9
+mentionable, 10 number. Values of types 6-9 are snowflake strings listed in
 ``data.resolved``; a focused (autocomplete) option carries the raw typed string. Values outside
 an option's choices or bounds are refused here, as Discord refuses them before any bot sees
 them.
@@ -21,15 +23,27 @@ from fakediscord.world import World
 
 __all__ = ["command_data"]
 
+BOT_DM_CONTEXT = 1
+"""The interaction context of a DM with the bot, in a command's ``contexts``."""
+
 
 def _find_command(world: World, channel: Channel, name: str, ctype: int = 1) -> tuple[JSON, bool]:
     scopes: list[int | None] = [channel.guild_id, None] if channel.guild_id else [None]
     for scope in scopes:
         for cmd in world.commands.get(scope, []):
             if cmd["name"] == name and cmd["type"] == ctype:
+                if channel.guild_id is None and not _usable_in_dms(cmd):
+                    raise LookupError(f"command {name!r} is not usable in DMs")
                 return cmd, scope is not None
     known = sorted(f"{c['name']}@{s or 'global'}" for s, cs in world.commands.items() for c in cs)
     raise LookupError(f"command {name!r} was never synced for channel {channel.id}: {known}")
+
+
+def _usable_in_dms(cmd: JSON) -> bool:
+    contexts = cmd.get("contexts")
+    if contexts is not None:
+        return BOT_DM_CONTEXT in contexts
+    return cmd.get("dm_permission") is not False
 
 
 def _resolve_option(

@@ -37,9 +37,12 @@ from fakediscord.protocol import (
     ALLOWED_CALLBACKS,
     ATTACHMENT_SIZE_LIMIT,
     DEFAULT_BOT_PERMISSIONS,
+    DM_CHANNEL,
     EPHEMERAL,
     JSON,
     LOADING,
+    PRIVATE_THREAD,
+    VIEW_CHANNEL,
     ApiError,
     json_response,
     read_body,
@@ -219,6 +222,7 @@ class Interactions:
     ) -> InteractionRecord:
         # Like Discord, an interaction goes to one session only: the newest live one of the
         # shard that owns the channel's guild (which may be restarting: it is waited for).
+        self._check_reach(user, channel)
         await self.gateway.wait_serving(channel.guild_id, timeout)
         ix_id, token = self.world.next_id(), secrets.token_urlsafe(48)
         guild = self.world.guilds.get(channel.guild_id) if channel.guild_id else None
@@ -270,6 +274,21 @@ class Interactions:
         live[-1].dispatch("INTERACTION_CREATE", payload)
         self.recorder.bump()
         return ix
+
+    def _check_reach(self, user: int, channel: Channel) -> None:
+        """Refuse, as the Discord app would not offer it, acting in another user's DM with the
+        bot or in a private thread the user cannot see."""
+        if channel.type == DM_CHANNEL and channel.recipient_id != user:
+            raise ValueError(
+                f"channel {channel.id} is the bot's DM with user {channel.recipient_id}, "
+                f"not with user {user}"
+            )
+        if channel.type != PRIVATE_THREAD:
+            return
+        guild = self.world.guilds[channel.guild_id or 0]
+        hidden = not self.world.channel_permissions(channel.id, user) & VIEW_CHANNEL
+        if user in guild.members and hidden:
+            raise ValueError(f"user {user} cannot see private thread {channel.id}")
 
     async def slash(
         self,

@@ -28,6 +28,9 @@ class User:
     id: int
     name: str
     bot: bool = False
+    accepts_dms: bool = True
+    """Whether the bot may post in this user's DM channel (the user's privacy setting);
+    without it a post there is 403 50007 Cannot send messages to this user."""
 
     def payload(self) -> JSON:
         """The user object of Discord's API."""
@@ -74,8 +77,13 @@ class Overwrite:
 
 @dataclass
 class Channel:
-    """A guild text channel (type 0), a thread in one (type 11, with ``parent_id``), or a DM
-    channel with one recipient (type 1)."""
+    """A guild text channel (type 0), a thread in one (type 11 public, 12 private, with
+    ``parent_id``), or a DM channel with one recipient (type 1).
+
+    A thread's ``thread_members`` are its members by user id, each with the time they joined;
+    a private thread is seen only by them and by whoever may Manage Threads. ``invitable``
+    (private threads): whether members other than its owner and moderators may add people.
+    """
 
     id: int
     name: str
@@ -86,6 +94,8 @@ class Channel:
     parent_id: int | None = None
     owner_id: int | None = None
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
+    thread_members: dict[int, str] = field(default_factory=dict)
+    invitable: bool = True
 
 
 @dataclass

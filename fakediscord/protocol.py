@@ -19,10 +19,13 @@ from aiohttp import BodyPartReader, web
 __all__ = [
     "ADMINISTRATOR",
     "ATTACH_FILES",
+    "CREATE_PRIVATE_THREADS",
+    "CREATE_PUBLIC_THREADS",
     "DEFAULT_BOT_PERMISSIONS",
     "DEFAULT_EVERYONE_PERMISSIONS",
     "JSON",
     "MANAGE_CHANNELS",
+    "MANAGE_THREADS",
     "SEND_MESSAGES",
     "SEND_MESSAGES_IN_THREADS",
     "VIEW_CHANNEL",
@@ -41,6 +44,9 @@ EMBED_LINKS: Final = 1 << 14
 ATTACH_FILES: Final = 1 << 15
 READ_MESSAGE_HISTORY: Final = 1 << 16
 MENTION_EVERYONE: Final = 1 << 17
+MANAGE_THREADS: Final = 1 << 34
+CREATE_PUBLIC_THREADS: Final = 1 << 35
+CREATE_PRIVATE_THREADS: Final = 1 << 36
 SEND_MESSAGES_IN_THREADS: Final = 1 << 38
 DEFAULT_EVERYONE_PERMISSIONS: Final = (
     (1 << 6)
@@ -83,6 +89,10 @@ MAX_CONTENT: Final = 2000
 MAX_STRING_OPTION: Final = 6000  # Discord's cap on a string option value
 THREAD_TYPES: Final = frozenset({10, 11, 12})
 """Channel types of threads (announcement, public, private)."""
+DM_CHANNEL: Final = 1
+PUBLIC_THREAD: Final = 11
+PRIVATE_THREAD: Final = 12
+MAX_THREAD_NAME: Final = 100
 USER_MENTION: Final = re.compile(r"<@!?(\d+)>")
 ROLE_MENTION: Final = re.compile(r"<@&(\d+)>")
 PNG: Final = base64.b64decode(

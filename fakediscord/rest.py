@@ -13,7 +13,14 @@ Routes modelled (``{app}`` is the application id, which is the bot user's id):
 * channels: ``GET /channels/{c}``, history, ``POST`` messages (with an enforced ``nonce``
   answered by the earlier message instead of a second one), ``GET|PATCH|DELETE`` a message
   (ephemeral messages are not reachable here: 10008 Unknown Message), typing;
-* users and members: ``POST /users/@me/channels`` (open a DM), ``GET /users/{u}``,
+* threads: ``POST /channels/{c}/threads`` (a thread without a message: private, type 12, by
+  default as on API v9+, or public, type 11; Create Private or Public Threads needed) and
+  ``PUT|DELETE /channels/{thread}/thread-members/{u|@me}`` (Send Messages in Threads to add
+  someone; a private thread that is not ``invitable`` takes new members only from its owner
+  or a moderator; removing someone else needs Manage Threads or, in a private thread, being
+  its owner);
+* users and members: ``POST /users/@me/channels`` (open a DM; a post there to a user who
+  refuses DMs is 403 50007 Cannot send messages to this user), ``GET /users/{u}``,
   ``GET /guilds/{g}/members/{u}``.
 
 Every JSON answer has the Content-Type exactly ``application/json``. Errors are Discord's JSON
@@ -35,7 +42,14 @@ from fakediscord.interactions import Interactions
 from fakediscord.model import CommandSync, RequestRecord
 from fakediscord.protocol import (
     ATTACH_FILES,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    DM_CHANNEL,
+    MANAGE_THREADS,
+    MAX_THREAD_NAME,
     PNG,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
@@ -102,6 +116,9 @@ class RestApi:
             ("POST", "/channels/{channel}/messages", True, self._post_message),
             *[(m, channel_message, True, self._channel_message) for m in gpd],
             ("POST", "/channels/{channel}/typing", True, self._typing),
+            ("POST", "/channels/{channel}/threads", True, self._create_thread),
+            ("PUT", "/channels/{channel}/thread-members/{user}", True, self._thread_member),
+            ("DELETE", "/channels/{channel}/thread-members/{user}", True, self._thread_member),
             ("POST", "/users/@me/channels", True, self._open_dm),
             ("GET", "/users/{user}", True, self._get_user),
             ("GET", "/guilds/{guild}/members/{user}", True, self._get_member),
@@ -266,6 +283,9 @@ class RestApi:
         channel = self.world.channel(p["channel"])
         send = SEND_MESSAGES_IN_THREADS if channel.type in THREAD_TYPES else SEND_MESSAGES
         self._require(channel.id, send | (ATTACH_FILES if files else 0))
+        recipient = self.world.users.get(channel.recipient_id or 0)
+        if channel.type == DM_CHANNEL and recipient is not None and not recipient.accepts_dms:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
         enforced = body.get("nonce") is not None and bool(body.get("enforce_nonce"))
         key = (channel.id, self.world.bot_user_id, str(body.get("nonce")))
         # Like Discord: a repeated enforced nonce gets the earlier message, none is created.
@@ -289,6 +309,57 @@ class RestApi:
             body, files = await read_body(request)
             self.world.edit_message(m, body, files)
         return json_response(self.world.message_payload(m))
+
+    async def _create_thread(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        parent = self.world.channel(p["channel"])
+        if parent.guild_id is None or parent.type != 0:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        body = await request.json()
+        kind = int(body.get("type") or PRIVATE_THREAD)
+        name = str(body.get("name") or "")
+        if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            raise ApiError(400, 50035, f"Invalid Form Body: type {kind} is not a thread type")
+        if not 1 <= len(name) <= MAX_THREAD_NAME:
+            raise ApiError(
+                400, 50035, f"Invalid Form Body: name must be 1 to {MAX_THREAD_NAME} long"
+            )
+        private = kind == PRIVATE_THREAD
+        self._require(parent.id, CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS)
+        tid = self.world.add_thread(
+            parent.id,
+            name,
+            owner=self.world.bot_user_id,
+            private=private,
+            invitable=bool(body.get("invitable", True)),
+        )
+        return json_response(self.world.channel_payload(self.world.channels[tid]), 201)
+
+    async def _thread_member(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        thread = self.world.channel(p["channel"])
+        if thread.type not in THREAD_TYPES or thread.guild_id is None:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        bot = self.world.bot_user_id
+        raw = p["user"]
+        uid = bot if raw == "@me" else int(raw) if raw.isdigit() else 0
+        if uid not in self.world.users:
+            raise ApiError(404, 10013, "Unknown User")
+        if uid not in self.world.guilds[thread.guild_id].members:
+            raise ApiError(404, 10007, "Unknown Member")
+        perms = self.world.channel_permissions(thread.id, bot)
+        owner = thread.owner_id == bot
+        if request.method == "PUT":
+            self._require(thread.id, SEND_MESSAGES_IN_THREADS)
+            closed = thread.type == PRIVATE_THREAD and not thread.invitable
+            if closed and uid != bot and not owner and not perms & MANAGE_THREADS:
+                raise ApiError(403, 50013, "Missing Permissions")
+            self.world.add_thread_member(thread.id, uid)
+        else:
+            self._require(thread.id, VIEW_CHANNEL)
+            own_private = owner and thread.type == PRIVATE_THREAD
+            if uid != bot and not own_private and not perms & MANAGE_THREADS:
+                raise ApiError(403, 50013, "Missing Permissions")
+            self.world.remove_thread_member(thread.id, uid)
+        return web.Response(status=204)
 
     async def _open_dm(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         uid = int((await request.json())["recipient_id"])

@@ -219,9 +219,35 @@ class DiscordServer:
         """Create a text channel in ``guild`` and return its id."""
         return self.world.add_channel(guild, name)
 
-    def add_thread(self, channel: int, name: str, *, owner: int | None = None) -> int:
-        """Open a public thread in the text channel ``channel`` and return its id."""
-        return self.world.add_thread(channel, name, owner=owner)
+    def add_thread(
+        self,
+        channel: int,
+        name: str,
+        *,
+        owner: int | None = None,
+        private: bool = False,
+        invitable: bool = True,
+    ) -> int:
+        """Open a thread in the text channel ``channel`` as ``owner`` (the guild's owner by
+        default), its first member, and return its id: public, or ``private`` (seen only by
+        its members and those who may Manage Threads; the bot hears of it once added)."""
+        return self.world.add_thread(
+            channel, name, owner=owner, private=private, invitable=invitable
+        )
+
+    def add_thread_member(self, thread: int, user: int) -> None:
+        """Add ``user`` to ``thread`` as a member of it did in the app: THREAD_MEMBERS_UPDATE
+        (and, for a private thread the bot could not see, THREAD_CREATE when the bot is the
+        one added)."""
+        self.world.add_thread_member(thread, user)
+
+    def remove_thread_member(self, thread: int, user: int) -> None:
+        """Take ``user`` out of ``thread`` (THREAD_MEMBERS_UPDATE)."""
+        self.world.remove_thread_member(thread, user)
+
+    def thread_members(self, thread: int) -> set[int]:
+        """The user ids of ``thread``'s members."""
+        return set(self.world.channels[thread].thread_members)
 
     def delete_channel(self, channel: int) -> None:
         """Delete a channel (and its threads) or a thread, dispatching CHANNEL_DELETE or
@@ -249,8 +275,18 @@ class DiscordServer:
         return self.world.channel_permissions(channel, user)
 
     def dm_channel(self, user: int) -> int:
-        """The id of the bot's DM channel with ``user`` (created on first use)."""
+        """The id of the bot's DM channel with ``user`` (created on first use): where
+        ``slash``, ``say`` and the clicks on the bot's DMs act as that user."""
         return self.world.dm_channel(user)
+
+    def dm_messages(self, user: int) -> list[MessageRecord]:
+        """What the bot's DM channel with ``user`` holds, oldest first (none if never opened)."""
+        return self.world.dm_messages(user)
+
+    def set_accepts_dms(self, user: int, accepts: bool) -> None:
+        """``user``'s privacy setting: with ``False`` the bot's posts in their DM channel are
+        refused with 403 50007 Cannot send messages to this user (the channel still opens)."""
+        self.world.set_accepts_dms(user, accepts)
 
     def permissions(self, guild: int, user: int) -> int:
         """Guild-level permissions of ``user`` (owner and Administrator get all)."""

@@ -30,6 +30,7 @@ from fakediscord.protocol import (
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_EVERYONE_PERMISSIONS,
     DISCORD_EPOCH_MS,
+    DM_CHANNEL,
     GUILD_DEFAULTS,
     INTENT_DIRECT_MESSAGES,
     INTENT_GUILD_MESSAGES,
@@ -38,8 +39,11 @@ from fakediscord.protocol import (
     JSON,
     KEPT_FLAGS,
     LOADING,
+    MANAGE_THREADS,
     MAX_CONTENT,
     MEMBER_DEFAULTS,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
     ROLE_MENTION,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
@@ -216,9 +220,14 @@ class World:
         permissions, then the channel's overwrites (@everyone, the member's roles together,
         the member), a thread taking its parent's; without View Channel nothing is allowed,
         and without Send Messages (in a thread: Send Messages in Threads) no attaching,
-        embedding or mentioning everyone either."""
+        embedding or mentioning everyone either. A private thread is hidden (nothing allowed)
+        from everyone but its members and those who may Manage Threads there."""
         ch = self.channels[channel_id]
         send = SEND_MESSAGES_IN_THREADS if ch.type in THREAD_TYPES else SEND_MESSAGES
+        if ch.type == PRIVATE_THREAD and user not in ch.thread_members:
+            parent = self.channel_permissions(ch.parent_id or 0, user)
+            if not parent & MANAGE_THREADS:
+                return 0
         if ch.parent_id is not None:
             ch = self.channels[ch.parent_id]
         if ch.guild_id is None:
@@ -268,21 +277,97 @@ class World:
         self.dispatch("GUILD_ROLE_UPDATE", {"guild_id": str(guild), "role": r.payload()})
         self.recorder.bump()
 
-    def add_thread(self, channel: int, name: str, *, owner: int | None = None) -> int:
-        """Open a public thread (type 11) in the text channel ``channel``; dispatch
-        THREAD_CREATE. Return its id."""
+    def add_thread(
+        self,
+        channel: int,
+        name: str,
+        *,
+        owner: int | None = None,
+        private: bool = False,
+        invitable: bool = True,
+    ) -> int:
+        """Open a thread in the text channel ``channel``, its ``owner`` (the guild's owner by
+        default) its first member: public (type 11), or ``private`` (type 12). THREAD_CREATE,
+        with ``newly_created``, goes to the bot where it can see the thread. Return its id."""
         parent = self.channels[channel]
         if parent.guild_id is None or parent.type != 0:
             raise ValueError(f"channel {channel} is not a guild text channel: no threads there")
         tid = self.next_id()
         owner_id = owner if owner is not None else self.guilds[parent.guild_id].owner_id
-        self.channels[tid] = Channel(
-            tid, name, 11, parent.guild_id, parent_id=parent.id, owner_id=owner_id
-        )
-        self.dispatch("THREAD_CREATE", {**self.channel_payload(self.channels[tid]),
-                                        "newly_created": True})  # fmt: skip
+        kind = PRIVATE_THREAD if private else PUBLIC_THREAD
+        thread = Channel(tid, name, kind, parent.guild_id, parent_id=parent.id, owner_id=owner_id)
+        thread.invitable = invitable
+        thread.thread_members[owner_id] = now_iso()
+        self.channels[tid] = thread
+        if not private or self._bot_sees(thread):
+            self.dispatch("THREAD_CREATE", {**self.channel_payload(thread), "newly_created": True})
         self.recorder.bump()
         return tid
+
+    def _bot_sees(self, ch: Channel) -> bool:
+        return bool(self.channel_permissions(ch.id, self.bot_user_id) & VIEW_CHANNEL)
+
+    def add_thread_member(self, thread: int, user: int) -> None:
+        """Make ``user`` (a member of the guild) a member of ``thread``, as Discord does on
+        ``PUT /channels/{thread}/thread-members/{user}``.
+
+        THREAD_MEMBERS_UPDATE goes, where the bot sees the thread, to a session with the
+        (privileged) members intent, or to any session when the bot itself was added; a
+        private thread the bot could not see before reaches it first as a THREAD_CREATE
+        carrying its own thread member.
+        """
+        ch = self.channels[thread]
+        if ch.type not in THREAD_TYPES or ch.guild_id is None:
+            raise ValueError(f"channel {thread} is not a thread")
+        guild = self.guilds[ch.guild_id]
+        if user not in guild.members:
+            raise ValueError(f"user {user} is not a member of guild {guild.id}")
+        if user in ch.thread_members:
+            return
+        saw = self._bot_sees(ch)
+        ch.thread_members[user] = now_iso()
+        if user == self.bot_user_id and not saw:
+            self.dispatch("THREAD_CREATE", self.channel_payload(ch))
+        added = {**self._thread_member(ch, user), "member": self.member_payload(guild, user)}
+        if self._bot_sees(ch):
+            self._members_update(ch, user, {"added_members": [added]})
+        self.recorder.bump()
+
+    def remove_thread_member(self, thread: int, user: int) -> None:
+        """Take ``user`` out of ``thread``; THREAD_MEMBERS_UPDATE as for
+        :meth:`add_thread_member`."""
+        ch = self.channels[thread]
+        saw = self._bot_sees(ch)
+        if ch.thread_members.pop(user, None) is None:
+            return
+        if saw:
+            self._members_update(ch, user, {"removed_member_ids": [str(user)]})
+        self.recorder.bump()
+
+    def _members_update(self, ch: Channel, user: int, change: JSON) -> None:
+        # Discord sends others' thread joins and leaves only with the members intent.
+        payload = {"id": str(ch.id), "guild_id": str(ch.guild_id), **change}
+        payload["member_count"] = len(ch.thread_members)
+        intent = 0 if user == self.bot_user_id else INTENT_MEMBERS
+        self.dispatch("THREAD_MEMBERS_UPDATE", payload, intent=intent)
+
+    def _thread_member(self, ch: Channel, user: int) -> JSON:
+        return {
+            **{"id": str(ch.id), "user_id": str(user)},
+            **{"join_timestamp": ch.thread_members[user], "flags": 0},
+        }
+
+    def set_accepts_dms(self, user: int, accepts: bool) -> None:
+        """Whether ``user`` lets the bot message them directly (their privacy setting)."""
+        self.users[user].accepts_dms = accepts
+
+    def dm_messages(self, user: int) -> list[MessageRecord]:
+        """The non-deleted messages of the bot's DM channel with ``user``, oldest first
+        (none when it was never opened)."""
+        for ch in self.channels.values():
+            if ch.type == DM_CHANNEL and ch.recipient_id == user:
+                return self.channel_messages(ch.id)
+        return []
 
     def delete_channel(self, channel: int) -> None:
         """Delete a channel (with its threads) or a thread: later requests about it get 404
@@ -340,16 +425,21 @@ class World:
         ids = {"id": str(ch.id), "guild_id": str(ch.guild_id)}
         if ch.type in THREAD_TYPES:
             # fmt: off
-            return {
+            payload: JSON = {
                 **ids, "type": ch.type, "name": ch.name, "parent_id": str(ch.parent_id),
                 "owner_id": str(ch.owner_id), "last_message_id": None, "rate_limit_per_user": 0,
-                "message_count": 0, "member_count": 1, "flags": 0,
+                "message_count": 0, "member_count": len(ch.thread_members), "flags": 0,
                 "thread_metadata": {
                     "archived": False, "auto_archive_duration": 1440, "locked": False,
                     "archive_timestamp": now_iso(),
+                    **({"invitable": ch.invitable} if ch.type == PRIVATE_THREAD else {}),
                 },
             }
             # fmt: on
+            if self.bot_user_id in ch.thread_members:
+                # The bot's own thread member, as Discord adds it for the current user.
+                payload["member"] = self._thread_member(ch, self.bot_user_id)
+            return payload
         return {
             **CHANNEL_DEFAULTS,
             **ids,
@@ -370,7 +460,9 @@ class World:
             "threads": [
                 self.channel_payload(c)
                 for c in self.channels.values()
-                if c.guild_id == g.id and c.type in THREAD_TYPES
+                if c.guild_id == g.id
+                and c.type in THREAD_TYPES
+                and (c.type != PRIVATE_THREAD or self._bot_sees(c))
             ],
             "members": [self.member_payload(g, uid) for uid in g.members],
             # member_count == len(members) keeps discord.py from chunking at startup.
