@@ -28,11 +28,11 @@ from bot.core.captions import (
 from bot.core.errors import NoGame, NotInGame
 from bot.core.names import clean, safe
 from bot.core.records import export_file
-from bot.core.service import LoadedGame, Turn
+from bot.core.service import LoadedGame
 from bot.permissions import outcome
 from bot.store import GameStatus
 from bot.views import CONFIRM_BUTTONS, EndConfirmation, LeaveConfirmation
-from engine import Hex, InvalidInput
+from engine import Hex, InvalidInput, Move
 from render import render_display, render_environment, render_preview, render_scores
 
 log = logging.getLogger(__name__)
@@ -258,9 +258,9 @@ class Cascadia(commands.Cog):
         """Take a pair, place the tile, place or return the token; the next player is
         pinged in the channel."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        turn = Turn(pair, tile_at, rotation, token_at, token)
+        move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
         result = await self.bot.service.play(
-            _channel_id(interaction), user_id=interaction.user.id, turn=turn
+            _channel_id(interaction), user_id=interaction.user.id, move=move
         )
         await self._done(interaction, await self.bot.announce(result.outbox_ids), "Turn played.")
 
@@ -277,9 +277,9 @@ class Cascadia(commands.Cog):
     ) -> None:
         """Show the environment after the turn and the score change; nothing is played."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        turn = Turn(pair, tile_at, rotation, token_at, token)
+        move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
         found = await self.bot.service.preview(
-            _channel_id(interaction), user_id=interaction.user.id, turn=turn
+            _channel_id(interaction), user_id=interaction.user.id, move=move
         )
         state = found.table.require_state()
         image = await asyncio.to_thread(

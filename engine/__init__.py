@@ -25,19 +25,20 @@ from engine.game import (
     can_wipe_three,
     legal_actions,
     new_game,
-    play_turn,
     tile_positions,
-    turn_actions,
 )
 from engine.hexes import Direction, Hex
 from engine.moves import (
+    MOVE_SEPARATOR,
     Move,
     MoveScorer,
     PositionGain,
     ScoredMove,
     TargetGain,
     own_score,
+    play_turn,
     scored_moves,
+    turn_actions,
 )
 from engine.players import POLICIES, Budget, choose, ranked_moves
 from engine.rounds import Round, play_rounds, replay_rounds
@@ -55,6 +56,7 @@ from engine.summary import score_state, state_table
 
 __all__ = [
     "MAX_PLAYERS",
+    "MOVE_SEPARATOR",
     "POLICIES",
     "TURNS_PER_PLAYER",
     "Action",

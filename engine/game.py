@@ -530,32 +530,6 @@ def apply_all(state: GameState, actions: Iterable[Action], *, seat: int | None =
     return state
 
 
-def turn_actions(
-    pair: int, tile_at: Hex, rotation: int, token_at: Hex | None, token: int | None = None
-) -> tuple[Take, PlaceTile, PlaceToken]:
-    """The actions of a whole turn: take a pair (or, with ``token`` differing from ``pair``,
-    a free choice paid with a nature token), place the tile, then place or return the token."""
-    return (
-        Take(pair, token if token is not None else pair),
-        PlaceTile(tile_at, rotation),
-        PlaceToken(token_at),
-    )
-
-
-def play_turn(
-    state: GameState,
-    *,
-    pair: int,
-    tile_at: Hex,
-    rotation: int,
-    token_at: Hex | None,
-    token: int | None = None,
-    seat: int | None = None,
-) -> GameState:
-    """The state after the whole turn :func:`turn_actions` describes, played by ``seat``."""
-    return apply_all(state, turn_actions(pair, tile_at, rotation, token_at, token), seat=seat)
-
-
 __all__ = [
     "SPECIES",
     "Bag",
@@ -568,8 +542,6 @@ __all__ = [
     "can_wipe_three",
     "legal_actions",
     "new_game",
-    "play_turn",
     "resolve_cards",
     "tile_positions",
-    "turn_actions",
 ]

@@ -22,13 +22,14 @@ from the corridors and token groups the move touches.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import SLOTS, PlaceTile, PlaceToken, Take
+from engine.actions import SLOTS, Action, PlaceTile, PlaceToken, Take, parse_action
 from engine.components import CardSet, Habitat, Tile, Wildlife
 from engine.environment import Environment, slot_setter
-from engine.errors import IllegalAction, Reason
-from engine.game import GameState, Phase
+from engine.errors import IllegalAction, InvalidInput, Reason
+from engine.game import GameState, Phase, apply_all
 from engine.hexes import Hex, sort_key
 from engine.scoring import ScoringCard, TokenGrid, card_for
 from engine.scoring.corridors import SOLO_BONUS, SOLO_BONUS_SIZE, largest_corridors
@@ -42,13 +43,21 @@ _FACING_BIT = tuple(1 << (direction + 3) % 6 for direction in range(6))
 _HALVES = tuple(sum(1 << ((rotation + i) % 6) for i in range(3)) for rotation in range(6))
 """The edges of each rotation's first half: a two-habitat tile shows its first habitat there."""
 
+MOVE_SEPARATOR = "; "
+"""Joins the text forms of a move's actions (no action's text form contains it)."""
+
 
 @dataclass(frozen=True, slots=True, init=False)
 class Move:
     """One whole turn after any wipes: take the tile of pair ``tile`` and the token of pair
     ``token`` (a free choice, paid with a nature token, when they differ), place the tile at
     ``at`` with ``rotation``, then put the token on the tile at ``token_at`` or, when that is
-    None, return it to the bag."""
+    None, return it to the bag.
+
+    Its text form is its actions' text forms joined by :data:`MOVE_SEPARATOR`, such as
+    ``"take 2 4; tile -1,2 3; token return"``: ``str(move)`` writes it and :meth:`parse`
+    reads it back.
+    """
 
     tile: int
     token: int
@@ -78,8 +87,52 @@ class Move:
             PlaceToken(self.token_at),
         )
 
+    def play(self, state: GameState, seat: int | None = None) -> GameState:
+        """The state after this move on ``state``, by ``seat`` (default: the seat to move);
+        raises as :func:`engine.apply` does, leaving ``state`` as it was."""
+        return apply_all(state, self.actions(), seat=seat)
+
+    @classmethod
+    def from_actions(cls, actions: Sequence[Action]) -> Move:
+        """The move made of a whole turn's three actions: a take, a tile, a token;
+        :class:`InvalidInput` for anything else."""
+        match tuple(actions):
+            case (Take() as take, PlaceTile() as place, PlaceToken() as token):
+                return cls(take.tile, take.token, place.at, place.rotation, token.at)
+        shown = MOVE_SEPARATOR.join(map(str, actions))
+        raise InvalidInput(f"not a whole move (take, tile, token): {shown[:80]!r}")
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move's text form (see :class:`Move`); :class:`InvalidInput` when it is not
+        one."""
+        return cls.from_actions([parse_action(part) for part in text.split(";")])
+
     def __str__(self) -> str:
-        return "; ".join(str(action) for action in self.actions())
+        return MOVE_SEPARATOR.join(str(action) for action in self.actions())
+
+
+def turn_actions(
+    pair: int, tile_at: Hex, rotation: int, token_at: Hex | None, token: int | None = None
+) -> tuple[Take, PlaceTile, PlaceToken]:
+    """The actions of the :class:`Move` that takes ``pair`` (or, with ``token`` differing
+    from ``pair``, makes a free choice), places the tile, then places or returns the token."""
+    return Move(pair, pair if token is None else token, tile_at, rotation, token_at).actions()
+
+
+def play_turn(
+    state: GameState,
+    *,
+    pair: int,
+    tile_at: Hex,
+    rotation: int,
+    token_at: Hex | None,
+    token: int | None = None,
+    seat: int | None = None,
+) -> GameState:
+    """The state after the whole turn :func:`turn_actions` describes, played by ``seat``."""
+    move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
+    return move.play(state, seat)
 
 
 _SET_MOVE_TILE = slot_setter(Move, "tile")

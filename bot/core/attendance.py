@@ -35,7 +35,7 @@ from bot.core.messages import Player
 from bot.core.outbox import Announcement
 from bot.core.quiet import QuietHours, UnknownZone
 from bot.core.records import read_progress
-from bot.core.service import GameService, LoadedGame, Turn
+from bot.core.service import GameService, LoadedGame
 from bot.store import CommitResult, GameRow, GameStatus, RevisionConflict, SkipPoll
 from engine import GameState
 
@@ -344,7 +344,6 @@ class Attendance:
         seat = state.current
         player = table.players[seat]
         move = await self.service.thinker.choose(state, REPLACEMENT, seed=table.game.id)
-        turn = Turn.from_move(move)
         tail = ""
         buttons: tuple[tuple[str, str], ...] = ()
         if how in SKIPPED and player.computer is None:
@@ -357,7 +356,7 @@ class Attendance:
         return await self.service.commit_turn(
             table,
             seat,
-            turn,
+            move,
             user_id=player.user_id,
             played_for=how,
             lead=texts.skip_lead(player, how=how, by=by),

@@ -26,12 +26,8 @@ from engine import (
     Budget,
     GameState,
     Move,
-    PlaceTile,
-    PlaceToken,
-    Take,
     WipeThree,
     choose,
-    parse_action,
     ranked_moves,
 )
 
@@ -68,23 +64,13 @@ def think(state_json: str, policy: str, seed: int, seconds: float | None) -> str
     if WipeThree() in actions:
         # fast and strong never wipe: a turn in the bot is one whole move.
         raise ValueError(f"{policy} wiped tokens: {move_text(actions)}")
-    return move_text(actions)
+    return str(Move.from_actions(actions))
 
 
 def suggest(state_json: str, count: int) -> list[str]:
     """The ``count`` best moves of the ``fast`` player for the seat to move, best first, each
     as its actions' text. Runs in a worker process."""
     return [str(scored.move) for _, scored in ranked_moves(read_state(state_json), count)]
-
-
-def read_move(text: str) -> Move:
-    """A suggested move back from its text (see :func:`suggest`)."""
-    take, place, token = (parse_action(part) for part in text.split("; "))
-    if not (
-        isinstance(take, Take) and isinstance(place, PlaceTile) and isinstance(token, PlaceToken)
-    ):
-        raise ValueError(f"not a whole move: {text!r}")
-    return Move(take.tile, take.token, place.at, place.rotation, token.at)
 
 
 class Thinker:
@@ -114,11 +100,11 @@ class Thinker:
     async def choose(self, state: GameState, policy: str, *, seed: int) -> Move:
         """The whole turn ``policy`` plays for the seat to move."""
         seconds = self.strong_seconds if policy == "strong" else None
-        return read_move(await self._run(think, state_text(state), policy, seed, seconds))
+        return Move.parse(await self._run(think, state_text(state), policy, seed, seconds))
 
     async def suggest(self, state: GameState, count: int = HINT_MOVES) -> list[Move]:
         """The ``fast`` player's ``count`` best moves for the seat to move, best first."""
-        return [read_move(text) for text in await self._run(suggest, state_text(state), count)]
+        return [Move.parse(text) for text in await self._run(suggest, state_text(state), count)]
 
     async def close(self) -> None:
         """Stop the worker processes (thinking under way is abandoned)."""

@@ -19,7 +19,7 @@ from engine import (
     Action,
     CardSet,
     GameState,
-    Hex,
+    Move,
     NatureWipe,
     PlaceTile,
     PlaceToken,
@@ -258,13 +258,11 @@ def left_message(leaver: Player, computer: str, *, their_turn: bool) -> str:
     return f"{text} It plays their turn now." if their_turn else text
 
 
-def play_options(
-    pair: int, tile_at: Hex, rotation: int, token_at: Hex | None, token: int | None = None
-) -> str:
-    """The ``/cascadia play`` command with these options, as a player would type it."""
-    text = f"/cascadia play pair:{pair} tile_at:{tile_at} rotation:{rotation}"
-    text += f" token_at:{token_at if token_at is not None else 'return'}"
-    return text if token is None else f"{text} token:{token}"
+def play_command(move: Move) -> str:
+    """The ``/cascadia play`` command that plays ``move``, as a player would type it."""
+    text = f"/cascadia play pair:{move.tile} tile_at:{move.at} rotation:{move.rotation}"
+    text += f" token_at:{move.token_at if move.token_at is not None else 'return'}"
+    return f"{text} token:{move.token}" if move.free_choice else text
 
 
 def hint_message(suggestions: Sequence[tuple[str, int]]) -> str:

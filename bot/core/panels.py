@@ -17,7 +17,7 @@ from enum import StrEnum
 
 from bot.core import turnpanel
 from bot.core.errors import BotError, NotInGame
-from bot.core.service import GameService, LoadedGame, Turn, as_seat
+from bot.core.service import GameService, LoadedGame, as_seat
 from bot.core.turnpanel import Draft, Offer, Press, Step, Verb
 from bot.store import CommitResult, GameStatus, PanelRow
 from engine import CascadiaError, GameState, NatureWipe, WipeThree, score_state
@@ -199,7 +199,7 @@ class Panels:
             )
             return await self._after_wipe(loaded.game.id, user_id, row, result)
         result = await self.service.play_seen(
-            loaded.game.id, user_id=user_id, turn=_turn(draft), expected_revision=row.revision
+            loaded.game.id, user_id=user_id, move=draft.move(), expected_revision=row.revision
         )
         await self._close(row, None)
         return dataclasses.replace(
@@ -288,14 +288,6 @@ class Panels:
             planning=planning,
             to_move=loaded.players[loaded.require_state().current].name,
         )
-
-
-def _turn(draft: Draft) -> Turn:
-    """The ``/cascadia play`` options of a whole drafted turn."""
-    if draft.tile is None or draft.token is None or draft.at is None:
-        raise RuntimeError("a turn to confirm is whole")
-    token = draft.token if draft.token != draft.tile else None
-    return Turn(draft.tile, draft.at, draft.rotation, draft.token_at, token)
 
 
 def draw_panel(offer: Offer, seat: int, name: str) -> bytes:

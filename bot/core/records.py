@@ -1,8 +1,9 @@
 """The stored text forms of a game (its state, its move log) and the exported document.
 
 A logged move is one turn (or one wipe): the text forms of its engine actions joined by
-:data:`ACTION_SEPARATOR`, as the store keeps it in ``moves.action``. The export is the JSON
-document ``/cascadia export`` attaches, and the record file a finished or ended game posts.
+:data:`engine.MOVE_SEPARATOR` (a whole turn is ``str(move)`` of its :class:`engine.Move`), as
+the store keeps it in ``moves.action``. The export is the JSON document ``/cascadia export``
+attaches, and the record file a finished or ended game posts.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from bot.core.messages import Player
 from bot.store import GameRow, GameStatus, HintRow, MoveRow
 from engine import (
+    MOVE_SEPARATOR,
     Action,
     GameState,
     Hex,
@@ -31,8 +33,6 @@ from engine import (
 
 EXPORT_VERSION = 1
 """The ``version`` of the exported document."""
-ACTION_SEPARATOR = "; "
-"""Joins the actions of one move in the log (no action's text form contains it)."""
 
 
 def state_text(state: GameState) -> str:
@@ -53,12 +53,12 @@ def read_progress(text: str) -> Progress:
 
 def move_text(actions: Sequence[Action]) -> str:
     """The logged text of one move made of ``actions``."""
-    return ACTION_SEPARATOR.join(map(str, actions))
+    return MOVE_SEPARATOR.join(map(str, actions))
 
 
 def move_actions(move: MoveRow) -> list[Action]:
     """The engine actions of one logged move (a whole turn, or a wipe)."""
-    return [parse_action(a) for a in move.action.split(ACTION_SEPARATOR)]
+    return [parse_action(a) for a in move.action.split(MOVE_SEPARATOR)]
 
 
 def logged_actions(moves: Sequence[MoveRow]) -> list[Action]:
@@ -142,7 +142,7 @@ def export_document(
                 "turn": hint.turn,
                 "user_id": str(hint.user_id),
                 "at": hint.created_at.isoformat(),
-                "moves": [move.split(ACTION_SEPARATOR) for move in hint.moves],
+                "moves": [move.split(MOVE_SEPARATOR) for move in hint.moves],
             }
             for hint in hints
         ],
@@ -162,7 +162,7 @@ def _move_entry(move: MoveRow) -> dict[str, Any]:
         "seq": move.seq,
         "user_id": str(move.user_id),
         "at": move.created_at.isoformat(),
-        "actions": move.action.split(ACTION_SEPARATOR),
+        "actions": move.action.split(MOVE_SEPARATOR),
     }
     if move.played_for is not None:
         entry["played_for"] = move.played_for

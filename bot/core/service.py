@@ -24,7 +24,6 @@ from bot.core.computers import (
     REPLACEMENT,
     Thinker,
     computer_name,
-    read_move,
 )
 from bot.core.errors import (
     AlreadyPlayed,
@@ -43,12 +42,10 @@ from bot.core.messages import GameSummary, Player
 from bot.core.names import seat_names
 from bot.core.outbox import Announcement, Picture
 from bot.core.records import (
-    ACTION_SEPARATOR,
     export_document,
     export_file,
     last_placements,
     logged_actions,
-    move_text,
     placed_hexes,
     read_progress,
     read_state,
@@ -75,6 +72,7 @@ from bot.store import (
 )
 from engine import (
     MAX_PLAYERS,
+    MOVE_SEPARATOR,
     Action,
     CardSet,
     GameRecord,
@@ -86,11 +84,9 @@ from engine import (
     ScoreSheet,
     WipeThree,
     apply,
-    apply_all,
     new_game,
     record_for,
     score_state,
-    turn_actions,
 )
 
 HOUR = timedelta(hours=1)
@@ -103,38 +99,6 @@ MAX_OPEN_LOBBIES = 5
 def new_seed() -> int:
     """A fresh random game seed."""
     return secrets.randbits(63)
-
-
-@dataclass(frozen=True, slots=True)
-class Turn:
-    """The options of ``/cascadia play`` and ``/cascadia preview``: one whole turn."""
-
-    pair: int
-    tile_at: Hex
-    rotation: int
-    token_at: Hex | None
-    token: int | None = None
-
-    @classmethod
-    def from_move(cls, move: Move) -> Turn:
-        """The options that play the engine's ``move``."""
-        token = move.token if move.free_choice else None
-        return cls(move.tile, move.at, move.rotation, move.token_at, token)
-
-    @property
-    def command(self) -> str:
-        """The ``/cascadia play`` command that plays this turn."""
-        return messages.play_options(
-            self.pair, self.tile_at, self.rotation, self.token_at, self.token
-        )
-
-    def actions(self) -> tuple[Action, ...]:
-        """The engine actions of this turn, as logged."""
-        return turn_actions(self.pair, self.tile_at, self.rotation, self.token_at, self.token)
-
-    def play(self, state: GameState, seat: int) -> GameState:
-        """The state after this turn by ``seat``."""
-        return apply_all(state, self.actions(), seat=seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,15 +172,15 @@ class Hint:
     """The answer to ``/cascadia hint``: the suggested turns, best first, each worked out as
     a preview (the first one's picture is shown)."""
 
-    turns: tuple[Turn, ...]
+    moves: tuple[Move, ...]
     previews: tuple[Preview, ...]
 
     def text(self) -> str:
         """The private message listing the suggestions."""
         return messages.hint_message(
             [
-                (turn.command, preview.score_after - preview.score_before)
-                for turn, preview in zip(self.turns, self.previews, strict=True)
+                (messages.play_command(move), preview.score_after - preview.score_before)
+                for move, preview in zip(self.moves, self.previews, strict=True)
             ]
         )
 
@@ -484,14 +448,14 @@ class GameService:
             raise NotYourTurn(table.players[state.current].name)
         return table, state, seat
 
-    async def play(self, channel_id: int, *, user_id: int, turn: Turn) -> CommitResult:
+    async def play(self, channel_id: int, *, user_id: int, move: Move) -> CommitResult:
         """Play the caller's whole turn; the next player is called (or the game ends).
 
         The same turn sent twice at once is played once; the other gets :class:`AlreadyPlayed`.
         """
         try:
             table, _, seat = await self._mover(channel_id, user_id)
-            return await self.commit_turn(table, seat, turn, user_id=user_id)
+            return await self.commit_turn(table, seat, move, user_id=user_id)
         except (RevisionConflict, NotYourTurn):
             game = await self.store.get_active_game(channel_id)
             if game is None:
@@ -507,16 +471,16 @@ class GameService:
         if not moves:
             return False
         last = moves[-1]
-        whole_turn = ACTION_SEPARATOR in last.action  # a wipe is one action, and the turn goes on
+        whole_turn = MOVE_SEPARATOR in last.action  # a wipe is one action, and the turn goes on
         return last.user_id == user_id and last.played_for is None and whole_turn
 
     async def play_seen(
-        self, game_id: int, *, user_id: int, turn: Turn, expected_revision: int
+        self, game_id: int, *, user_id: int, move: Move, expected_revision: int
     ) -> CommitResult:
         """Play the caller's whole turn on the game as they saw it (the turn panel's
         Confirm): :class:`RevisionConflict`, changing nothing, if it changed since."""
         table, _, seat = await self._mover_by_id(game_id, user_id, expected_revision)
-        return await self.commit_turn(table, seat, turn, user_id=user_id)
+        return await self.commit_turn(table, seat, move, user_id=user_id)
 
     async def play_computer(
         self, game_id: int, *, seat: int | None = None, policy: str | None = None
@@ -541,13 +505,13 @@ class GameService:
         if seat is not None and seat != current:
             return None  # that seat's turn is over already
         chosen = policy or player.computer or REPLACEMENT
-        turn = Turn.from_move(await self.thinker.choose(state, chosen, seed=game_id))
+        move = await self.thinker.choose(state, chosen, seed=game_id)
         # A seat handed over by its person says who the computer played for.
         handed = player.computer is not None and player.user_id > 0
         return await self.commit_turn(
             table,
             current,
-            turn,
+            move,
             user_id=player.user_id,
             played_for="computer" if handed else None,
             lead=skip_lead(player, how="computer") if handed else "",
@@ -557,7 +521,7 @@ class GameService:
         self,
         table: LoadedGame,
         seat: int,
-        turn: Turn,
+        move: Move,
         *,
         user_id: int,
         played_for: str | None = None,
@@ -565,17 +529,17 @@ class GameService:
         tail: str = "",
         buttons: tuple[tuple[str, str], ...] = (),
     ) -> CommitResult:
-        """Play ``turn`` for ``seat`` of the game as loaded and commit it with the revision
+        """Play ``move`` for ``seat`` of the game as loaded and commit it with the revision
         read: the move log (``played_for`` when its player did not choose it), the next
         player called, the outbox. ``lead`` and ``tail`` frame the turn message, ``buttons``
         (label, custom id) go under it."""
         before = table.require_state()
-        after = turn.play(before, seat)
-        actions = turn.actions()
+        after = move.play(before, seat)
+        actions = move.actions()
         game = table.game
         moves = await self.store.moves(game.id)
         highlights = last_placements(moves, table.players)
-        highlights[seat] = _placed(turn)
+        highlights[seat] = _placed(move)
         line = lead + messages.describe_turn(before, actions, table.players[seat])
         now = self._now()
         call = Call()
@@ -583,10 +547,10 @@ class GameService:
             sheet = table.score_sheet(after)
             # The export as it will read once this move is committed.
             seq = moves[-1].seq + 1 if moves else 1
-            move = MoveRow(game.id, seq, user_id, move_text(actions), now, played_for)
+            logged = MoveRow(game.id, seq, user_id, str(move), now, played_for)
             finished = dataclasses.replace(game, status=GameStatus.FINISHED)
             hints = await self.store.hints(game.id)
-            document = export_document(finished, table.players, after, [*moves, move], hints)
+            document = export_document(finished, table.players, after, [*moves, logged], hints)
             announcement = Announcement(
                 kind="finish",
                 text=messages.game_over_message(line, sheet, table.players) + tail,
@@ -619,7 +583,7 @@ class GameService:
             game.id,
             game.revision,
             user_id=user_id,
-            action_text=move_text(actions),
+            action_text=str(move),
             new_state_json=text,
             new_status=status,
             outbox_messages=[announcement.to_outbox(state_text=text)],
@@ -639,15 +603,14 @@ class GameService:
         if any(h.turn == state.turn for h in await self.store.hints(game.id)):
             raise HintUsed()
         moves = await self.thinker.suggest(state)
-        turns = tuple(Turn.from_move(move) for move in moves)
-        previews = tuple(self._work_out(table, state, seat, turn) for turn in turns)
+        previews = tuple(self._work_out(table, state, seat, move) for move in moves)
         try:
             await self.store.record_hint(
                 game.id, turn=state.turn, user_id=user_id, moves=[str(m) for m in moves]
             )
         except HintTaken:
             raise HintUsed() from None
-        return Hint(turns, previews)
+        return Hint(tuple(moves), previews)
 
     async def suggestion(self, game_id: int, *, user_id: int) -> Move:
         """The ``fast`` player's best move for the caller's turn: the turn panel's Suggest.
@@ -685,10 +648,10 @@ class GameService:
         """The moves of the hint noted for ``turn`` of the game, if it had one."""
         for hint in await self.store.hints(game_id):
             if hint.turn == turn:
-                return [read_move(text) for text in hint.moves]
+                return [Move.parse(text) for text in hint.moves]
         return None
 
-    async def preview(self, channel_id: int, *, user_id: int, turn: Turn) -> Preview:
+    async def preview(self, channel_id: int, *, user_id: int, move: Move) -> Preview:
         """Work out the caller's turn without playing it.
 
         Any seated player may preview, on their turn or while waiting for it (to plan).
@@ -696,17 +659,17 @@ class GameService:
         table = await self.table(channel_id)
         state = table.require_state()
         seat = table.require_seat(user_id)
-        return self._work_out(table, state, seat, turn)
+        return self._work_out(table, state, seat, move)
 
-    def _work_out(self, table: LoadedGame, state: GameState, seat: int, turn: Turn) -> Preview:
+    def _work_out(self, table: LoadedGame, state: GameState, seat: int, move: Move) -> Preview:
         before = as_seat(state, seat)
-        after = turn.play(before, seat)
+        after = move.play(before, seat)
         name = table.players[seat].name
         return Preview(
             table=table,
             seat=seat,
             after=after,
-            placed=placed_hexes(turn.tile_at, turn.token_at),
+            placed=_placed(move),
             score_before=table.score_sheet(before).player(name).total,
             score_after=table.score_sheet(after).player(name).total,
         )
@@ -1001,5 +964,5 @@ def _check_can_end(table: LoadedGame, user_id: int, can_manage: bool) -> None:
         raise NotHost("end the game (or someone with Manage Channels)")
 
 
-def _placed(turn: Turn) -> tuple[Hex, ...]:
-    return placed_hexes(turn.tile_at, turn.token_at)
+def _placed(move: Move) -> tuple[Hex, ...]:
+    return placed_hexes(move.at, move.token_at)

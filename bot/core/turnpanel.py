@@ -26,6 +26,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from bot.core import gains
+from bot.core.messages import play_command
 from engine import (
     Action,
     GameState,
@@ -203,6 +204,15 @@ class Draft:
             return Step.TOKEN
         return Step.CHECK
 
+    def move(self) -> Move:
+        """The whole move these choices make, once they reach the Check step;
+        :class:`IllegalAction` before that."""
+        if self.step is not Step.CHECK or self.tile is None or self.token is None:
+            raise IllegalAction(Reason.WRONG_PHASE, "the move is not complete yet")
+        if self.at is None:
+            raise IllegalAction(Reason.WRONG_PHASE, "the tile has no place yet")
+        return Move(self.tile, self.token, self.at, self.rotation, self.token_at)
+
     def to_json(self) -> dict[str, Any]:
         """The stored form."""
         return {
@@ -310,15 +320,7 @@ def actions(draft: Draft) -> tuple[Action, ...]:
     """The engine actions Confirm plays: a wipe alone, or the whole turn."""
     if draft.wipe is not None:
         return (WipeThree(),) if not draft.wipe else (NatureWipe(draft.wipe),)
-    if draft.step is not Step.CHECK or draft.tile is None or draft.token is None:
-        raise IllegalAction(Reason.WRONG_PHASE, "the move is not complete yet")
-    if draft.at is None:
-        raise IllegalAction(Reason.WRONG_PHASE, "the tile has no place yet")
-    return (
-        Take(draft.tile, draft.token),
-        PlaceTile(draft.at, draft.rotation),
-        PlaceToken(draft.token_at),
-    )
+    return draft.move().actions()
 
 
 def command_text(draft: Draft) -> str:
@@ -326,13 +328,9 @@ def command_text(draft: Draft) -> str:
     if draft.wipe is not None:
         named = " ".join(map(str, draft.wipe))
         return "/cascadia wipe" + (f" tokens:{named}" if named else "")
-    if draft.tile is None or draft.at is None:
+    if draft.tile is None or draft.token is None or draft.at is None:
         return ""
-    text = f"/cascadia play pair:{draft.tile} tile_at:{draft.at} rotation:{draft.rotation}"
-    text += f" token_at:{draft.token_at if draft.token_at is not None else 'return'}"
-    if draft.token is not None and draft.token != draft.tile:
-        text += f" token:{draft.token}"
-    return text
+    return play_command(Move(draft.tile, draft.token, draft.at, draft.rotation, draft.token_at))
 
 
 # --- presses ------------------------------------------------------------------------------

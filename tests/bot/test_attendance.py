@@ -19,11 +19,11 @@ from bot.core.attendance import (
     TurnPlayed,
     VoteClosed,
 )
-from bot.core.computers import Thinker, read_move, think
+from bot.core.computers import Thinker, think
 from bot.core.errors import NotHost, NotInGame
 from bot.core.outbox import Announcement
 from bot.core.records import move_text
-from bot.core.service import GameService, LoadedGame, Turn
+from bot.core.service import GameService, LoadedGame
 from bot.store import Store, open_store
 from engine import GameState, Move, choose
 
@@ -86,8 +86,8 @@ def others(table: LoadedGame) -> list[int]:
 
 async def play_best(service: GameService, table: LoadedGame) -> LoadedGame:
     """The player to move plays (the ``fast`` player's choice, as a normal move)."""
-    turn = Turn.from_move(read_move(move_text(choose(table.require_state(), "fast", seed=1))))
-    await service.play(CHANNEL, user_id=to_move(table), turn=turn)
+    turn = Move.parse(move_text(choose(table.require_state(), "fast", seed=1)))
+    await service.play(CHANNEL, user_id=to_move(table), move=turn)
     return await service.table(CHANNEL)
 
 

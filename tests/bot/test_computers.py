@@ -24,10 +24,10 @@ from bot.core.errors import (
     NotInGame,
     NotYourTurn,
 )
-from bot.core.messages import Player, your_turn_line
+from bot.core.messages import Player, play_command, your_turn_line
 from bot.core.outbox import Announcement
 from bot.core.records import state_text
-from bot.core.service import GameService, LoadedGame, Turn
+from bot.core.service import GameService, LoadedGame
 from bot.store import (
     GameStatus,
     HintTaken,
@@ -42,6 +42,7 @@ from bot.store import (
 from engine import (
     GameRecord,
     InvalidInput,
+    Move,
     PlaceTile,
     PlaceToken,
     Take,
@@ -87,14 +88,14 @@ async def _lobby(service: GameService, *users: int) -> LoadedGame:
     return table
 
 
-def _any_turn(table: LoadedGame, rng: random.Random) -> Turn:
+def _any_turn(table: LoadedGame, rng: random.Random) -> Move:
     state = table.require_state()
     pair = rng.randint(1, 4)
     taken = apply(state, Take(pair, pair))
     place = rng.choice([a for a in legal_actions(taken) if isinstance(a, PlaceTile)])
     placed = apply(taken, place)
     token = rng.choice([a for a in legal_actions(placed) if isinstance(a, PlaceToken)])
-    return Turn(pair, place.at, place.rotation, token.at)
+    return Move(pair, pair, place.at, place.rotation, token.at)
 
 
 async def _outbox(store: Store) -> list[Announcement]:
@@ -283,7 +284,7 @@ async def test_a_person_and_two_computers_play_to_the_end(
         if mover.computer is None:
             assert table.game.next_reminder_at is not None
             assert await service.play_computer(game_id) is None, "played a person's turn"
-            await service.play(CHANNEL, user_id=ADA, turn=_any_turn(table, rng))
+            await service.play(CHANNEL, user_id=ADA, move=_any_turn(table, rng))
         else:
             # A computer is never reminded: it plays at once (or after a restart).
             assert table.game.next_reminder_at is None
@@ -383,7 +384,7 @@ async def test_a_leavers_seat_goes_to_fast(service: GameService, store: Store) -
     assert notice.mentions == ()
     # The leaver no longer plays: no moves, no hint, no game listed, no second leave.
     with pytest.raises(NotInGame):
-        await service.play(CHANNEL, user_id=leaver, turn=_any_turn(table, random.Random(1)))
+        await service.play(CHANNEL, user_id=leaver, move=_any_turn(table, random.Random(1)))
     with pytest.raises(NotInGame):
         await service.leave_game(game_id, user_id=leaver)
     assert await service.my_games(leaver) == []
@@ -423,25 +424,25 @@ async def test_a_hint_once_per_turn_with_exact_play_options(
 
     hint = await service.hint(CHANNEL, user_id=current)
 
-    assert len(hint.turns) == 3
-    assert len(set(hint.turns)) == 3
+    assert len(hint.moves) == 3
+    assert len(set(hint.moves)) == 3
     lines = hint.text().splitlines()
-    for number, (turn, preview) in enumerate(zip(hint.turns, hint.previews, strict=True), 1):
+    for number, (turn, preview) in enumerate(zip(hint.moves, hint.previews, strict=True), 1):
         gain = preview.score_after - preview.score_before
         points = "point" if abs(gain) == 1 else "points"
-        assert lines[number] == f"{number}. `{turn.command}` ({gain:+d} {points})"
+        assert lines[number] == f"{number}. `{play_command(turn)}` ({gain:+d} {points})"
         assert re.fullmatch(
             r"/cascadia play pair:[1-4] tile_at:-?\d+,-?\d+ rotation:[0-5]"
             r" token_at:(-?\d+,-?\d+|return)( token:[1-4])?",
-            turn.command,
+            play_command(turn),
         )
     with pytest.raises(HintUsed):
         await service.hint(CHANNEL, user_id=current)
     assert (await service.table(CHANNEL)).game.revision == revision, "a hint changed the game"
 
     # The first suggestion, typed as given, plays; the next turn has a hint of its own.
-    best = hint.turns[0]
-    await service.play(CHANNEL, user_id=current, turn=best)
+    best = hint.moves[0]
+    await service.play(CHANNEL, user_id=current, move=best)
     after = await service.table(CHANNEL)
     assert after.score_sheet().players[hint.previews[0].seat].total == hint.previews[0].score_after
     await service.hint(CHANNEL, user_id=waiting)

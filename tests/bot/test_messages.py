@@ -14,6 +14,7 @@ from bot.core.messages import GameSummary, Player
 from bot.core.reminders import ReminderLevel
 from engine import (
     CardSet,
+    GameState,
     Hex,
     NatureWipe,
     PlaceToken,
@@ -22,8 +23,9 @@ from engine import (
     apply,
     legal_actions,
     new_game,
+    play_turn,
+    turn_actions,
 )
-from engine.game import GameState, play_turn, turn_actions
 from engine.scoring.sheet import final_scores
 
 ADA = Player(101, "Ada")

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.service import GameService, LoadedGame, Turn
+from bot.core.service import GameService, LoadedGame
 from bot.migrate import TABLES, MigrateError, copy_database
 from bot.store import GameStatus, OutboxMessage, PostgresStore, ReminderNote, SqliteStore, Store
-from engine import PlaceTile, PlaceToken, Take, apply, legal_actions
+from engine import Move, PlaceTile, PlaceToken, Take, apply, legal_actions
 
 ROOT = Path(__file__).resolve().parents[2]
 GUILD = 1
@@ -39,7 +39,7 @@ class Clock:
         return self.now
 
 
-def any_turn(table: LoadedGame, rng: random.Random) -> Turn:
+def any_turn(table: LoadedGame, rng: random.Random) -> Move:
     """A random legal whole turn for the current player."""
     state = table.require_state()
     pair = rng.randint(1, 4)
@@ -47,7 +47,7 @@ def any_turn(table: LoadedGame, rng: random.Random) -> Turn:
     place = rng.choice([a for a in legal_actions(taken) if isinstance(a, PlaceTile)])
     placed = apply(taken, place)
     token = rng.choice([a for a in legal_actions(placed) if isinstance(a, PlaceToken)])
-    return Turn(pair, place.at, place.rotation, token.at)
+    return Move(pair, pair, place.at, place.rotation, token.at)
 
 
 async def play_turns(service: GameService, channel: int, rng: random.Random, count: int) -> None:
@@ -56,7 +56,7 @@ async def play_turns(service: GameService, channel: int, rng: random.Random, cou
         if table.game.status is not GameStatus.ACTIVE:
             return
         mover = table.players[table.require_state().current].user_id
-        await service.play(channel, user_id=mover, turn=any_turn(table, rng))
+        await service.play(channel, user_id=mover, move=any_turn(table, rng))
         table = await service.table_by_id(table.game.id)
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from bot.core.outbox import Announcement
-from bot.core.service import GameService, Turn
+from bot.core.service import GameService
 from bot.store import GameStatus, SqliteStore
-from engine import PlaceTile, PlaceToken, Take, apply, legal_actions, parse_action
+from engine import Move, PlaceTile, PlaceToken, Take, apply, legal_actions, parse_action
 
 FIXTURE = Path(__file__).parent / "data" / "v2.sqlite3"
 ACTIVE, LOBBY, ENDED = 10, 11, 12
@@ -74,7 +74,7 @@ async def test_the_active_game_plays_on(store: SqliteStore) -> None:
     token = next(a for a in legal_actions(apply(taken, place)) if isinstance(a, PlaceToken))
     mover = table.players[state.current].user_id
     result = await service.play(
-        ACTIVE, user_id=mover, turn=Turn(1, place.at, place.rotation, token.at)
+        ACTIVE, user_id=mover, move=Move(1, 1, place.at, place.rotation, token.at)
     )
     after = await service.table(ACTIVE)
     assert after.game.revision == result.revision == table.game.revision + 1

@@ -9,6 +9,7 @@ import pytest
 
 from bot.core import turnpanel
 from bot.core.errors import HintUsed, NotInGame, NotYourTurn
+from bot.core.messages import play_command
 from bot.core.panels import CLOSED, Outcome, PanelGone, PanelRefused, Panels, Shown
 from bot.core.service import GameService, LoadedGame
 from bot.core.turnpanel import Draft, Press, Step, Verb, suggestion
@@ -314,7 +315,7 @@ async def test_suggest_fills_in_the_turns_hint_counted_once(
     shown = await panels.open(game_id, user_id=waiting, turn=1)
     await _press(panels, shown, Verb.SUGGEST)
     draft = await _stored_draft(store, game_id, waiting)
-    assert turnpanel.command_text(draft) == given.turns[0].command
+    assert turnpanel.command_text(draft) == play_command(given.moves[0])
     document = await service.export(CHANNEL, user_id=ADA)
     assert [(h["turn"], h["user_id"]) for h in document["hints"]] == [
         (0, str(mover)),

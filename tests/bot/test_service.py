@@ -29,7 +29,6 @@ from bot.core.records import last_placements
 from bot.core.service import (
     GameService,
     LoadedGame,
-    Turn,
     parse_cards,
     parse_wipe,
 )
@@ -50,6 +49,7 @@ from engine import (
     Hex,
     IllegalAction,
     InvalidInput,
+    Move,
     NatureWipe,
     PlaceTile,
     PlaceToken,
@@ -110,7 +110,7 @@ async def _started(service: GameService, *users: int) -> LoadedGame:
     return await service.table(CHANNEL)
 
 
-def _any_turn(table: LoadedGame, rng: random.Random) -> Turn:
+def _any_turn(table: LoadedGame, rng: random.Random) -> Move:
     """A random legal whole turn for the current player."""
     state = table.require_state()
     pair = rng.randint(1, 4)
@@ -118,7 +118,7 @@ def _any_turn(table: LoadedGame, rng: random.Random) -> Turn:
     place = rng.choice([a for a in legal_actions(taken) if isinstance(a, PlaceTile)])
     placed = apply(taken, place)
     token = rng.choice([a for a in legal_actions(placed) if isinstance(a, PlaceToken)])
-    return Turn(pair, place.at, place.rotation, token.at)
+    return Move(pair, pair, place.at, place.rotation, token.at)
 
 
 def _current_user(table: LoadedGame) -> int:
@@ -229,7 +229,7 @@ async def test_solo_game(service: GameService) -> None:
 async def test_lobby_refuses_moves(service: GameService) -> None:
     await _lobby(service, ADA, BOB)
     with pytest.raises(NotStarted):
-        await service.play(CHANNEL, user_id=ADA, turn=Turn(1, Hex(1, 0), 0, None))
+        await service.play(CHANNEL, user_id=ADA, move=Move(1, 1, Hex(1, 0), 0, None))
 
 
 # --- turns ------------------------------------------------------------------------------------
@@ -244,7 +244,7 @@ async def test_play_commits_the_move_and_calls_the_next_player(
     for row in await store.pending():
         await store.mark_sent(row.id, 1)
     clock.now += timedelta(hours=2)
-    result = await service.play(CHANNEL, user_id=mover, turn=turn)
+    result = await service.play(CHANNEL, user_id=mover, move=turn)
 
     after = await service.table(CHANNEL)
     assert after.game.revision == result.revision
@@ -261,8 +261,8 @@ async def test_play_commits_the_move_and_calls_the_next_player(
     assert _mentions(announcement.text) == {upcoming}
     assert announcement.state == after.state
     seat = table.require_seat(mover)
-    placed = (turn.tile_at,) if turn.token_at in (None, turn.tile_at) else (
-        turn.tile_at, turn.token_at,
+    placed = (turn.at,) if turn.token_at in (None, turn.at) else (
+        turn.at, turn.token_at,
     )  # fmt: skip
     assert announcement.highlights[seat] == placed
     assert announcement.highlights[1 - seat] == ()  # nothing placed yet
@@ -275,21 +275,21 @@ async def test_every_environment_rings_its_own_latest_placement(
     since the previous message is drawn the same (and comes from the render cache)."""
     table = await _started(service, ADA, BOB)
     rng = random.Random(5)
-    turns: dict[int, Turn] = {}
+    turns: dict[int, Move] = {}
     posted: list[Announcement] = []
     for row in await store.pending():
         await store.mark_sent(row.id, 1)
     for _ in range(3):
         mover = _current_user(table)
         turns[table.require_seat(mover)] = turn = _any_turn(table, rng)
-        await service.play(CHANNEL, user_id=mover, turn=turn)
+        await service.play(CHANNEL, user_id=mover, move=turn)
         (announcement,) = await _outbox(store)
         for row in await store.pending():
             await store.mark_sent(row.id, 1)
         posted.append(announcement)
         table = await service.table(CHANNEL)
     for seat, turn in turns.items():
-        assert posted[-1].highlights[seat][0] == turn.tile_at
+        assert posted[-1].highlights[seat][0] == turn.at
     # The player who did not move in the last turn looks the same in both last messages.
     idle = table.require_state().current
     before, after = (render_pictures(a)[1 + idle].data for a in posted[-2:])
@@ -319,19 +319,19 @@ async def test_refusals_leave_the_game_unchanged(service: GameService, store: St
     waiting = BOB if mover == ADA else ADA
     turn = _any_turn(table, random.Random(2))
     with pytest.raises(NotYourTurn, match=f"it's u{mover}'s"):
-        await service.play(CHANNEL, user_id=waiting, turn=turn)
+        await service.play(CHANNEL, user_id=waiting, move=turn)
     with pytest.raises(NotInGame):
-        await service.play(CHANNEL, user_id=CY, turn=turn)
+        await service.play(CHANNEL, user_id=CY, move=turn)
     with pytest.raises(NoGame):
-        await service.play(CHANNEL + 1, user_id=mover, turn=turn)
+        await service.play(CHANNEL + 1, user_id=mover, move=turn)
     with pytest.raises(IllegalAction) as refused:
-        await service.play(CHANNEL, user_id=mover, turn=Turn(1, Hex(0, 0), 0, None))
+        await service.play(CHANNEL, user_id=mover, move=Move(1, 1, Hex(0, 0), 0, None))
     assert refused.value.reason is Reason.OCCUPIED
     with pytest.raises(IllegalAction) as refused:
-        await service.play(CHANNEL, user_id=mover, turn=Turn(1, Hex(7, 7), 0, None))
+        await service.play(CHANNEL, user_id=mover, move=Move(1, 1, Hex(7, 7), 0, None))
     assert refused.value.reason is Reason.NOT_ADJACENT
     with pytest.raises(IllegalAction) as refused:
-        await service.play(CHANNEL, user_id=mover, turn=Turn(1, turn.tile_at, 0, None, token=2))
+        await service.play(CHANNEL, user_id=mover, move=Move(1, 2, turn.at, 0, None))
     assert refused.value.reason is Reason.NO_NATURE_TOKEN
     after = await service.table(CHANNEL)
     assert after.game.revision == table.game.revision
@@ -345,8 +345,8 @@ async def test_two_submissions_at_once_apply_once(service: GameService, store: S
     mover = _current_user(table)
     turn = _any_turn(table, random.Random(3))
     results = await asyncio.gather(
-        service.play(CHANNEL, user_id=mover, turn=turn),
-        service.play(CHANNEL, user_id=mover, turn=turn),
+        service.play(CHANNEL, user_id=mover, move=turn),
+        service.play(CHANNEL, user_id=mover, move=turn),
         return_exceptions=True,
     )
     failures = [r for r in results if isinstance(r, BaseException)]
@@ -360,7 +360,7 @@ async def test_two_submissions_at_once_apply_once(service: GameService, store: S
 async def test_a_stale_state_is_refused(service: GameService, store: Store) -> None:
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
-    await service.play(CHANNEL, user_id=mover, turn=_any_turn(table, random.Random(4)))
+    await service.play(CHANNEL, user_id=mover, move=_any_turn(table, random.Random(4)))
     with pytest.raises(RevisionConflict):
         await store.commit_move(
             table.game.id,
@@ -382,7 +382,7 @@ async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
     rng = random.Random(5)
     turns = 0
     while table.game.status is GameStatus.ACTIVE:
-        await service.play(CHANNEL, user_id=_current_user(table), turn=_any_turn(table, rng))
+        await service.play(CHANNEL, user_id=_current_user(table), move=_any_turn(table, rng))
         turns += 1
         table = await service.table_by_id(table.game.id)
     assert turns == 40
@@ -449,14 +449,14 @@ async def test_preview_commits_nothing(service: GameService, store: Store) -> No
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
     turn = _any_turn(table, random.Random(6))
-    preview = await service.preview(CHANNEL, user_id=mover, turn=turn)
+    preview = await service.preview(CHANNEL, user_id=mover, move=turn)
     assert preview.after == turn.play(table.require_state(), preview.seat)
-    assert set(preview.placed) == {turn.tile_at, turn.token_at} - {None}
+    assert set(preview.placed) == {turn.at, turn.token_at} - {None}
     name = table.players[preview.seat].name
     assert preview.score_before == table.score_sheet().player(name).total
     assert preview.score_after == table.score_sheet(preview.after).player(name).total
     waiting = BOB if mover == ADA else ADA
-    other = await service.preview(CHANNEL, user_id=waiting, turn=turn)
+    other = await service.preview(CHANNEL, user_id=waiting, move=turn)
     assert other.seat == table.seat_of(waiting)
     after = await service.table(CHANNEL)
     assert after.game.revision == table.game.revision
@@ -477,7 +477,7 @@ async def test_a_move_encodes_its_state_once(
 
     monkeypatch.setattr(records, "state_to_json", counted)
     turn = _any_turn(table, random.Random(3))
-    await service.play(CHANNEL, user_id=_current_user(table), turn=turn)
+    await service.play(CHANNEL, user_id=_current_user(table), move=turn)
     assert len(calls) == 1
     game = (await service.table(CHANNEL)).game
     (row,) = await store.pending()
@@ -492,7 +492,7 @@ async def test_preview_of_an_illegal_turn_is_refused(service: GameService) -> No
     far = Hex(40, 40)
     for tile_at in (occupied, far):
         with pytest.raises(IllegalAction):
-            await service.preview(CHANNEL, user_id=mover, turn=Turn(1, tile_at, 0, None))
+            await service.preview(CHANNEL, user_id=mover, move=Move(1, 1, tile_at, 0, None))
 
 
 # --- running the game -------------------------------------------------------------------------
@@ -551,7 +551,7 @@ async def test_reminders_follow_the_schedule_and_catch_up_once(
     assert "friendly" in texts[0]
     assert texts[0] != texts[1]
     # A move starts a new turn with a fresh schedule.
-    await service.play(CHANNEL, user_id=current, turn=_any_turn(table, random.Random(7)))
+    await service.play(CHANNEL, user_id=current, move=_any_turn(table, random.Random(7)))
     assert await service.queue_reminders() == []
 
 
@@ -654,7 +654,7 @@ async def test_a_member_may_have_five_lobbies_open_in_a_server(service: GameServ
 async def test_export_has_the_table_and_its_scores(service: GameService) -> None:
     table = await _started(service, ADA, BOB)
     await service.play(
-        CHANNEL, user_id=_current_user(table), turn=_any_turn(table, random.Random(8))
+        CHANNEL, user_id=_current_user(table), move=_any_turn(table, random.Random(8))
     )
     document = await service.export(CHANNEL, user_id=BOB)
     assert "seed" not in document

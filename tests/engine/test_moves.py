@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from engine import (
     GameState,
     IllegalAction,
+    InvalidInput,
     Move,
     MoveScorer,
     PlaceTile,
@@ -135,6 +136,39 @@ def test_a_move_is_its_three_actions() -> None:
     assert move.free_choice
     assert [str(a) for a in move.actions()] == ["take 2 3", "tile -1,2 4", "token return"]
     assert str(Move(1, 1, Hex(0, 1), 0, Hex(0, 1))) == "take 1; tile 0,1 0; token 0,1"
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(state=turn_states())
+def test_every_listed_move_reads_back_from_its_text(state: GameState) -> None:
+    for scored in MoveScorer(state).moves():
+        move = scored.move
+        assert Move.parse(str(move)) == move
+        assert Move.from_actions(move.actions()) == move
+        assert eval(repr(move), {"Move": Move, "Hex": Hex}) == move
+
+
+def test_a_move_is_read_with_any_spacing_and_case() -> None:
+    assert Move.parse("TAKE 4 1;tile 2,-1 5 ;  token 2,-1") == Move(4, 1, Hex(2, -1), 5, Hex(2, -1))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty action"),
+        ("take 1; tile 0,1 0", "not a whole move"),
+        ("take 1; tile 0,1 0; token return; wipe", "not a whole move"),
+        ("tile 0,1 0; take 1; token return", "not a whole move"),
+        ("wipe", "not a whole move"),
+        ("take 5; tile 0,1 0; token return", "pair must be 1-4, not 5"),
+        ("take 1; tile 0,1 6; token return", "rotation must be 0-5, not 6"),
+        ("take 1; tile here 0; token return", "here"),
+        ("take 1;; token return", "empty action"),
+    ],
+)
+def test_a_move_that_is_not_one_is_refused_naming_it(text: str, message: str) -> None:
+    with pytest.raises(InvalidInput, match=message):
+        Move.parse(text)
 
 
 def test_moves_are_listed_only_before_taking() -> None:
