@@ -362,12 +362,12 @@ async def measure_reads(target: str, now: datetime, samples: int, report: Report
         print(f"heavy user: {len(heavy_games)} games, {heavy_open} of them running")
 
         async def mygames(user: int) -> None:
-            messages.my_games_message(await service.my_games(user))
+            messages.my_games_message(await service.lookups.my_games(user))
 
         async def status(channel: int, user: int) -> None:
             table = await service.last_table(channel, user_id=user)
             if table.state is not None:
-                deadline, away = await service.turn_facts(table)
+                deadline, away = await service.lookups.turn_facts(table)
                 messages.status_message(
                     table.state, table.players, turn_started_at=table.game.turn_started_at,
                     ended=table.game.status is GameStatus.ENDED, deadline=deadline, away=away,
@@ -400,7 +400,7 @@ async def measure_reads(target: str, now: datetime, samples: int, report: Report
         # An hour of downtime, then the passes the bot runs every minute.
         clock[0] = now + timedelta(hours=1)
         queued: list[int] = []
-        first = await timed(lambda: _extend(queued, service.queue_reminders()))
+        first = await timed(lambda: _extend(queued, service.reminders.queue_reminders()))
         report.line(f"reminder pass after an hour's downtime ({len(queued)} reminders queued)",
                     first, REMINDER_PASS_TARGET)  # fmt: skip
         checks: list[int] = []
@@ -411,7 +411,7 @@ async def measure_reads(target: str, now: datetime, samples: int, report: Report
         for minute in range(1, 31):
             clock[0] = now + timedelta(hours=1, minutes=minute)
             due: list[int] = []
-            passes.append(await timed(lambda: _extend(due, service.queue_reminders())))  # noqa: B023
+            passes.append(await timed(lambda: _extend(due, service.reminders.queue_reminders())))  # noqa: B023
             counts.append(len(due))
             later_checks.append(await timed(lambda: _extend(checks, attendance.check())))
         print(f"30 passes a minute apart queued {sum(counts)} reminders")

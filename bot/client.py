@@ -33,7 +33,8 @@ from bot import errors
 from bot.backup import Backups
 from bot.config import Settings
 from bot.core.attendance import Attendance
-from bot.core.computers import ComputerTurns, start_thinker
+from bot.core.computer_turns import ComputerTurns
+from bot.core.computers import start_thinker
 from bot.core.errors import ShuttingDown
 from bot.core.outbox import MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
 from bot.core.pictures import start_renderer
@@ -228,7 +229,7 @@ class CascadiaBot(commands.AutoShardedBot):
         try:
             await guild.fetch_member(game.host_id)
         except discord.NotFound:
-            table = await self.service.pass_host(game.id, gone=game.host_id)
+            table = await self.service.lobby.pass_host(game.id, gone=game.host_id)
             if table is not None:
                 log.info(
                     "the host of game %d left the server: the seat of user %d is host now",
@@ -281,7 +282,7 @@ class CascadiaBot(commands.AutoShardedBot):
     async def channel_gone(self, channel_id: int) -> None:
         """The channel was deleted: its game ends as abandoned, with its unsent messages and
         reminders; nothing is posted about it (there is nowhere to post)."""
-        ended = await self.service.abandon(channel_id)
+        ended = await self.service.turns.abandon(channel_id)
         for game_id in ended:
             log.info("channel %d was deleted: game %d ended", channel_id, game_id)
 
@@ -385,7 +386,7 @@ class CascadiaBot(commands.AutoShardedBot):
         turns decided for absent players and the pings owed after quiet hours; then post."""
         queued = False
         try:
-            queued = bool(await self.service.queue_reminders())
+            queued = bool(await self.service.reminders.queue_reminders())
         except Exception:
             log.exception("the reminder check failed; trying again at the next check")
         queued = bool(await self.attendance.check()) or queued

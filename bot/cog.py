@@ -228,7 +228,7 @@ class Cascadia(commands.Cog):
             await lobby.leave(interaction, table.game.id)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.bot.service.check_can_leave(
+        table = await self.bot.service.turns.check_can_leave(
             _channel_id(interaction), user_id=interaction.user.id
         )
         await interaction.followup.send(
@@ -259,7 +259,7 @@ class Cascadia(commands.Cog):
         pinged in the channel."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
-        result = await self.bot.service.play(
+        result = await self.bot.service.turns.play(
             _channel_id(interaction), user_id=interaction.user.id, move=move
         )
         await self._done(interaction, await self.bot.announce(result.outbox_ids), "Turn played.")
@@ -278,7 +278,7 @@ class Cascadia(commands.Cog):
         """Show the environment after the turn and the score change; nothing is played."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
-        found = await self.bot.service.preview(
+        found = await self.bot.service.turns.preview(
             _channel_id(interaction), user_id=interaction.user.id, move=move
         )
         state = found.table.require_state()
@@ -313,7 +313,9 @@ class Cascadia(commands.Cog):
         """Show privately the fast computer player's three best moves, each as the exact
         ``/cascadia play`` command, and the preview of the first; once per turn."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        found = await self.bot.service.hint(_channel_id(interaction), user_id=interaction.user.id)
+        found = await self.bot.service.turns.hint(
+            _channel_id(interaction), user_id=interaction.user.id
+        )
         files = []
         if found.previews:
             best = found.previews[0]
@@ -341,7 +343,7 @@ class Cascadia(commands.Cog):
     async def wipe(self, interaction: Interaction, tokens: str | None = None) -> None:
         """Replace display tokens; the same player then goes on with their turn."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await self.bot.service.wipe(
+        result = await self.bot.service.turns.wipe(
             _channel_id(interaction), user_id=interaction.user.id, tokens=tokens
         )
         sent = await self.bot.announce(result.outbox_ids)
@@ -399,7 +401,7 @@ class Cascadia(commands.Cog):
         if table.state is None:
             text = lobby.lobby_text(table)
         else:
-            deadline, away = await self.bot.service.turn_facts(table)
+            deadline, away = await self.bot.service.lookups.turn_facts(table)
             text = messages.status_message(
                 table.state,
                 table.players,
@@ -430,14 +432,14 @@ class Cascadia(commands.Cog):
     async def mygames(self, interaction: Interaction) -> None:
         """List the caller's open games across channels."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        games = await self.bot.service.my_games(interaction.user.id)
+        games = await self.bot.service.lookups.my_games(interaction.user.id)
         await interaction.followup.send(messages.my_games_message(games), ephemeral=True)
 
     @cascadia.command(name="export", description="Download the game record (JSON)")
     async def export(self, interaction: Interaction) -> None:
         """The game's settings, players, moves, table and scores as a JSON file."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        document = await self.bot.service.export(
+        document = await self.bot.service.lookups.export(
             _channel_id(interaction), user_id=interaction.user.id
         )
         name, text = export_file(document)
@@ -471,7 +473,7 @@ class Cascadia(commands.Cog):
         channel_id = _channel_id(interaction)
         game = (await self.bot.service.table(channel_id)).game
         if reminder_hours is not None:
-            game = await self.bot.service.set_reminder_hours(
+            game = await self.bot.service.reminders.set_reminder_hours(
                 channel_id, user_id=interaction.user.id, hours=reminder_hours
             )
         if deadline_hours is not None:
@@ -532,7 +534,7 @@ class Cascadia(commands.Cog):
         """Ask for confirmation, then end the game for everyone."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         can_manage = interaction.permissions.manage_channels
-        table = await self.bot.service.check_can_end(
+        table = await self.bot.service.turns.check_can_end(
             _channel_id(interaction), user_id=interaction.user.id, can_manage=can_manage
         )
         what = "game" if table.state is not None else "lobby"

@@ -36,7 +36,7 @@ async def open_lobby(interaction: Interaction, cards: str | None) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     require_permissions(interaction)
     bot = interaction.client
-    table = await bot.service.open_lobby(
+    table = await bot.service.lobby.open_lobby(
         guild_id=interaction.guild_id or 0,
         channel_id=_channel_id(interaction),
         user_id=interaction.user.id,
@@ -59,7 +59,7 @@ async def open_lobby(interaction: Interaction, cards: str | None) -> None:
             ephemeral=True,
         )
         return
-    await bot.service.set_lobby_message(table.game.id, message.id)
+    await bot.service.lobby.set_lobby_message(table.game.id, message.id)
     await interaction.followup.send(
         "Your lobby is open. Others press **Join**; you press **Start** when everyone is in.",
         ephemeral=True,
@@ -72,7 +72,7 @@ async def join(interaction: Interaction, game_id: int | None, *, button: bool = 
     require_permissions(interaction)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
-    table = await bot.service.join(
+    table = await bot.service.lobby.join(
         game_id, user_id=interaction.user.id, name=interaction.user.display_name
     )
     await refresh(bot, table)
@@ -85,7 +85,7 @@ async def leave(interaction: Interaction, game_id: int | None, *, button: bool =
     await _acknowledge(interaction, button)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
-    table = await bot.service.leave(game_id, user_id=interaction.user.id)
+    table = await bot.service.lobby.leave(game_id, user_id=interaction.user.id)
     await refresh(bot, table)
     if not button:
         closed = table.game.status is not GameStatus.LOBBY
@@ -100,7 +100,7 @@ async def start(interaction: Interaction, game_id: int | None, *, button: bool =
     require_permissions(interaction)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
-    result = await bot.service.start(game_id, user_id=interaction.user.id)
+    result = await bot.service.lobby.start(game_id, user_id=interaction.user.id)
     posted = await bot.announce(result.outbox_ids)
     await refresh(bot, await bot.service.table_by_id(game_id))
     if not button:
@@ -111,7 +111,7 @@ async def start(interaction: Interaction, game_id: int | None, *, button: bool =
 async def ask_computer(interaction: Interaction, game_id: int) -> None:
     """The host chooses which computer player to seat, privately (Add computer)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    table = await interaction.client.service.check_host(
+    table = await interaction.client.service.lobby.check_host(
         game_id, user_id=interaction.user.id, what="add a computer"
     )
     await interaction.followup.send(
@@ -126,7 +126,7 @@ async def add_computer(interaction: Interaction, game_id: int, policy: str, *, s
     """Seat the computer player ``policy`` unless a computer was seated since the host was
     asked (``seen`` computers then), and update the lobby message."""
     bot = interaction.client
-    table = await bot.service.add_computer(
+    table = await bot.service.lobby.add_computer(
         game_id, user_id=interaction.user.id, policy=policy, seen=seen
     )
     await refresh(bot, table)
@@ -139,7 +139,7 @@ async def remove_computer(interaction: Interaction, game_id: int) -> None:
     """The host takes the computer seated last out of the lobby (Remove computer)."""
     await _acknowledge(interaction, True)
     bot = interaction.client
-    table = await bot.service.remove_computer(game_id, user_id=interaction.user.id)
+    table = await bot.service.lobby.remove_computer(game_id, user_id=interaction.user.id)
     await refresh(bot, table)
 
 

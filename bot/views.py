@@ -62,7 +62,7 @@ class EndButton(GameButton, template=r"cascadia:endgame:(?P<game_id>[0-9]+)"):
         """End the game, if the presser (still) may: the host, or Manage Channels now."""
         await interaction.response.defer()
         bot = interaction.client
-        result = await bot.service.end(
+        result = await bot.service.turns.end(
             self.game_id,
             user_id=interaction.user.id,
             name=interaction.user.display_name,
@@ -94,7 +94,7 @@ class LeaveButton(GameButton, template=r"cascadia:leavegame:(?P<game_id>[0-9]+)"
         """Leave the game, if the presser still plays in it."""
         await interaction.response.defer()
         bot = interaction.client
-        result = await bot.service.leave_game(self.game_id, user_id=interaction.user.id)
+        result = await bot.service.turns.leave_game(self.game_id, user_id=interaction.user.id)
         await bot.announce(result.outbox_ids)
         await interaction.edit_original_response(
             content="You left the game: the computer plays your seat from now on.", view=None

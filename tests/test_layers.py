@@ -7,7 +7,8 @@ it imports the server but none of the layers, and the bot never imports it. The 
 run installed code only, never the tests.
 Inside the bot, the store knows no rules and the core no Discord: ``bot.store`` <-
 ``bot.core`` <- the Discord layer (``bot.client``, ``bot.cog``, ``bot.lobby``, ``bot.views``,
-...). Outside the engine, code asks the ``engine`` package for its public names only.
+...). Outside the engine, code asks the ``engine`` package for its public names only. No
+modules of the project import each other in a circle (imports for type checking only aside).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import ast
 import importlib.util
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -226,3 +228,125 @@ def test_the_discord_free_half_imports_without_discord() -> None:
 def test_the_client_imports_no_feature_module() -> None:
     modules = _modules(ROOT / "bot" / "client.py")
     assert not modules & {"bot.cog", "bot.lobby", "bot.views"}
+
+
+PROJECT_PACKAGES = ("engine", "render", "bot", "fakediscord", "sandbox")
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _load_time_imports(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
+    """The imports that run when the module is imported: at module level, also inside
+    ``if`` and ``try`` blocks, but not under ``if TYPE_CHECKING:`` nor inside functions."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    for node in body:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        elif isinstance(node, ast.If):
+            if not _is_type_checking(node.test):
+                found += _load_time_imports(node.body)
+            found += _load_time_imports(node.orelse)
+        elif isinstance(node, ast.Try):
+            for block in (node.body, *(h.body for h in node.handlers), node.orelse):
+                found += _load_time_imports(block)
+            found += _load_time_imports(node.finalbody)
+    return found
+
+
+def import_graph(root: Path, packages: Sequence[str]) -> dict[str, set[str]]:
+    """Which of the packages' modules each one imports when it is loaded: ``import a.b``
+    and ``from a import b`` (``b`` a module) lead to ``a.b``, ``from a import name`` to
+    ``a``; relative imports are resolved from the importing module's package."""
+    paths = {
+        _module_name(path, root): path
+        for package in packages
+        for path in sorted((root / package).rglob("*.py"))
+    }
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in _load_time_imports(ast.parse(path.read_text(encoding="utf-8")).body):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+                continue
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                targets.add(submodule if submodule in paths else base)
+        graph[name] = {target for target in targets if target in paths and target != name}
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, directly or around a circle (the
+    strongly connected components of more than one module), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(cycles)
+
+
+def test_no_modules_of_the_project_import_each_other_in_a_circle() -> None:
+    graph = import_graph(ROOT, PROJECT_PACKAGES)
+    assert {"bot.core.service", "bot.core.computers", "engine.moves"} <= graph.keys()
+    assert "bot.core.kernel" in graph["bot.core.service"]
+    assert import_cycles(graph) == []
+
+
+def test_the_circle_check_finds_a_circle_and_skips_type_checking_imports(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    files = {
+        "__init__.py": "",
+        "a.py": "from pkg import b\n",
+        "b.py": "try:\n    from . import c\nexcept ImportError:\n    pass\n",
+        "c.py": "import pkg.a\n",
+        "d.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg import e\n",
+        "e.py": "from pkg.d import thing\n\n\ndef later() -> None:\n    from pkg import e\n",
+    }
+    for name, text in files.items():
+        (package / name).write_text(text, encoding="utf-8")
+    graph = import_graph(tmp_path, ["pkg"])
+    assert graph["pkg.e"] == {"pkg.d"}
+    assert graph["pkg.d"] == set()
+    assert import_cycles(graph) == [["pkg.a", "pkg.b", "pkg.c"]]

@@ -208,7 +208,7 @@ class Attendance:
                 continue
             # The computer seat's own player (fast or strong), thinking in a worker process.
             try:
-                result = await self.service.play_computer(game.id)
+                result = await self.service.turns.play_computer(game.id)
             except RevisionConflict:
                 continue
             if result is not None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.core.kernel import as_seat
 from bot.core.messages import tile_text
-from bot.core.service import as_seat
 from engine import (
     CascadiaError,
     GameState,

@@ -2,9 +2,8 @@
 
 A computer's turn and a hint are worked out by the engine's players (:mod:`engine.players`)
 in worker processes, at most one per core at once, so that the bot keeps answering while a
-``strong`` computer searches for seconds. :class:`ComputerTurns` plays every computer turn
-that is due, one game at a time, through the game service (see
-:meth:`bot.core.service.GameService.play_computer`).
+``strong`` computer searches for seconds. This sits below the game service, which asks its
+:class:`Thinker`; :mod:`bot.core.computer_turns` plays the computer turns that are due.
 """
 
 from __future__ import annotations
@@ -14,13 +13,12 @@ import logging
 import multiprocessing
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 from bot.core.pictures import worker_setup
 from bot.core.records import move_text, read_state, state_text
-from bot.store import RevisionConflict
 from engine import (
     Action,
     Budget,
@@ -30,9 +28,6 @@ from engine import (
     choose,
     ranked_moves,
 )
-
-if TYPE_CHECKING:
-    from bot.core.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -126,74 +121,3 @@ def start_thinker(*, strong_seconds: float = STRONG_SECONDS) -> Thinker:
         initargs=(os.getpid(),),
     )
     return Thinker(executor, workers=cores, strong_seconds=strong_seconds)
-
-
-class ComputerTurns:
-    """Plays the computer turns that are due, each game in a task of its own.
-
-    :meth:`wake` is called after every write that may have made a computer's turn due (and
-    at start-up for every game with a computer); a game already being played is left to its
-    task, which goes on while the next seat is a computer too. ``announce`` posts what a
-    turn queued in the outbox before the next turn is thought about.
-    """
-
-    def __init__(
-        self, service: GameService, announce: Callable[[Sequence[int]], Awaitable[object]]
-    ) -> None:
-        self.service = service
-        self.announce = announce
-        self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._closed = False
-
-    def wake(self, game_ids: Iterable[int]) -> None:
-        """Play the due computer turns of these games (nothing for a game without one)."""
-        if self._closed:
-            return
-        for game_id in game_ids:
-            if game_id not in self._tasks:
-                task = asyncio.create_task(self._play(game_id), name=f"computer-{game_id}")
-                self._tasks[game_id] = task
-                task.add_done_callback(self._forget)
-
-    async def wake_all(self) -> None:
-        """Play the due computer turns of every game with a computer (after a restart)."""
-        self.wake(game.id for game in await self.service.store.computer_games())
-
-    async def idle(self) -> None:
-        """Wait until no computer turn is being played (for tests and shutting down)."""
-        while self._tasks:
-            await asyncio.wait(list(self._tasks.values()))
-
-    async def close(self) -> None:
-        """Stop playing: a turn being thought about is dropped and played after a restart."""
-        self._closed = True
-        for task in self._tasks.values():
-            task.cancel()
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
-
-    def _forget(self, task: asyncio.Task[None]) -> None:
-        for game_id, running in list(self._tasks.items()):
-            if running is task:
-                del self._tasks[game_id]
-
-    async def _play(self, game_id: int) -> None:
-        try:
-            while True:
-                if not await self.service.claim(game_id):
-                    return  # another process's shards own the game, or it plays it now
-                try:
-                    result = await self.service.play_computer(game_id)
-                except RevisionConflict:
-                    # The game changed while the computer thought (a person left, the host
-                    # ended it): look again.
-                    log.info("game %d changed during a computer's turn; looking again", game_id)
-                    continue
-                if result is None:
-                    return
-                await self.announce(result.outbox_ids)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # Committed turns are safe; the next wake-up (a move, a restart, the periodic
-            # check) tries again.
-            log.exception("could not play the computer's turn in game %d", game_id)

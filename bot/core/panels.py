@@ -160,7 +160,7 @@ class Panels:
         if press.verb is Verb.SUGGEST:
             # The turn's hint, worked out off the event loop and noted as /cascadia hint does.
             turnpanel.check_press(before, draft, press, planning=planning)
-            move = await self.service.suggestion(game_id, user_id=user_id)
+            move = await self.service.turns.suggestion(game_id, user_id=user_id)
             new = turnpanel.suggestion(before, move)
         else:
             new = turnpanel.advance(before, draft, press, planning=planning)
@@ -194,11 +194,11 @@ class Panels:
             [wipe] = actions
             if not isinstance(wipe, WipeThree | NatureWipe):
                 raise RuntimeError("a wipe draft plays one wipe")
-            result = await self.service.wipe_seen(
+            result = await self.service.turns.wipe_seen(
                 loaded.game.id, user_id=user_id, action=wipe, expected_revision=row.revision
             )
             return await self._after_wipe(loaded.game.id, user_id, row, result)
-        result = await self.service.play_seen(
+        result = await self.service.turns.play_seen(
             loaded.game.id, user_id=user_id, move=draft.move(), expected_revision=row.revision
         )
         await self._close(row, None)

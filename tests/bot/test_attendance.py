@@ -65,12 +65,12 @@ def attendance(service: GameService) -> Attendance:
 
 
 async def started(service: GameService, *users: int, deadline: int = 24) -> LoadedGame:
-    table = await service.open_lobby(
+    table = await service.lobby.open_lobby(
         guild_id=GUILD, channel_id=CHANNEL, user_id=users[0], name=f"u{users[0]}", cards="A"
     )
     for user in users[1:]:
-        await service.join(table.game.id, user_id=user, name=f"u{user}")
-    await service.start(table.game.id, user_id=users[0])
+        await service.lobby.join(table.game.id, user_id=user, name=f"u{user}")
+    await service.lobby.start(table.game.id, user_id=users[0])
     if deadline:
         await service.store.set_deadline_hours(table.game.id, deadline)
     return await service.table(CHANNEL)
@@ -87,7 +87,7 @@ def others(table: LoadedGame) -> list[int]:
 async def play_best(service: GameService, table: LoadedGame) -> LoadedGame:
     """The player to move plays (the ``fast`` player's choice, as a normal move)."""
     turn = Move.parse(move_text(choose(table.require_state(), "fast", seed=1)))
-    await service.play(CHANNEL, user_id=to_move(table), move=turn)
+    await service.turns.play(CHANNEL, user_id=to_move(table), move=turn)
     return await service.table(CHANNEL)
 
 
@@ -151,7 +151,7 @@ async def test_a_majority_of_the_others_skips_and_the_absent_players_press_does_
     assert decided.skipped is not None
     [move] = await store.moves(game_id)
     assert (move.user_id, move.played_for) == (absent, "vote")
-    [exported] = (await service.export(CHANNEL, user_id=first))["moves"]
+    [exported] = (await service.lookups.export(CHANNEL, user_id=first))["moves"]
     assert exported["played_for"] == "vote"
     [turn] = await queued(store, "turn")
     assert f"Played for **u{absent}** after a vote" in turn.text
@@ -217,7 +217,7 @@ async def test_without_a_deadline_or_other_players_no_vote_opens(
     clock.now = START + 100 * H
     assert await attendance.check() == []
     table = await service.table(CHANNEL)
-    await service.end(table.game.id, user_id=ADA, name="u100", can_manage=False)
+    await service.turns.end(table.game.id, user_id=ADA, name="u100", can_manage=False)
     table = await started(service, ADA, BOB, deadline=0)
     assert await attendance.check() == []
     assert await store.skip_poll(table.game.id, 0) is None
@@ -298,7 +298,7 @@ async def test_a_skip_question_skips_its_turn_once_and_then_says_it_was_played(
     with pytest.raises(TurnPlayed, match="played meanwhile: nothing was skipped"):
         await attendance.skip(game_id, turn, user_id=ADA, name="u100", can_manage=False)
     # Once the game is over, a question says so, even one about the turn to play.
-    await service.end(game_id, user_id=ADA, name="u100", can_manage=False)
+    await service.turns.end(game_id, user_id=ADA, name="u100", can_manage=False)
     with pytest.raises(CannotSkip, match="This game is over"):
         await attendance.skip(game_id, turn + 1, user_id=ADA, name="u100", can_manage=False)
     assert len(await store.moves(game_id)) == moves + 1
@@ -351,25 +351,27 @@ async def test_time_away_stops_the_deadline_clock_and_the_reminders(
 ) -> None:
     table = await started(service, ADA, BOB)
     absent = to_move(table)
-    await service.set_reminder_hours(CHANNEL, user_id=ADA, hours=6)
+    await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=6)
     await queued(store)
     clock.now = START + 2 * H
     period = await attendance.away(absent, until="2026-06-03", note="hiking")
     assert period.end == datetime(2026, 6, 3, tzinfo=UTC)
-    deadline, away = await service.turn_facts(await service.table(CHANNEL))
+    deadline, away = await service.lookups.turn_facts(await service.table(CHANNEL))
     # 2 hours ran before, 22 are left from the return on 3 June at midnight.
     assert deadline == datetime(2026, 6, 3, 22, tzinfo=UTC)
     assert away[table.require_state().current] == period
 
     clock.now = START + 30 * H  # past the plain deadline and several reminders
-    assert await service.queue_reminders() == []
+    assert await service.reminders.queue_reminders() == []
     assert await attendance.check() == []
 
     clock.now = START + 32 * H  # back early, on 2 June at 20:00
     assert await attendance.clear_away(absent)
     assert not await attendance.clear_away(absent)
-    assert len(await service.queue_reminders()) == 1, "the reminder waits until they are back"
-    deadline, away = await service.turn_facts(await service.table(CHANNEL))
+    assert len(await service.reminders.queue_reminders()) == 1, (
+        "the reminder waits until they are back"
+    )
+    deadline, away = await service.lookups.turn_facts(await service.table(CHANNEL))
     assert deadline == START + 54 * H
     assert all(a is None for a in away)
     clock.now = START + 54 * H
@@ -381,10 +383,10 @@ async def test_time_away_ends_by_itself(
 ) -> None:
     await started(service, ADA, BOB)
     await attendance.away(BOB, until="2026-06-02", note=None)
-    _, away = await service.turn_facts(await service.table(CHANNEL))
+    _, away = await service.lookups.turn_facts(await service.table(CHANNEL))
     assert any(a is not None for a in away)
     clock.now = datetime(2026, 6, 2, tzinfo=UTC)
-    _, away = await service.turn_facts(await service.table(CHANNEL))
+    _, away = await service.lookups.turn_facts(await service.table(CHANNEL))
     assert all(a is None for a in away)
 
 
@@ -431,7 +433,7 @@ async def test_a_turn_in_quiet_hours_names_without_a_ping_and_pings_when_they_en
     table = await started(service, ADA, BOB, deadline=0)
     waiting = others(table)[0]
     await attendance.quiet(waiting, start=22, end=8, zone="Europe/Berlin")
-    await service.set_reminder_hours(CHANNEL, user_id=ADA, hours=2)
+    await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=2)
     clock.now = datetime(2026, 6, 1, 21, 30, tzinfo=UTC)  # 23:30 in Berlin
     await queued(store)
     await play_best(service, table)
@@ -444,15 +446,15 @@ async def test_a_turn_in_quiet_hours_names_without_a_ping_and_pings_when_they_en
     clock.now = ends - timedelta(seconds=1)
     assert await attendance.check() == []
     clock.now = ends
-    assert await service.queue_reminders() == [], "the ping owed stands for the reminder"
+    assert await service.reminders.queue_reminders() == [], "the ping owed stands for the reminder"
     assert len(await attendance.check()) == 1
-    assert await service.queue_reminders() == []
+    assert await service.reminders.queue_reminders() == []
     [ping] = await queued(store, "ping")
     assert ping.mentions == (waiting,)
     assert f"<@{waiting}>" in ping.text
     assert await attendance.check() == [], "one ping, not one per check"
     clock.now = ends + 2 * H
-    assert len(await service.queue_reminders()) == 1
+    assert len(await service.reminders.queue_reminders()) == 1
 
 
 async def test_no_ping_is_owed_once_the_turn_is_played(
@@ -493,11 +495,11 @@ async def test_reminders_wait_for_the_end_of_quiet_hours(
     table = await started(service, ADA, BOB, deadline=0)
     player = to_move(table)
     await attendance.quiet(player, start=13, end=15, zone="UTC")
-    await service.set_reminder_hours(CHANNEL, user_id=ADA, hours=1)
+    await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=1)
     clock.now = START + H + timedelta(minutes=30)  # 13:30 UTC: due, but quiet
-    assert await service.queue_reminders() == []
+    assert await service.reminders.queue_reminders() == []
     clock.now = datetime(2026, 6, 1, 15, tzinfo=UTC)
-    assert len(await service.queue_reminders()) == 1
+    assert len(await service.reminders.queue_reminders()) == 1
 
 
 async def test_unknown_zones_and_empty_hours_are_refused(

@@ -80,11 +80,11 @@ def service(store: Store) -> GameService:
 
 
 async def _lobby(service: GameService, *users: int) -> LoadedGame:
-    table = await service.open_lobby(
+    table = await service.lobby.open_lobby(
         guild_id=GUILD, channel_id=CHANNEL, user_id=users[0], name=f"u{users[0]}", cards="A"
     )
     for user in users[1:]:
-        table = await service.join(table.game.id, user_id=user, name=f"u{user}")
+        table = await service.lobby.join(table.game.id, user_id=user, name=f"u{user}")
     return table
 
 
@@ -117,7 +117,7 @@ async def test_the_store_keeps_computer_seats_and_hints(service: GameService, st
     assert await store.computer_games() == [], "a lobby has no computer turns"
     with pytest.raises(NotActive):
         await store.record_hint(game_id, turn=0, user_id=ADA, moves=["x"])
-    await service.start(game_id, user_id=ADA)
+    await service.lobby.start(game_id, user_id=ADA)
     [game] = await store.computer_games()
     assert game.id == game_id
 
@@ -154,11 +154,11 @@ async def test_the_host_adds_computers_up_to_four_seats(service: GameService) ->
     table = await _lobby(service, ADA, BOB)
     game_id = table.game.id
     with pytest.raises(NotHost):
-        await service.add_computer(game_id, user_id=BOB, policy="fast")
+        await service.lobby.add_computer(game_id, user_id=BOB, policy="fast")
     with pytest.raises(InvalidInput):
-        await service.add_computer(game_id, user_id=ADA, policy="random")
-    await service.add_computer(game_id, user_id=ADA, policy="strong")
-    table = await service.add_computer(game_id, user_id=ADA, policy="strong")
+        await service.lobby.add_computer(game_id, user_id=ADA, policy="random")
+    await service.lobby.add_computer(game_id, user_id=ADA, policy="strong")
+    table = await service.lobby.add_computer(game_id, user_id=ADA, policy="strong")
     # Two computers of one kind are told apart like two members of one name.
     assert table.names == (
         "u100",
@@ -170,32 +170,32 @@ async def test_the_host_adds_computers_up_to_four_seats(service: GameService) ->
     # Computer seats never take a real user's id: theirs are negative, one per seat.
     assert [p.user_id for p in table.players[2:]] == [-1, -2]
     with pytest.raises(LobbyFull):
-        await service.add_computer(game_id, user_id=ADA, policy="fast")
+        await service.lobby.add_computer(game_id, user_id=ADA, policy="fast")
 
 
 async def test_the_host_removes_the_computer_seated_last(service: GameService) -> None:
     table = await _lobby(service, ADA)
     game_id = table.game.id
     with pytest.raises(NoComputer):
-        await service.remove_computer(game_id, user_id=ADA)
-    await service.add_computer(game_id, user_id=ADA, policy="fast")
-    await service.join(game_id, user_id=BOB, name="u200")
-    await service.add_computer(game_id, user_id=ADA, policy="strong")
+        await service.lobby.remove_computer(game_id, user_id=ADA)
+    await service.lobby.add_computer(game_id, user_id=ADA, policy="fast")
+    await service.lobby.join(game_id, user_id=BOB, name="u200")
+    await service.lobby.add_computer(game_id, user_id=ADA, policy="strong")
     with pytest.raises(NotHost):
-        await service.remove_computer(game_id, user_id=BOB)
-    table = await service.remove_computer(game_id, user_id=ADA)
+        await service.lobby.remove_computer(game_id, user_id=BOB)
+    table = await service.lobby.remove_computer(game_id, user_id=ADA)
     assert table.names == ("u100", "Computer (fast)", "u200")
-    table = await service.remove_computer(game_id, user_id=ADA)
+    table = await service.lobby.remove_computer(game_id, user_id=ADA)
     # The seats behind close up; the people keep theirs.
     assert [(p.user_id, p.computer) for p in table.players] == [(ADA, None), (BOB, None)]
     assert table.game.status is GameStatus.LOBBY
     with pytest.raises(NoComputer):
-        await service.remove_computer(game_id, user_id=ADA)
+        await service.lobby.remove_computer(game_id, user_id=ADA)
     # Once the game is under way, computers stay.
-    await service.add_computer(game_id, user_id=ADA, policy="fast")
-    await service.start(game_id, user_id=ADA)
+    await service.lobby.add_computer(game_id, user_id=ADA, policy="fast")
+    await service.lobby.start(game_id, user_id=ADA)
     with pytest.raises(NotInLobby):
-        await service.remove_computer(game_id, user_id=ADA)
+        await service.lobby.remove_computer(game_id, user_id=ADA)
     assert [p.computer for p in (await service.table_by_id(game_id)).players].count("fast") == 1
 
 
@@ -222,14 +222,14 @@ async def test_a_choice_of_computer_seats_one_however_often_it_is_pressed(
     table = await _lobby(service, ADA)
     game_id, seen = table.game.id, table.computers
     assert seen == 0
-    await service.join(game_id, user_id=BOB, name="u200")  # people joining do not count
-    table = await service.add_computer(game_id, user_id=ADA, policy="fast", seen=seen)
+    await service.lobby.join(game_id, user_id=BOB, name="u200")  # people joining do not count
+    table = await service.lobby.add_computer(game_id, user_id=ADA, policy="fast", seen=seen)
     assert [p.computer for p in table.players] == [None, None, "fast"]
     # The same question pressed again, on either player: nothing changes.
     revision = table.game.revision
     for policy in ("fast", "strong"):
         with pytest.raises(ComputerAdded, match="already added"):
-            await service.add_computer(game_id, user_id=ADA, policy=policy, seen=seen)
+            await service.lobby.add_computer(game_id, user_id=ADA, policy=policy, seen=seen)
     table = await service.table_by_id(game_id)
     assert (table.game.revision, table.computers) == (revision, 1)
 
@@ -237,7 +237,7 @@ async def test_a_choice_of_computer_seats_one_however_often_it_is_pressed(
     together = GameService(cast(Store, TogetherJoins(store, 2)), now=Clock(), seeds=lambda: 7)
     outcomes = await asyncio.gather(
         *(
-            together.add_computer(game_id, user_id=ADA, policy=policy, seen=1)
+            together.lobby.add_computer(game_id, user_id=ADA, policy=policy, seen=1)
             for policy in ("strong", "fast")
         ),
         return_exceptions=True,
@@ -251,16 +251,16 @@ async def test_a_choice_of_computer_seats_one_however_often_it_is_pressed(
 async def test_a_choice_of_computer_after_the_lobby_is_over_says_so(service: GameService) -> None:
     table = await _lobby(service, ADA)
     game_id = table.game.id
-    await service.add_computer(game_id, user_id=ADA, policy="fast", seen=0)
-    await service.start(game_id, user_id=ADA)
+    await service.lobby.add_computer(game_id, user_id=ADA, policy="fast", seen=0)
+    await service.lobby.start(game_id, user_id=ADA)
     # Started: a second press of the question, or any other, is told the game has begun.
     for seen in (0, 1):
         with pytest.raises(NotInLobby) as started:
-            await service.add_computer(game_id, user_id=ADA, policy="fast", seen=seen)
+            await service.lobby.add_computer(game_id, user_id=ADA, policy="fast", seen=seen)
         assert started.value.status is GameStatus.ACTIVE
-    await service.end(game_id, user_id=ADA, name="u100", can_manage=False)
+    await service.turns.end(game_id, user_id=ADA, name="u100", can_manage=False)
     with pytest.raises(NotInLobby) as ended:
-        await service.add_computer(game_id, user_id=ADA, policy="fast", seen=1)
+        await service.lobby.add_computer(game_id, user_id=ADA, policy="fast", seen=1)
     assert ended.value.status is GameStatus.ENDED
     assert (await service.table_by_id(game_id)).computers == 1
 
@@ -273,8 +273,8 @@ async def test_a_person_and_two_computers_play_to_the_end(
 ) -> None:
     table = await _lobby(service, ADA)
     for policy in ("fast", "strong"):
-        table = await service.add_computer(table.game.id, user_id=ADA, policy=policy)
-    await service.start(table.game.id, user_id=ADA)
+        table = await service.lobby.add_computer(table.game.id, user_id=ADA, policy=policy)
+    await service.lobby.start(table.game.id, user_id=ADA)
     game_id = table.game.id
     rng = random.Random(3)
     played_by_computer = 0
@@ -283,12 +283,12 @@ async def test_a_person_and_two_computers_play_to_the_end(
         mover = table.players[state.current]
         if mover.computer is None:
             assert table.game.next_reminder_at is not None
-            assert await service.play_computer(game_id) is None, "played a person's turn"
-            await service.play(CHANNEL, user_id=ADA, move=_any_turn(table, rng))
+            assert await service.turns.play_computer(game_id) is None, "played a person's turn"
+            await service.turns.play(CHANNEL, user_id=ADA, move=_any_turn(table, rng))
         else:
             # A computer is never reminded: it plays at once (or after a restart).
             assert table.game.next_reminder_at is None
-            assert await service.play_computer(game_id) is not None
+            assert await service.turns.play_computer(game_id) is not None
             played_by_computer += 1
     assert played_by_computer == 40
     assert table.game.status is GameStatus.FINISHED
@@ -319,28 +319,28 @@ async def test_a_computer_first_to_move_plays_straight_after_the_start(
     service: GameService, store: Store
 ) -> None:
     table = await _lobby(service, ADA)
-    table = await service.add_computer(table.game.id, user_id=ADA, policy="fast")
-    await service.start(table.game.id, user_id=ADA)
+    table = await service.lobby.add_computer(table.game.id, user_id=ADA, policy="fast")
+    await service.lobby.start(table.game.id, user_id=ADA)
     table = await service.table_by_id(table.game.id)
     start = (await _outbox(store))[0]
     if table.players[table.require_state().current].computer is not None:
         assert start.mentions == ()
         assert table.game.next_reminder_at is None
-        assert await service.play_computer(table.game.id) is not None
+        assert await service.turns.play_computer(table.game.id) is not None
     else:
         assert start.mentions == (ADA,)
-        assert await service.play_computer(table.game.id) is None
+        assert await service.turns.play_computer(table.game.id) is None
 
 
 async def test_playing_a_persons_turn_for_them(service: GameService, store: Store) -> None:
     """A skipped turn goes through the same path: the seat to move, chosen by ``fast``."""
     await _lobby(service, ADA, BOB)
     table = await service.table(CHANNEL)
-    await service.start(table.game.id, user_id=ADA)
+    await service.lobby.start(table.game.id, user_id=ADA)
     table = await service.table(CHANNEL)
     current = table.require_state().current
-    assert await service.play_computer(table.game.id, seat=1 - current) is None
-    result = await service.play_computer(table.game.id, seat=current, policy="fast")
+    assert await service.turns.play_computer(table.game.id, seat=1 - current) is None
+    result = await service.turns.play_computer(table.game.id, seat=current, policy="fast")
     assert result is not None
     [move] = await store.moves(table.game.id)
     assert move.user_id == table.players[current].user_id
@@ -362,15 +362,15 @@ def test_a_computer_to_move_is_named_not_pinged() -> None:
 async def test_a_leavers_seat_goes_to_fast(service: GameService, store: Store) -> None:
     await _lobby(service, ADA, BOB, CY)
     table = await service.table(CHANNEL)
-    await service.start(table.game.id, user_id=ADA)
+    await service.lobby.start(table.game.id, user_id=ADA)
     table = await service.table(CHANNEL)
     game_id = table.game.id
     seat = table.require_state().current
     leaver = table.players[seat].user_id
     others = [u for u in (ADA, BOB, CY) if u != leaver]
 
-    await service.check_can_leave(CHANNEL, user_id=leaver)
-    await service.leave_game(game_id, user_id=leaver)
+    await service.turns.check_can_leave(CHANNEL, user_id=leaver)
+    await service.turns.leave_game(game_id, user_id=leaver)
 
     table = await service.table(CHANNEL)
     assert table.players[seat].computer == "fast"
@@ -384,12 +384,12 @@ async def test_a_leavers_seat_goes_to_fast(service: GameService, store: Store) -
     assert notice.mentions == ()
     # The leaver no longer plays: no moves, no hint, no game listed, no second leave.
     with pytest.raises(NotInGame):
-        await service.play(CHANNEL, user_id=leaver, move=_any_turn(table, random.Random(1)))
+        await service.turns.play(CHANNEL, user_id=leaver, move=_any_turn(table, random.Random(1)))
     with pytest.raises(NotInGame):
-        await service.leave_game(game_id, user_id=leaver)
-    assert await service.my_games(leaver) == []
+        await service.turns.leave_game(game_id, user_id=leaver)
+    assert await service.lookups.my_games(leaver) == []
 
-    assert await service.play_computer(game_id) is not None
+    assert await service.turns.play_computer(game_id) is not None
     [move] = await store.moves(game_id)
     assert move.user_id == leaver, "the seat keeps its user: the log still reads by seat"
     turn = (await _outbox(store))[-1]
@@ -397,12 +397,12 @@ async def test_a_leavers_seat_goes_to_fast(service: GameService, store: Store) -
     assert move.played_for == "computer"
 
     # The last person cannot leave the game to the computers alone.
-    await service.leave_game(game_id, user_id=others[0])
+    await service.turns.leave_game(game_id, user_id=others[0])
     with pytest.raises(LastPerson):
-        await service.check_can_leave(CHANNEL, user_id=others[1])
+        await service.turns.check_can_leave(CHANNEL, user_id=others[1])
     with pytest.raises(LastPerson):
-        await service.leave_game(game_id, user_id=others[1])
-    document = await service.export(CHANNEL, user_id=others[1])
+        await service.turns.leave_game(game_id, user_id=others[1])
+    document = await service.lookups.export(CHANNEL, user_id=others[1])
     assert [p["computer"] for p in document["players"]].count("fast") == 2
 
 
@@ -414,15 +414,15 @@ async def test_a_hint_once_per_turn_with_exact_play_options(
 ) -> None:
     await _lobby(service, ADA, BOB)
     table = await service.table(CHANNEL)
-    await service.start(table.game.id, user_id=ADA)
+    await service.lobby.start(table.game.id, user_id=ADA)
     table = await service.table(CHANNEL)
     current = table.players[table.require_state().current].user_id
     waiting = BOB if current == ADA else ADA
     with pytest.raises(NotYourTurn):
-        await service.hint(CHANNEL, user_id=waiting)
+        await service.turns.hint(CHANNEL, user_id=waiting)
     revision = table.game.revision
 
-    hint = await service.hint(CHANNEL, user_id=current)
+    hint = await service.turns.hint(CHANNEL, user_id=current)
 
     assert len(hint.moves) == 3
     assert len(set(hint.moves)) == 3
@@ -437,17 +437,17 @@ async def test_a_hint_once_per_turn_with_exact_play_options(
             play_command(turn),
         )
     with pytest.raises(HintUsed):
-        await service.hint(CHANNEL, user_id=current)
+        await service.turns.hint(CHANNEL, user_id=current)
     assert (await service.table(CHANNEL)).game.revision == revision, "a hint changed the game"
 
     # The first suggestion, typed as given, plays; the next turn has a hint of its own.
     best = hint.moves[0]
-    await service.play(CHANNEL, user_id=current, move=best)
+    await service.turns.play(CHANNEL, user_id=current, move=best)
     after = await service.table(CHANNEL)
     assert after.score_sheet().players[hint.previews[0].seat].total == hint.previews[0].score_after
-    await service.hint(CHANNEL, user_id=waiting)
+    await service.turns.hint(CHANNEL, user_id=waiting)
 
-    document = await service.export(CHANNEL, user_id=ADA)
+    document = await service.lookups.export(CHANNEL, user_id=ADA)
     assert [(h["turn"], h["user_id"]) for h in document["hints"]] == [
         (0, str(current)),
         (1, str(waiting)),

@@ -56,7 +56,7 @@ async def play_turns(service: GameService, channel: int, rng: random.Random, cou
         if table.game.status is not GameStatus.ACTIVE:
             return
         mover = table.players[table.require_state().current].user_id
-        await service.play(channel, user_id=mover, move=any_turn(table, rng))
+        await service.turns.play(channel, user_id=mover, move=any_turn(table, rng))
         table = await service.table_by_id(table.game.id)
 
 
@@ -68,16 +68,16 @@ async def fill(path: Path) -> None:
     async with SqliteStore.open(path, now=clock) as store:
         service = GameService(store, now=clock, seeds=lambda: 5)
         for channel in (FINISHED, PLAYING):
-            table = await service.open_lobby(
+            table = await service.lobby.open_lobby(
                 guild_id=GUILD, channel_id=channel, user_id=ADA, name="Ada", cards="A"
             )
-            await service.join(table.game.id, user_id=BOB, name="Bob")
-            await service.start(table.game.id, user_id=ADA)
+            await service.lobby.join(table.game.id, user_id=BOB, name="Bob")
+            await service.lobby.start(table.game.id, user_id=ADA)
         await play_turns(service, FINISHED, rng, 100)
         await play_turns(service, PLAYING, rng, 5)
         table = await service.table(PLAYING)
         mover = table.players[table.require_state().current].user_id
-        await service.hint(PLAYING, user_id=mover)
+        await service.turns.hint(PLAYING, user_id=mover)
         await store.save_panel(
             table.game.id,
             mover,
@@ -94,7 +94,7 @@ async def fill(path: Path) -> None:
             outbox_messages=[OutboxMessage(kind="vote", payload='{"text": "vote?"}')],
         )
         await store.add_skip_vote(table.game.id, table.require_state().turn, ADA)
-        lobby = await service.open_lobby(
+        lobby = await service.lobby.open_lobby(
             guild_id=GUILD, channel_id=LOBBY, user_id=CY, name="Cy", cards="A"
         )
         await store.set_lobby_message(lobby.game.id, 555)

@@ -53,7 +53,7 @@ async def test_the_games_read_back(store: SqliteStore) -> None:
     ended = await service.last_table(ENDED, user_id=ADA)
     assert ended.game.status is GameStatus.ENDED
     assert ended.require_state().solo
-    document = await service.export(ENDED, user_id=ADA)
+    document = await service.lookups.export(ENDED, user_id=ADA)
     assert len(document["moves"]) == 2
     assert "record" in document
 
@@ -73,7 +73,7 @@ async def test_the_active_game_plays_on(store: SqliteStore) -> None:
     place = next(a for a in legal_actions(taken) if isinstance(a, PlaceTile))
     token = next(a for a in legal_actions(apply(taken, place)) if isinstance(a, PlaceToken))
     mover = table.players[state.current].user_id
-    result = await service.play(
+    result = await service.turns.play(
         ACTIVE, user_id=mover, move=Move(1, 1, place.at, place.rotation, token.at)
     )
     after = await service.table(ACTIVE)

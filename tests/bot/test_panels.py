@@ -37,12 +37,12 @@ def panels(service: GameService) -> Panels:
 
 
 async def _started(service: GameService, *users: int) -> LoadedGame:
-    loaded = await service.open_lobby(
+    loaded = await service.lobby.open_lobby(
         guild_id=GUILD, channel_id=CHANNEL, user_id=users[0], name=f"u{users[0]}", cards="A"
     )
     for user in users[1:]:
-        await service.join(loaded.game.id, user_id=user, name=f"u{user}")
-    await service.start(loaded.game.id, user_id=users[0])
+        await service.lobby.join(loaded.game.id, user_id=user, name=f"u{user}")
+    await service.lobby.start(loaded.game.id, user_id=users[0])
     return await service.table(CHANNEL)
 
 
@@ -143,7 +143,7 @@ async def test_refusals_change_nothing(service: GameService, store: Store, panel
         await _press(panels, shown, Verb.WHERE, "0,0")
     shown = await _to_check(panels, shown)
     # The host ends the game: Confirm plays nothing.
-    await service.end(game_id, user_id=ADA, name="u100", can_manage=False)
+    await service.turns.end(game_id, user_id=ADA, name="u100", can_manage=False)
     with pytest.raises(PanelGone, match="ended"):
         await _press(panels, shown, Verb.CONFIRM)
     assert await store.moves(game_id) == []
@@ -158,7 +158,7 @@ async def test_a_game_changed_underneath_plays_nothing(store: Store) -> None:
     game_id = loaded.game.id
     shown = await _to_check(panels, await panels.open(game_id, user_id=mover, turn=0))
     # The player wipes by command meanwhile: the display the panel was built on is gone.
-    await service.wipe(CHANNEL, user_id=mover, tokens=None)
+    await service.turns.wipe(CHANNEL, user_id=mover, tokens=None)
     with pytest.raises(PanelGone, match="game changed"):
         await _press(panels, shown, Verb.CONFIRM)
     assert [m.action for m in await store.moves(game_id)] == ["wipe"]
@@ -294,7 +294,7 @@ async def test_suggest_fills_in_the_turns_hint_counted_once(
     assert await _stored_draft(store, game_id, mover) == suggestion(state, ranked[0])
     assert await store.hints(game_id) == [hint]
     with pytest.raises(HintUsed):
-        await service.hint(CHANNEL, user_id=mover)
+        await service.turns.hint(CHANNEL, user_id=mover)
     played = await _press(panels, again, Verb.CONFIRM)
     assert played.outcome is Outcome.PLAYED
     [move] = await store.moves(game_id)
@@ -308,15 +308,15 @@ async def test_suggest_fills_in_the_turns_hint_counted_once(
     with pytest.raises(InvalidInput):
         await _press(panels, planner, Verb.SUGGEST)
     with pytest.raises(NotYourTurn):
-        await service.suggestion(game_id, user_id=mover)
+        await service.turns.suggestion(game_id, user_id=mover)
 
     # After /cascadia hint, Suggest shows the hint's best move and notes nothing more.
-    given = await service.hint(CHANNEL, user_id=waiting)
+    given = await service.turns.hint(CHANNEL, user_id=waiting)
     shown = await panels.open(game_id, user_id=waiting, turn=1)
     await _press(panels, shown, Verb.SUGGEST)
     draft = await _stored_draft(store, game_id, waiting)
     assert turnpanel.command_text(draft) == play_command(given.moves[0])
-    document = await service.export(CHANNEL, user_id=ADA)
+    document = await service.lookups.export(CHANNEL, user_id=ADA)
     assert [(h["turn"], h["user_id"]) for h in document["hints"]] == [
         (0, str(mover)),
         (1, str(waiting)),

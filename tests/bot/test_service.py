@@ -23,15 +23,12 @@ from bot.core.errors import (
     NotYourTurn,
     TooManyLobbies,
 )
+from bot.core.lobby import parse_cards
 from bot.core.messages import Player, my_games_message
 from bot.core.outbox import Announcement, render_pictures
 from bot.core.records import last_placements
-from bot.core.service import (
-    GameService,
-    LoadedGame,
-    parse_cards,
-    parse_wipe,
-)
+from bot.core.service import GameService, LoadedGame
+from bot.core.turns import parse_wipe
 from bot.store import (
     AlreadySeated,
     ChannelBusy,
@@ -96,17 +93,17 @@ def service(store: Store, clock: Clock) -> GameService:
 
 
 async def _lobby(service: GameService, *users: int, cards: str | None = "A") -> LoadedGame:
-    table = await service.open_lobby(
+    table = await service.lobby.open_lobby(
         guild_id=GUILD, channel_id=CHANNEL, user_id=users[0], name=f"u{users[0]}", cards=cards
     )
     for user in users[1:]:
-        table = await service.join(table.game.id, user_id=user, name=f"u{user}")
+        table = await service.lobby.join(table.game.id, user_id=user, name=f"u{user}")
     return table
 
 
 async def _started(service: GameService, *users: int) -> LoadedGame:
     table = await _lobby(service, *users)
-    await service.start(table.game.id, user_id=users[0])
+    await service.lobby.start(table.game.id, user_id=users[0])
     return await service.table(CHANNEL)
 
 
@@ -168,9 +165,9 @@ async def test_lobby_seats_at_most_four(service: GameService) -> None:
     table = await _lobby(service, ADA, BOB, CY, 400)
     assert [p.user_id for p in table.players] == [ADA, BOB, CY, 400]
     with pytest.raises(LobbyFull):
-        await service.join(table.game.id, user_id=500, name="e")
+        await service.lobby.join(table.game.id, user_id=500, name="e")
     with pytest.raises(AlreadySeated):
-        await service.join(table.game.id, user_id=BOB, name="b")
+        await service.lobby.join(table.game.id, user_id=BOB, name="b")
 
 
 async def test_one_open_game_per_channel(service: GameService) -> None:
@@ -180,18 +177,18 @@ async def test_one_open_game_per_channel(service: GameService) -> None:
 
 
 async def test_same_names_are_told_apart(service: GameService) -> None:
-    table = await service.open_lobby(
+    table = await service.lobby.open_lobby(
         guild_id=GUILD, channel_id=CHANNEL, user_id=ADA, name="Sam", cards=None
     )
-    table = await service.join(table.game.id, user_id=BOB, name="Sam")
+    table = await service.lobby.join(table.game.id, user_id=BOB, name="Sam")
     assert [p.name for p in table.players] == ["Sam (seat 1)", "Sam (seat 2)"]
 
 
 async def test_host_leaving_closes_the_lobby(service: GameService) -> None:
     table = await _lobby(service, ADA, BOB)
-    table = await service.leave(table.game.id, user_id=BOB)
+    table = await service.lobby.leave(table.game.id, user_id=BOB)
     assert table.game.status is GameStatus.LOBBY
-    table = await service.leave(table.game.id, user_id=ADA)
+    table = await service.lobby.leave(table.game.id, user_id=ADA)
     assert table.game.status is GameStatus.ENDED
     with pytest.raises(NoGame):
         await service.table(CHANNEL)
@@ -200,14 +197,14 @@ async def test_host_leaving_closes_the_lobby(service: GameService) -> None:
 async def test_only_the_host_starts(service: GameService, store: Store) -> None:
     table = await _lobby(service, ADA, BOB)
     with pytest.raises(NotHost):
-        await service.start(table.game.id, user_id=BOB)
+        await service.lobby.start(table.game.id, user_id=BOB)
     assert (await service.table(CHANNEL)).game.status is GameStatus.LOBBY
     assert await store.pending() == []
 
 
 async def test_start_calls_the_first_player(service: GameService, store: Store) -> None:
     table = await _lobby(service, ADA, BOB, cards="random")
-    await service.start(table.game.id, user_id=ADA)
+    await service.lobby.start(table.game.id, user_id=ADA)
     table = await service.table(CHANNEL)
     state = table.require_state()
     assert table.game.status is GameStatus.ACTIVE
@@ -229,7 +226,7 @@ async def test_solo_game(service: GameService) -> None:
 async def test_lobby_refuses_moves(service: GameService) -> None:
     await _lobby(service, ADA, BOB)
     with pytest.raises(NotStarted):
-        await service.play(CHANNEL, user_id=ADA, move=Move(1, 1, Hex(1, 0), 0, None))
+        await service.turns.play(CHANNEL, user_id=ADA, move=Move(1, 1, Hex(1, 0), 0, None))
 
 
 # --- turns ------------------------------------------------------------------------------------
@@ -244,7 +241,7 @@ async def test_play_commits_the_move_and_calls_the_next_player(
     for row in await store.pending():
         await store.mark_sent(row.id, 1)
     clock.now += timedelta(hours=2)
-    result = await service.play(CHANNEL, user_id=mover, move=turn)
+    result = await service.turns.play(CHANNEL, user_id=mover, move=turn)
 
     after = await service.table(CHANNEL)
     assert after.game.revision == result.revision
@@ -282,7 +279,7 @@ async def test_every_environment_rings_its_own_latest_placement(
     for _ in range(3):
         mover = _current_user(table)
         turns[table.require_seat(mover)] = turn = _any_turn(table, rng)
-        await service.play(CHANNEL, user_id=mover, move=turn)
+        await service.turns.play(CHANNEL, user_id=mover, move=turn)
         (announcement,) = await _outbox(store)
         for row in await store.pending():
             await store.mark_sent(row.id, 1)
@@ -319,19 +316,19 @@ async def test_refusals_leave_the_game_unchanged(service: GameService, store: St
     waiting = BOB if mover == ADA else ADA
     turn = _any_turn(table, random.Random(2))
     with pytest.raises(NotYourTurn, match=f"it's u{mover}'s"):
-        await service.play(CHANNEL, user_id=waiting, move=turn)
+        await service.turns.play(CHANNEL, user_id=waiting, move=turn)
     with pytest.raises(NotInGame):
-        await service.play(CHANNEL, user_id=CY, move=turn)
+        await service.turns.play(CHANNEL, user_id=CY, move=turn)
     with pytest.raises(NoGame):
-        await service.play(CHANNEL + 1, user_id=mover, move=turn)
+        await service.turns.play(CHANNEL + 1, user_id=mover, move=turn)
     with pytest.raises(IllegalAction) as refused:
-        await service.play(CHANNEL, user_id=mover, move=Move(1, 1, Hex(0, 0), 0, None))
+        await service.turns.play(CHANNEL, user_id=mover, move=Move(1, 1, Hex(0, 0), 0, None))
     assert refused.value.reason is Reason.OCCUPIED
     with pytest.raises(IllegalAction) as refused:
-        await service.play(CHANNEL, user_id=mover, move=Move(1, 1, Hex(7, 7), 0, None))
+        await service.turns.play(CHANNEL, user_id=mover, move=Move(1, 1, Hex(7, 7), 0, None))
     assert refused.value.reason is Reason.NOT_ADJACENT
     with pytest.raises(IllegalAction) as refused:
-        await service.play(CHANNEL, user_id=mover, move=Move(1, 2, turn.at, 0, None))
+        await service.turns.play(CHANNEL, user_id=mover, move=Move(1, 2, turn.at, 0, None))
     assert refused.value.reason is Reason.NO_NATURE_TOKEN
     after = await service.table(CHANNEL)
     assert after.game.revision == table.game.revision
@@ -345,8 +342,8 @@ async def test_two_submissions_at_once_apply_once(service: GameService, store: S
     mover = _current_user(table)
     turn = _any_turn(table, random.Random(3))
     results = await asyncio.gather(
-        service.play(CHANNEL, user_id=mover, move=turn),
-        service.play(CHANNEL, user_id=mover, move=turn),
+        service.turns.play(CHANNEL, user_id=mover, move=turn),
+        service.turns.play(CHANNEL, user_id=mover, move=turn),
         return_exceptions=True,
     )
     failures = [r for r in results if isinstance(r, BaseException)]
@@ -360,7 +357,7 @@ async def test_two_submissions_at_once_apply_once(service: GameService, store: S
 async def test_a_stale_state_is_refused(service: GameService, store: Store) -> None:
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
-    await service.play(CHANNEL, user_id=mover, move=_any_turn(table, random.Random(4)))
+    await service.turns.play(CHANNEL, user_id=mover, move=_any_turn(table, random.Random(4)))
     with pytest.raises(RevisionConflict):
         await store.commit_move(
             table.game.id,
@@ -382,7 +379,7 @@ async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
     rng = random.Random(5)
     turns = 0
     while table.game.status is GameStatus.ACTIVE:
-        await service.play(CHANNEL, user_id=_current_user(table), move=_any_turn(table, rng))
+        await service.turns.play(CHANNEL, user_id=_current_user(table), move=_any_turn(table, rng))
         turns += 1
         table = await service.table_by_id(table.game.id)
     assert turns == 40
@@ -395,7 +392,7 @@ async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
     assert final.kind == "finish"
     assert set(final.mentions) == {ADA, BOB}
     assert "**The game is over.**" in final.text
-    document = await service.export(CHANNEL, user_id=ADA)
+    document = await service.lookups.export(CHANNEL, user_id=ADA)
     # The end message attaches what /cascadia export gives, under the same name.
     ((name, attached),) = final.files
     assert name == f"cascadia-game-{table.game.id}.json"
@@ -421,7 +418,7 @@ async def test_three_of_a_kind_wipe(store: Store, clock: Clock) -> None:
     mover = _current_user(table)
     started_at = table.game.turn_started_at
     clock.now += timedelta(hours=1)
-    await service.wipe(CHANNEL, user_id=mover, tokens=None)
+    await service.turns.wipe(CHANNEL, user_id=mover, tokens=None)
 
     after = await service.table(CHANNEL)
     assert _current_user(after) == mover
@@ -435,10 +432,10 @@ async def test_three_of_a_kind_wipe(store: Store, clock: Clock) -> None:
     assert move.action == "wipe"
 
     with pytest.raises(IllegalAction) as refused:
-        await service.wipe(CHANNEL, user_id=mover, tokens=None)
+        await service.turns.wipe(CHANNEL, user_id=mover, tokens=None)
     assert refused.value.reason in (Reason.WIPE_ALREADY_USED, Reason.WIPE_NOT_ALLOWED)
     with pytest.raises(IllegalAction) as refused:
-        await service.wipe(CHANNEL, user_id=mover, tokens="1 2")
+        await service.turns.wipe(CHANNEL, user_id=mover, tokens="1 2")
     assert refused.value.reason is Reason.NO_NATURE_TOKEN
 
 
@@ -449,14 +446,14 @@ async def test_preview_commits_nothing(service: GameService, store: Store) -> No
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
     turn = _any_turn(table, random.Random(6))
-    preview = await service.preview(CHANNEL, user_id=mover, move=turn)
+    preview = await service.turns.preview(CHANNEL, user_id=mover, move=turn)
     assert preview.after == turn.play(table.require_state(), preview.seat)
     assert set(preview.placed) == {turn.at, turn.token_at} - {None}
     name = table.players[preview.seat].name
     assert preview.score_before == table.score_sheet().player(name).total
     assert preview.score_after == table.score_sheet(preview.after).player(name).total
     waiting = BOB if mover == ADA else ADA
-    other = await service.preview(CHANNEL, user_id=waiting, move=turn)
+    other = await service.turns.preview(CHANNEL, user_id=waiting, move=turn)
     assert other.seat == table.seat_of(waiting)
     after = await service.table(CHANNEL)
     assert after.game.revision == table.game.revision
@@ -477,7 +474,7 @@ async def test_a_move_encodes_its_state_once(
 
     monkeypatch.setattr(records, "state_to_json", counted)
     turn = _any_turn(table, random.Random(3))
-    await service.play(CHANNEL, user_id=_current_user(table), move=turn)
+    await service.turns.play(CHANNEL, user_id=_current_user(table), move=turn)
     assert len(calls) == 1
     game = (await service.table(CHANNEL)).game
     (row,) = await store.pending()
@@ -492,7 +489,7 @@ async def test_preview_of_an_illegal_turn_is_refused(service: GameService) -> No
     far = Hex(40, 40)
     for tile_at in (occupied, far):
         with pytest.raises(IllegalAction):
-            await service.preview(CHANNEL, user_id=mover, move=Move(1, 1, tile_at, 0, None))
+            await service.turns.preview(CHANNEL, user_id=mover, move=Move(1, 1, tile_at, 0, None))
 
 
 # --- running the game -------------------------------------------------------------------------
@@ -501,11 +498,11 @@ async def test_preview_of_an_illegal_turn_is_refused(service: GameService) -> No
 async def test_end_is_for_the_host_or_a_manager(service: GameService, store: Store) -> None:
     table = await _started(service, ADA, BOB)
     with pytest.raises(NotHost):
-        await service.check_can_end(CHANNEL, user_id=BOB, can_manage=False)
+        await service.turns.check_can_end(CHANNEL, user_id=BOB, can_manage=False)
     with pytest.raises(NotHost):
-        await service.end(table.game.id, user_id=BOB, name="Bob", can_manage=False)
-    await service.check_can_end(CHANNEL, user_id=CY, can_manage=True)
-    await service.end(table.game.id, user_id=CY, name="Cy", can_manage=True)
+        await service.turns.end(table.game.id, user_id=BOB, name="Bob", can_manage=False)
+    await service.turns.check_can_end(CHANNEL, user_id=CY, can_manage=True)
+    await service.turns.end(table.game.id, user_id=CY, name="Cy", can_manage=True)
     ended = await service.table_by_id(table.game.id)
     assert ended.game.status is GameStatus.ENDED
     announcement = (await _outbox(store))[-1]
@@ -515,18 +512,18 @@ async def test_end_is_for_the_host_or_a_manager(service: GameService, store: Sto
     document = json.loads(attached)
     assert document["game"]["status"] == "ended"
     assert GameRecord.from_json(document["record"]).replay() == ended.state
-    document = await service.export(CHANNEL, user_id=ADA)
+    document = await service.lookups.export(CHANNEL, user_id=ADA)
     assert document["seed"] == 5
 
 
 async def test_settings_are_for_the_host(service: GameService) -> None:
     table = await _started(service, ADA, BOB)
     with pytest.raises(NotHost):
-        await service.set_reminder_hours(CHANNEL, user_id=BOB, hours=1)
-    game = await service.set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
+        await service.reminders.set_reminder_hours(CHANNEL, user_id=BOB, hours=1)
+    game = await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
     assert game.reminder_hours == 0
     assert game.next_reminder_at is None
-    game = await service.set_reminder_hours(CHANNEL, user_id=ADA, hours=6)
+    game = await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=6)
     assert table.game.turn_started_at is not None
     assert game.next_reminder_at == table.game.turn_started_at + timedelta(hours=6)
 
@@ -537,22 +534,22 @@ async def test_reminders_follow_the_schedule_and_catch_up_once(
     table = await _started(service, ADA, BOB)
     current = _current_user(table)
     clock.now += timedelta(hours=23)
-    assert await service.queue_reminders() == []
+    assert await service.reminders.queue_reminders() == []
     clock.now += timedelta(hours=2)
-    (first,) = await service.queue_reminders()
-    assert await service.queue_reminders() == []
+    (first,) = await service.reminders.queue_reminders()
+    assert await service.reminders.queue_reminders() == []
     # The bot was down for three days: one reminder, not three.
     clock.now += timedelta(days=3)
-    (second,) = await service.queue_reminders()
-    assert await service.queue_reminders() == []
+    (second,) = await service.reminders.queue_reminders()
+    assert await service.reminders.queue_reminders() == []
     rows = [await store.get_outbox(i) for i in (first, second)]
     texts = [Announcement.from_row(r).text for r in rows if r is not None]
     assert all(_mentions(t) == {current} for t in texts)
     assert "friendly" in texts[0]
     assert texts[0] != texts[1]
     # A move starts a new turn with a fresh schedule.
-    await service.play(CHANNEL, user_id=current, move=_any_turn(table, random.Random(7)))
-    assert await service.queue_reminders() == []
+    await service.turns.play(CHANNEL, user_id=current, move=_any_turn(table, random.Random(7)))
+    assert await service.reminders.queue_reminders() == []
 
 
 async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: Clock) -> None:
@@ -562,16 +559,16 @@ async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: Clock) -> 
     assert started is not None
     assert table.game.next_reminder_at == started + timedelta(seconds=48)
     clock.now += timedelta(seconds=49)
-    (_,) = await service.queue_reminders()
+    (_,) = await service.reminders.queue_reminders()
     game = (await service.table(CHANNEL)).game
     assert game.next_reminder_at == clock.now + timedelta(seconds=48)
 
 
 async def test_reminders_off(service: GameService, clock: Clock) -> None:
     await _started(service, ADA, BOB)
-    await service.set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
+    await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
     clock.now += timedelta(days=30)
-    assert await service.queue_reminders() == []
+    assert await service.reminders.queue_reminders() == []
 
 
 # --- looking ----------------------------------------------------------------------------------
@@ -579,18 +576,18 @@ async def test_reminders_off(service: GameService, clock: Clock) -> None:
 
 async def test_my_games(service: GameService, store: Store) -> None:
     table = await _started(service, ADA, BOB)
-    await service.open_lobby(
+    await service.lobby.open_lobby(
         guild_id=GUILD, channel_id=CHANNEL + 1, user_id=BOB, name="b", cards=None
     )
     current = _current_user(table)
-    mine = {g.channel_id: g for g in await service.my_games(current)}
+    mine = {g.channel_id: g for g in await service.lookups.my_games(current)}
     assert mine[CHANNEL].your_turn
     other = BOB if current == ADA else ADA
-    theirs = {g.channel_id: g for g in await service.my_games(other)}
+    theirs = {g.channel_id: g for g in await service.lookups.my_games(other)}
     assert not theirs[CHANNEL].your_turn
     assert theirs[CHANNEL].to_move == f"u{current}"
-    assert await service.my_games(CY) == []
-    bob = {g.channel_id: g for g in await service.my_games(BOB)}
+    assert await service.lookups.my_games(CY) == []
+    bob = {g.channel_id: g for g in await service.lookups.my_games(BOB)}
     assert not bob[CHANNEL + 1].started
 
 
@@ -598,31 +595,31 @@ async def test_a_deleted_channels_game_shows_as_ended_for_a_week(
     service: GameService, store: Store, clock: Clock
 ) -> None:
     table = await _started(service, ADA, BOB)
-    await service.open_lobby(
+    await service.lobby.open_lobby(
         guild_id=GUILD, channel_id=CHANNEL + 1, user_id=ADA, name="a", cards=None
     )
-    assert await service.abandon(CHANNEL) == [table.game.id]
+    assert await service.turns.abandon(CHANNEL) == [table.game.id]
     assert await store.pending(channel_id=CHANNEL) == []
-    mine = {g.channel_id: g for g in await service.my_games(ADA)}
+    mine = {g.channel_id: g for g in await service.lookups.my_games(ADA)}
     assert mine[CHANNEL].ended
     assert not mine[CHANNEL + 1].ended
     assert "<#10>: ended" in my_games_message(list(mine.values()))
     clock.now += timedelta(days=8)
-    assert [g.channel_id for g in await service.my_games(BOB)] == []
+    assert [g.channel_id for g in await service.lookups.my_games(BOB)] == []
 
 
 async def test_the_host_role_passes_to_the_next_person(service: GameService) -> None:
     table = await _lobby(service, ADA, BOB, CY)
-    await service.add_computer(table.game.id, user_id=ADA, policy="fast")
-    assert await service.pass_host(table.game.id, gone=BOB) is None
-    passed = await service.pass_host(table.game.id, gone=ADA)
+    await service.lobby.add_computer(table.game.id, user_id=ADA, policy="fast")
+    assert await service.lobby.pass_host(table.game.id, gone=BOB) is None
+    passed = await service.lobby.pass_host(table.game.id, gone=ADA)
     assert passed is not None
     assert passed.game.host_id == BOB
-    again = await service.pass_host(table.game.id, gone=BOB)
+    again = await service.lobby.pass_host(table.game.id, gone=BOB)
     assert again is not None
     assert again.game.host_id == CY
     # After the last seat it wraps round, past the computer: a computer never hosts.
-    last = await service.pass_host(table.game.id, gone=CY)
+    last = await service.lobby.pass_host(table.game.id, gone=CY)
     assert last is not None
     assert last.game.host_id == ADA
 
@@ -630,7 +627,7 @@ async def test_the_host_role_passes_to_the_next_person(service: GameService) -> 
 async def test_a_member_may_have_five_lobbies_open_in_a_server(service: GameService) -> None:
     opened = await asyncio.gather(
         *(
-            service.open_lobby(
+            service.lobby.open_lobby(
                 guild_id=GUILD, channel_id=CHANNEL + n, user_id=ADA, name="a", cards=None
             )
             for n in range(8)
@@ -642,21 +639,23 @@ async def test_a_member_may_have_five_lobbies_open_in_a_server(service: GameServ
     assert all(isinstance(r, TooManyLobbies) for r in refused), refused
     assert "5 lobbies open in this server" in str(refused[0])
     # Another server, and another member, are counted apart.
-    await service.open_lobby(guild_id=GUILD + 1, channel_id=99, user_id=ADA, name="a", cards=None)
-    await service.open_lobby(guild_id=GUILD, channel_id=98, user_id=BOB, name="b", cards=None)
+    await service.lobby.open_lobby(
+        guild_id=GUILD + 1, channel_id=99, user_id=ADA, name="a", cards=None
+    )
+    await service.lobby.open_lobby(guild_id=GUILD, channel_id=98, user_id=BOB, name="b", cards=None)
     # Starting one frees a place.
     first = next(r for r in opened if isinstance(r, LoadedGame))
-    await service.join(first.game.id, user_id=BOB, name="b")
-    await service.start(first.game.id, user_id=ADA)
-    await service.open_lobby(guild_id=GUILD, channel_id=97, user_id=ADA, name="a", cards=None)
+    await service.lobby.join(first.game.id, user_id=BOB, name="b")
+    await service.lobby.start(first.game.id, user_id=ADA)
+    await service.lobby.open_lobby(guild_id=GUILD, channel_id=97, user_id=ADA, name="a", cards=None)
 
 
 async def test_export_has_the_table_and_its_scores(service: GameService) -> None:
     table = await _started(service, ADA, BOB)
-    await service.play(
+    await service.turns.play(
         CHANNEL, user_id=_current_user(table), move=_any_turn(table, random.Random(8))
     )
-    document = await service.export(CHANNEL, user_id=BOB)
+    document = await service.lookups.export(CHANNEL, user_id=BOB)
     assert "seed" not in document
     assert "record" not in document
     assert [p["user_id"] for p in document["players"]] == [str(ADA), str(BOB)]
@@ -676,9 +675,9 @@ async def test_export_has_the_table_and_its_scores(service: GameService) -> None
 async def test_export_needs_a_started_game(service: GameService) -> None:
     await _lobby(service, ADA)
     with pytest.raises(NotStarted):
-        await service.export(CHANNEL, user_id=ADA)
+        await service.lookups.export(CHANNEL, user_id=ADA)
     with pytest.raises(NoGame):
-        await service.export(CHANNEL + 5, user_id=ADA)
+        await service.lookups.export(CHANNEL + 5, user_id=ADA)
 
 
 async def test_only_the_process_that_claims_a_game_reminds_in_it(
@@ -693,10 +692,10 @@ async def test_only_the_process_that_claims_a_game_reminds_in_it(
     clock.now += timedelta(hours=25)
     # This process holds the game now; a process of a shard that does not own it never will.
     assert await service.claim(table.game.id)
-    assert await other.queue_reminders() == []
-    assert await elsewhere.queue_reminders() == []
+    assert await other.reminders.queue_reminders() == []
+    assert await elsewhere.reminders.queue_reminders() == []
     # The first process stopped: once its lease ends, the other process takes over.
     clock.now += timedelta(minutes=1)
-    (reminder,) = await other.queue_reminders()
+    (reminder,) = await other.reminders.queue_reminders()
     assert reminder > 0
-    assert await service.queue_reminders() == []
+    assert await service.reminders.queue_reminders() == []

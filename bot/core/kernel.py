@@ -1,0 +1,314 @@
+"""The game service's kernel: the store, the clock, loading a game, and committing a turn.
+
+The parts of the service (:mod:`bot.core.lobby`, :mod:`bot.core.turns`,
+:mod:`bot.core.reminder_queue` and :mod:`bot.core.lookups`, put together in
+:mod:`bot.core.service`, and beside them :mod:`bot.core.attendance`, :mod:`bot.core.panels`
+and :mod:`bot.core.computer_turns`) act through a :class:`GameKernel`. Every turn, whoever
+chose it, is committed by :meth:`GameKernel.commit_turn` with the revision read, so that two
+submissions at once never both apply; announcements go into the outbox in the same
+transaction. No Discord objects: users are ids and names, so the whole layer is tested
+against a real SQLite file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.core import messages
+from bot.core.absence import Call, presence_of
+from bot.core.computers import Thinker
+from bot.core.errors import NoGame, NotInGame, NotStarted
+from bot.core.messages import Player
+from bot.core.names import seat_names
+from bot.core.outbox import Announcement, Picture
+from bot.core.records import (
+    export_document,
+    export_file,
+    last_placements,
+    placed_hexes,
+    read_state,
+    state_text,
+)
+from bot.core.reminders import next_reminder_time
+from bot.store import (
+    THIS_PROCESS,
+    Claimer,
+    Clock,
+    CommitResult,
+    GameRow,
+    GameStatus,
+    MoveRow,
+    Seat,
+    Store,
+    utc_now,
+)
+from engine import Action, GameRecord, GameState, Hex, Move, ScoreSheet, record_for, score_state
+
+HOUR = timedelta(hours=1)
+
+
+def new_seed() -> int:
+    """A fresh random game seed."""
+    return secrets.randbits(63)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    """A game as loaded: its row, its players in seat order and, once started, its state."""
+
+    game: GameRow
+    players: tuple[Player, ...]
+    state: GameState | None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat of a user, or ``None`` if they are not playing (or left the game to the
+        computer)."""
+        for seat, player in enumerate(self.players):
+            if player.user_id == user_id and player.computer is None:
+                return seat
+        return None
+
+    @property
+    def people(self) -> tuple[Player, ...]:
+        """The players who are people (not the computer), in seat order."""
+        return tuple(p for p in self.players if p.computer is None)
+
+    @property
+    def computers(self) -> int:
+        """How many seats the computer plays."""
+        return sum(p.computer is not None for p in self.players)
+
+    def require_seat(self, user_id: int) -> int:
+        """The seat of a user; :class:`NotInGame` if they have none."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise NotInGame()
+        return seat
+
+    def require_state(self) -> GameState:
+        """The engine state; :class:`NotStarted` while in the lobby."""
+        if self.state is None:
+            raise NotStarted()
+        return self.state
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names in seat order."""
+        return tuple(p.name for p in self.players)
+
+    def score_sheet(self, state: GameState | None = None) -> ScoreSheet:
+        """The score sheet of ``state`` (default: the current one)."""
+        return score_state(state or self.require_state(), self.names)
+
+    def record(self, actions: Sequence[Action]) -> GameRecord:
+        """The game record, with the players' names, and ``actions`` played."""
+        return record_for(self.require_state(), actions, self.names)
+
+
+class GameKernel:
+    """What every part of the game service shares, on a :class:`~bot.store.Store`: the
+    store, the clock, the thinker, loading a game and committing a turn."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        now: Clock = utc_now,
+        seeds: Callable[[], int] = new_seed,
+        reminder_hour: timedelta = HOUR,
+        thinker: Thinker | None = None,
+        claimer: Claimer = THIS_PROCESS,
+    ) -> None:
+        """``reminder_hour`` is how long one hour of ``reminder_hours`` lasts: shorter only
+        in tests, so that a reminder schedule plays out in seconds. ``thinker`` runs the
+        computer players (default: in a thread). ``claimer`` is this process as it claims a
+        game's background work (default: the only process, owning every guild)."""
+        self.store = store
+        self.claimer = claimer
+        self._now = now
+        self.seeds = seeds
+        self.scale = reminder_hour / HOUR
+        """How long an hour of ``reminder_hours`` lasts, as a share of a real hour."""
+        self.thinker = thinker or Thinker()
+
+    async def claim(self, game_id: int) -> bool:
+        """Whether this process does the game's background work now (reminders, votes,
+        pings, computer turns): its shards own the game's guild and no other process's lease
+        holds the game. Claimed until the lease ends."""
+        return await self.store.claim_game(game_id, self.claimer)
+
+    def now(self) -> datetime:
+        """The service's clock."""
+        return self._now()
+
+    def next_reminder(self, now: datetime, game: GameRow) -> datetime | None:
+        """When the next reminder of ``game``'s turn falls due if one went out at ``now``."""
+        return self.reminder_after(now, game.reminder_hours, 0)
+
+    def deadline_budget(self, game: GameRow) -> timedelta | None:
+        """How long a turn of ``game`` may take (scaled like reminders); ``None``: no
+        deadline."""
+        if game.deadline_hours == 0:
+            return None
+        return timedelta(hours=game.deadline_hours) * self.scale
+
+    async def call(
+        self, table: LoadedGame, state: GameState, *, turn_started_at: datetime, now: datetime
+    ) -> Call:
+        """How the player to move in ``state`` is called at ``now`` (see
+        :meth:`~bot.core.absence.Presence.call`); a computer seat is never pinged."""
+        player = table.players[state.current]
+        if player.computer is not None:
+            return Call(ping=False)
+        presence = presence_of(await self.store.person(player.user_id))
+        budget = self.deadline_budget(table.game)
+        return presence.call(now, turn_started_at=turn_started_at, budget=budget)
+
+    def reminder_after(self, turn_started_at: datetime, hours: int, sent: int) -> datetime | None:
+        """When the reminder after ``sent`` of a turn that started at ``turn_started_at`` falls
+        due, with ``hours`` between reminders (scaled); ``None``: no more reminders."""
+        due = next_reminder_time(turn_started_at, hours, sent)
+        return None if due is None else turn_started_at + (due - turn_started_at) * self.scale
+
+    # --- loading ------------------------------------------------------------------------------
+
+    async def table(self, channel_id: int) -> LoadedGame:
+        """The channel's open game; :class:`NoGame` if there is none."""
+        game = await self.store.get_active_game(channel_id)
+        if game is None:
+            raise NoGame()
+        return await self.load(game)
+
+    async def last_table(self, channel_id: int, *, user_id: int) -> LoadedGame:
+        """The channel's open game or else the caller's latest game here, finished or ended:
+        what the read-only commands (status, board, score, export) show."""
+        game = await self.store.get_active_game(channel_id)
+        if game is None:
+            played = await self.store.games_for_user(
+                user_id, statuses=tuple(GameStatus), channel_id=channel_id
+            )
+            game = played[0].game if played else None
+        if game is None:
+            raise NoGame()
+        return await self.load(game)
+
+    async def table_by_id(self, game_id: int) -> LoadedGame:
+        """A game by id (lobby buttons carry it); :class:`NoGame` if it is gone."""
+        game = await self.store.get_game(game_id)
+        if game is None:
+            raise NoGame()
+        return await self.load(game)
+
+    async def load(self, game: GameRow) -> LoadedGame:
+        """The game of ``game``'s row, with its players and state."""
+        players = players_of(await self.store.seats(game.id))
+        state = None if game.state is None else read_state(game.state)
+        return LoadedGame(game, players, state)
+
+    def turn_reminder(self, now: datetime, game: GameRow, player: Player) -> datetime | None:
+        """When the first reminder of ``player``'s turn, starting at ``now``, falls due."""
+        # A computer is never reminded: it plays within seconds, or after a restart.
+        if player.computer is not None:
+            return None
+        return self.reminder_after(now, game.reminder_hours, 0)
+
+    # --- committing a turn --------------------------------------------------------------------
+
+    async def commit_turn(
+        self,
+        table: LoadedGame,
+        seat: int,
+        move: Move,
+        *,
+        user_id: int,
+        played_for: str | None = None,
+        lead: str = "",
+        tail: str = "",
+        buttons: tuple[tuple[str, str], ...] = (),
+    ) -> CommitResult:
+        """Play ``move`` for ``seat`` of the game as loaded and commit it with the revision
+        read: the move log (``played_for`` when its player did not choose it), the next
+        player called, the outbox. ``lead`` and ``tail`` frame the turn message, ``buttons``
+        (label, custom id) go under it."""
+        before = table.require_state()
+        after = move.play(before, seat)
+        actions = move.actions()
+        game = table.game
+        moves = await self.store.moves(game.id)
+        highlights = last_placements(moves, table.players)
+        highlights[seat] = _placed(move)
+        line = lead + messages.describe_turn(before, actions, table.players[seat])
+        now = self._now()
+        call = Call()
+        if after.is_over:
+            sheet = table.score_sheet(after)
+            # The export as it will read once this move is committed.
+            seq = moves[-1].seq + 1 if moves else 1
+            logged = MoveRow(game.id, seq, user_id, str(move), now, played_for)
+            finished = dataclasses.replace(game, status=GameStatus.FINISHED)
+            hints = await self.store.hints(game.id)
+            document = export_document(finished, table.players, after, [*moves, logged], hints)
+            announcement = Announcement(
+                kind="finish",
+                text=messages.game_over_message(line, sheet, table.players) + tail,
+                mentions=tuple(p.user_id for p in table.people),
+                pictures=(Picture.SCORES, Picture.ENVIRONMENTS),
+                state=after,
+                names=table.names,
+                highlights=tuple(highlights),
+                files=(export_file(document),),
+                buttons=buttons,
+            )
+            status, next_at = GameStatus.FINISHED, None
+        else:
+            upcoming = table.players[after.current]
+            call = await self.call(table, after, turn_started_at=now, now=now)
+            announcement = Announcement(
+                kind="turn",
+                text=f"{line}\n{messages.your_turn_line(after, upcoming, call)}{tail}",
+                mentions=(upcoming.user_id,) if call.ping else (),
+                pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+                state=after,
+                names=table.names,
+                highlights=tuple(highlights),
+                buttons=buttons,
+            )
+            status = GameStatus.ACTIVE
+            next_at = self.turn_reminder(now, game, upcoming)
+        text = state_text(after)
+        return await self.store.commit_move(
+            game.id,
+            game.revision,
+            user_id=user_id,
+            action_text=str(move),
+            new_state_json=text,
+            new_status=status,
+            outbox_messages=[announcement.to_outbox(state_text=text)],
+            turn_started_at=now,
+            next_reminder_at=next_at,
+            played_for=played_for,
+            ping_due_at=call.ping_due_at,
+        )
+
+
+def players_of(seats: Sequence[Seat]) -> tuple[Player, ...]:
+    """The players of a game's seats, in seat order, named apart (see :func:`seat_names`)."""
+    names = seat_names([s.name for s in seats])
+    return tuple(
+        Player(s.user_id, n, computer=s.computer) for s, n in zip(seats, names, strict=True)
+    )
+
+
+def as_seat(state: GameState, seat: int) -> GameState:
+    """``state`` as if it were ``seat``'s turn, for previews and choices while waiting."""
+    if seat == state.current or state.is_over:
+        return state
+    return dataclasses.replace(state, current=seat)
+
+
+def _placed(move: Move) -> tuple[Hex, ...]:
+    return placed_hexes(move.at, move.token_at)

@@ -1,0 +1,86 @@
+"""Queueing reminders: the host's ``reminder_hours`` setting and the periodic pass that
+reminds every player whose turn has waited long enough. A part of the game service (see
+:mod:`bot.core.kernel`); the schedule itself is :mod:`bot.core.reminders`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.core import messages
+from bot.core.absence import Presence, presence_of
+from bot.core.errors import NotHost
+from bot.core.kernel import GameKernel, players_of
+from bot.core.outbox import Announcement
+from bot.core.records import read_progress
+from bot.core.reminders import ReminderDue, catch_up
+from bot.store import GameRow, GameStatus, ReminderNote
+
+
+class ReminderQueue:
+    """Reminding a player whose turn waits: the host's setting and the periodic pass that
+    queues the reminders due; part of the game service, over its :class:`GameKernel`."""
+
+    def __init__(self, kernel: GameKernel) -> None:
+        self.kernel = kernel
+        self.store = kernel.store
+
+    async def set_reminder_hours(self, channel_id: int, *, user_id: int, hours: int) -> GameRow:
+        """The host changes how long a turn waits before its player is reminded."""
+        table = await self.kernel.table(channel_id)
+        game = table.game
+        if user_id != game.host_id:
+            raise NotHost("change the settings")
+        next_at = None
+        if game.status is GameStatus.ACTIVE and game.turn_started_at is not None:
+            next_at = self.kernel.reminder_after(game.turn_started_at, hours, game.reminders_sent)
+        return await self.store.set_reminder_hours(game.id, hours, next_reminder_at=next_at)
+
+    async def queue_reminders(self) -> list[int]:
+        """Queue a reminder for every game whose turn has waited long enough; returns the
+        outbox ids. After downtime a game gets one catch-up reminder, not a burst."""
+        now = self.kernel.now()
+        owed = [
+            (game, due)
+            for game in await self.store.due_reminders(now)
+            if game.state is not None and (due := self._catch_up(now, game)) is not None
+        ]
+        # A pass after downtime may owe dozens: a few statements for all of them, and one
+        # write to disk.
+        claimed = await self.store.claim_games([game.id for game, _ in owed], self.kernel.claimer)
+        seats = await self.store.seats_of(claimed)
+        presences: dict[int, Presence] = {}
+        notes: list[ReminderNote] = []
+        for game, due in owed:
+            if game.id not in claimed or game.state is None:
+                continue
+            if game.ping_due_at is not None:
+                continue  # a ping after quiet hours is owed
+            player = players_of(seats.get(game.id, []))[read_progress(game.state).current]
+            if player.computer is not None:
+                continue  # a computer is not reminded
+            if player.user_id not in presences:
+                presences[player.user_id] = presence_of(await self.store.person(player.user_id))
+            if not presences[player.user_id].may_remind(now):
+                continue  # away or in quiet hours: due again at the first check after
+            since = game.turn_started_at or now
+            announcement = Announcement(
+                kind="reminder",
+                text=messages.reminder_message(due.level, player, since),
+                mentions=(player.user_id,),
+            )
+            notes.append(
+                ReminderNote(
+                    game.id, game.revision, due.next_reminder_at, (announcement.to_outbox(),)
+                )
+            )
+        # A game a move changed meanwhile is left out: its turn has a fresh schedule.
+        results = await self.store.record_reminders(notes)
+        return [outbox_id for note in notes if note.game_id in results
+                for outbox_id in results[note.game_id].outbox_ids]  # fmt: skip
+
+    def _catch_up(self, now: datetime, game: GameRow) -> ReminderDue | None:
+        due = catch_up(now, game.next_reminder_at, game.reminder_hours, game.reminders_sent)
+        if due is None:
+            return None
+        return ReminderDue(due.level, now + (due.next_reminder_at - now) * self.kernel.scale)
