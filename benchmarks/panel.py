@@ -27,8 +27,9 @@ if __name__ == "__main__" and not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bot.core import gains
+from bot.core.panel_draft import Draft, Offer, Press, Step, Verb
 from bot.core.panels import draw_panel
-from bot.core.turnpanel import Draft, Offer, Press, Step, Verb, advance, offer
+from bot.core.turnpanel import advance, offer
 from engine import GameState, PlaceTile, PlaceToken, Take, apply, new_game
 from render import clear_picture_cache
 

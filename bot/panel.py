@@ -22,6 +22,7 @@ import discord
 from bot import errors
 from bot.core.captions import environment_description
 from bot.core.names import safe
+from bot.core.panel_draft import PLAY_LABEL, Button, Press, Select, Verb, play_custom_id
 from bot.core.panels import (
     Outcome,
     PanelGone,
@@ -31,7 +32,6 @@ from bot.core.panels import (
     TurnPassed,
     draw_panel,
 )
-from bot.core.turnpanel import PLAY_LABEL, Button, Press, Select, Verb, play_custom_id
 from engine import score_state
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from bot.core.captions import (
     environment_files,
     scores_description,
 )
-from bot.core.turnpanel import PLAY_LABEL, play_custom_id
+from bot.core.panel_draft import PLAY_LABEL, play_custom_id
 from bot.store import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow, Store
 from engine import GameState, Hex, score_state, state_from_json
 from render import render_display, render_environment, render_scores

@@ -1,7 +1,7 @@
 """The turn panel behind the buttons: opening it, each press, Confirm and Cancel, with the
 draft of choices kept in the database between presses.
 
-No Discord objects: users are ids, presses are :class:`~bot.core.turnpanel.Press` values, and
+No Discord objects: users are ids, presses are :class:`~bot.core.panel_draft.Press` values, and
 what the panel should show comes back as a :class:`Shown`. Confirm plays through the same
 service path as ``/cascadia play`` and ``/cascadia wipe`` (revision check, move log, outbox),
 with the revision the draft was made on: a panel whose game changed underneath it plays
@@ -15,10 +15,10 @@ import logging
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.core import turnpanel
+from bot.core import panel_draft, turnpanel
 from bot.core.errors import BotError, NotInGame
+from bot.core.panel_draft import Draft, Offer, Press, Step, Verb
 from bot.core.service import GameService, LoadedGame, as_seat
-from bot.core.turnpanel import Draft, Offer, Press, Step, Verb
 from bot.store import CommitResult, GameStatus, PanelRow
 from engine import CascadiaError, GameState, NatureWipe, WipeThree, score_state
 from render import render_environment
@@ -188,7 +188,7 @@ class Panels:
         step = draft.step
         if step not in (Step.CHECK, Step.WIPE):
             raise PanelRefused("There is nothing to confirm on this step yet.")
-        actions = turnpanel.actions(draft)
+        actions = panel_draft.actions(draft)
         user_id = row.user_id
         if step is Step.WIPE:
             [wipe] = actions
@@ -205,7 +205,7 @@ class Panels:
         return dataclasses.replace(
             self._result(Outcome.PLAYED, loaded, seat, row, planning),
             outbox_ids=result.outbox_ids,
-            notice=f"Same as `{turnpanel.command_text(draft)}`.",
+            notice=f"Same as `{panel_draft.command_text(draft)}`.",
         )
 
     async def _after_wipe(

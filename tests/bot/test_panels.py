@@ -7,12 +7,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.core import turnpanel
 from bot.core.errors import HintUsed, NotInGame, NotYourTurn
 from bot.core.messages import play_command
+from bot.core.panel_draft import Draft, Press, Step, Verb, command_text
 from bot.core.panels import CLOSED, Outcome, PanelGone, PanelRefused, Panels, Shown
 from bot.core.service import GameService, LoadedGame
-from bot.core.turnpanel import Draft, Press, Step, Verb, suggestion
+from bot.core.turnpanel import suggestion
 from bot.store import StalePanel, Store, open_store
 from engine import InvalidInput, ranked_moves
 
@@ -315,7 +315,7 @@ async def test_suggest_fills_in_the_turns_hint_counted_once(
     shown = await panels.open(game_id, user_id=waiting, turn=1)
     await _press(panels, shown, Verb.SUGGEST)
     draft = await _stored_draft(store, game_id, waiting)
-    assert turnpanel.command_text(draft) == play_command(given.moves[0])
+    assert command_text(draft) == play_command(given.moves[0])
     document = await service.lookups.export(CHANNEL, user_id=ADA)
     assert [(h["turn"], h["user_id"]) for h in document["hints"]] == [
         (0, str(mover)),

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.core import gains
-from bot.core.turnpanel import (
+from bot.core.panel_draft import (
     PAGE_SIZE,
     Draft,
     Offer,
@@ -19,13 +19,9 @@ from bot.core.turnpanel import (
     Step,
     Verb,
     actions,
-    advance,
-    check_press,
     command_text,
-    offer,
-    score_change,
-    suggestion,
 )
+from bot.core.turnpanel import advance, check_press, offer, score_change, suggestion
 from engine import (
     CascadiaError,
     GameState,
