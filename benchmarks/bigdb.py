@@ -50,7 +50,7 @@ if __name__ == "__main__" and not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bot.core import messages
-from bot.core.attendance import Attendance
+from bot.core.absence_service import Attendance
 from bot.core.messages import Player
 from bot.core.records import move_text, state_text
 from bot.core.service import GameService

@@ -28,8 +28,8 @@ if __name__ == "__main__" and not __package__:
 
 from bot.core import gains
 from bot.core.panel_draft import Draft, Offer, Press, Step, Verb
-from bot.core.panels import draw_panel
-from bot.core.turnpanel import advance, offer
+from bot.core.panel_service import draw_panel
+from bot.core.panel_steps import advance, offer
 from engine import GameState, PlaceTile, PlaceToken, Take, apply, new_game
 from render import clear_picture_cache
 

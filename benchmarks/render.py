@@ -35,7 +35,7 @@ from PIL import Image
 
 from benchmarks import positions
 from benchmarks.panel import late_position, panel_steps
-from bot.core.panels import draw_panel
+from bot.core.panel_service import draw_panel
 from bot.core.replays import game_pictures
 from engine import (
     Action,

@@ -5,7 +5,7 @@ answer.
 
 The buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only ids (game and
 turn, or game and seat), so a vote posted before a restart still counts presses after it. The
-rules are in :mod:`bot.core.attendance`.
+rules are in :mod:`bot.core.absence_service`.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from discord.ext import commands, tasks
 from bot import errors
 from bot.backup import Backups
 from bot.config import Settings
-from bot.core.attendance import Attendance
+from bot.core.absence_service import Attendance
 from bot.core.computer_turns import ComputerTurns
 from bot.core.computers import start_thinker
 from bot.core.errors import ShuttingDown

@@ -3,8 +3,8 @@ opens, edited in place at each step.
 
 Every component is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only ids (the
 game, the panel's owner, the turn, the panel version and the press), so a panel keeps working
-after a restart; its choices are in the database (see :mod:`bot.core.panels`). This module
-only turns presses into :class:`~bot.core.turnpanel.Press` values and offers into components;
+after a restart; its choices are in the database (see :mod:`bot.core.panel_service`). This module
+only turns presses into :class:`~bot.core.panel_draft.Press` values and offers into components;
 each press is acknowledged at once and the picture is drawn in a thread.
 """
 
@@ -23,7 +23,7 @@ from bot import errors
 from bot.core.captions import environment_description
 from bot.core.names import safe
 from bot.core.panel_draft import PLAY_LABEL, Button, Press, Select, Verb, play_custom_id
-from bot.core.panels import (
+from bot.core.panel_service import (
     Outcome,
     PanelGone,
     PanelRefused,

@@ -16,8 +16,8 @@ if __name__ == "__main__" and not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bot.core.panel_draft import Draft, Offer, Press, Step, Verb
-from bot.core.panels import draw_panel
-from bot.core.turnpanel import advance, offer
+from bot.core.panel_service import draw_panel
+from bot.core.panel_steps import advance, offer
 from engine import GameState, apply, choose, new_game
 
 PICTURE = Path(__file__).resolve().parent / "panel.png"

@@ -1,6 +1,6 @@
 """Playing the computer turns that are due, each game in a task of its own.
 
-Beside :mod:`bot.core.attendance`, which plays the seats handed to the computer in its
+Beside :mod:`bot.core.absence_service`, which plays the seats handed to the computer in its
 periodic check, through the same claim -> play -> look again on a revision conflict loop: a
 turn is thought about by the service's :class:`~bot.core.computers.Thinker` and committed by
 :meth:`bot.core.turns.Turns.play_computer`.

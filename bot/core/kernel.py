@@ -2,12 +2,12 @@
 
 The parts of the service (:mod:`bot.core.lobby`, :mod:`bot.core.turns`,
 :mod:`bot.core.reminder_queue` and :mod:`bot.core.lookups`, put together in
-:mod:`bot.core.service`, and beside them :mod:`bot.core.attendance`, :mod:`bot.core.panels`
-and :mod:`bot.core.computer_turns`) act through a :class:`GameKernel`. Every turn, whoever
-chose it, is committed by :meth:`GameKernel.commit_turn` with the revision read, so that two
-submissions at once never both apply; announcements go into the outbox in the same
-transaction. No Discord objects: users are ids and names, so the whole layer is tested
-against a real SQLite file.
+:mod:`bot.core.service`, and beside them :mod:`bot.core.absence_service`,
+:mod:`bot.core.panel_service` and :mod:`bot.core.computer_turns`) act through a
+:class:`GameKernel`. Every turn, whoever chose it, is committed by
+:meth:`GameKernel.commit_turn` with the revision read, so that two submissions at once never
+both apply; announcements go into the outbox in the same transaction. No Discord objects:
+users are ids and names, so the whole layer is tested against a real SQLite file.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ the :class:`Draft` of a player's choices with the move it makes.
 A :class:`Draft` holds a player's choices for one turn (it is stored between presses, so a
 restart resumes at the same step); :func:`work_out` applies them, and on Confirm
 :func:`actions` are what is played (a wipe alone, or :meth:`Draft.move`). What each step
-offers and how a press moves the draft on are :mod:`bot.core.turnpanel`.
+offers and how a press moves the draft on are :mod:`bot.core.panel_steps`.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ game, committing a turn) with its parts, one per kind of operation, each over th
 :attr:`~GameService.lobby` (:mod:`bot.core.lobby`), :attr:`~GameService.turns`
 (:mod:`bot.core.turns`), :attr:`~GameService.reminders` (:mod:`bot.core.reminder_queue`) and
 :attr:`~GameService.lookups` (:mod:`bot.core.lookups`). Deadlines and votes
-(:mod:`bot.core.attendance`), the turn panel (:mod:`bot.core.panels`) and the computer turns
-(:mod:`bot.core.computer_turns`) are built the same way, over a service they are given.
+(:mod:`bot.core.absence_service`), the turn panel (:mod:`bot.core.panel_service`) and the
+computer turns (:mod:`bot.core.computer_turns`) are built the same way, over a service they
+are given.
 """
 
 from __future__ import annotations

@@ -139,7 +139,7 @@ class Turns:
         (when given) or, without ``seat``, not a computer's.
 
         ``policy`` (default: the seat's computer player, else ``fast``) chooses the move in
-        the thinker's worker, as it chooses a skipped turn (see :mod:`bot.core.attendance`).
+        the thinker's worker, as it chooses a skipped turn (see :mod:`bot.core.absence_service`).
         :class:`~bot.store.RevisionConflict` if the game changed meanwhile.
         """
         table = await self.kernel.table_by_id(game_id)

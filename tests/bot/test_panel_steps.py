@@ -21,7 +21,7 @@ from bot.core.panel_draft import (
     actions,
     command_text,
 )
-from bot.core.turnpanel import advance, check_press, offer, score_change, suggestion
+from bot.core.panel_steps import advance, check_press, offer, score_change, suggestion
 from engine import (
     CascadiaError,
     GameState,

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core.attendance import (
+from bot.core.absence_service import (
     Attendance,
     BadSetting,
     CannotSkip,

@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.core import panel_draft, turnpanel
+from bot.core import panel_draft, panel_steps
 from bot.core.errors import BotError, NotInGame
 from bot.core.panel_draft import Draft, Offer, Press, Step, Verb
 from bot.core.service import GameService, LoadedGame, as_seat
@@ -159,11 +159,11 @@ class Panels:
             return await self._confirm(loaded, before, seat, row, draft, planning)
         if press.verb is Verb.SUGGEST:
             # The turn's hint, worked out off the event loop and noted as /cascadia hint does.
-            turnpanel.check_press(before, draft, press, planning=planning)
+            panel_steps.check_press(before, draft, press, planning=planning)
             move = await self.service.turns.suggestion(game_id, user_id=user_id)
-            new = turnpanel.suggestion(before, move)
+            new = panel_steps.suggestion(before, move)
         else:
-            new = turnpanel.advance(before, draft, press, planning=planning)
+            new = panel_steps.advance(before, draft, press, planning=planning)
         saved = await self.store.save_panel(
             game_id,
             user_id,
@@ -259,7 +259,7 @@ class Panels:
         """The stored draft, if it reads and its choices are still legal on ``state``."""
         try:
             draft = Draft.loads(row.draft)
-            turnpanel.offer(as_seat(state, seat), draft, planning=seat != state.current)
+            panel_steps.offer(as_seat(state, seat), draft, planning=seat != state.current)
         except CascadiaError:
             log.warning("panel of game %d, user %d does not fit its game", row.game_id, row.user_id)
             return None
@@ -269,7 +269,7 @@ class Panels:
         self, loaded: LoadedGame, state: GameState, seat: int, row: PanelRow, draft: Draft
     ) -> Shown:
         planning = seat != state.current
-        step_offer = turnpanel.offer(as_seat(state, seat), draft, planning=planning)
+        step_offer = panel_steps.offer(as_seat(state, seat), draft, planning=planning)
         return dataclasses.replace(
             self._result(Outcome.SHOWN, loaded, seat, row, planning), offer=step_offer
         )

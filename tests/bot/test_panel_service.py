@@ -10,9 +10,9 @@ import pytest
 from bot.core.errors import HintUsed, NotInGame, NotYourTurn
 from bot.core.messages import play_command
 from bot.core.panel_draft import Draft, Press, Step, Verb, command_text
-from bot.core.panels import CLOSED, Outcome, PanelGone, PanelRefused, Panels, Shown
+from bot.core.panel_service import CLOSED, Outcome, PanelGone, PanelRefused, Panels, Shown
+from bot.core.panel_steps import suggestion
 from bot.core.service import GameService, LoadedGame
-from bot.core.turnpanel import suggestion
 from bot.store import StalePanel, Store, open_store
 from engine import InvalidInput, ranked_moves
 
