@@ -365,7 +365,7 @@ async def measure_reads(target: str, now: datetime, samples: int, report: Report
             messages.my_games_message(await service.lookups.my_games(user))
 
         async def status(channel: int, user: int) -> None:
-            table = await service.last_table(channel, user_id=user)
+            table = await service.last_game(channel, user_id=user)
             if table.state is not None:
                 deadline, away = await service.lookups.turn_facts(table)
                 messages.status_message(

@@ -128,10 +128,12 @@ async def skip(interaction: Interaction) -> None:
     player = await bot.attendance.check_can_skip(
         channel_id, user_id=interaction.user.id, can_manage=can_manage
     )
-    table = await bot.service.table(channel_id)
+    loaded = await bot.service.game(channel_id)
     await interaction.followup.send(
         texts.skip_question(player),
-        view=SkipConfirmation(interaction, game_id=table.game.id, turn=table.require_state().turn),
+        view=SkipConfirmation(
+            interaction, game_id=loaded.game.id, turn=loaded.require_state().turn
+        ),
         ephemeral=True,
     )
 

@@ -229,12 +229,12 @@ class CascadiaBot(commands.AutoShardedBot):
         try:
             await guild.fetch_member(game.host_id)
         except discord.NotFound:
-            table = await self.service.lobby.pass_host(game.id, gone=game.host_id)
-            if table is not None:
+            loaded = await self.service.lobby.pass_host(game.id, gone=game.host_id)
+            if loaded is not None:
                 log.info(
                     "the host of game %d left the server: the seat of user %d is host now",
                     game.id,
-                    table.game.host_id,
+                    loaded.game.host_id,
                 )
         except discord.HTTPException:
             log.warning(

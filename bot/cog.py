@@ -75,9 +75,9 @@ async def _position_choices(
     Autocomplete cannot show an error, so any failure is logged and shows nothing.
     """
     try:
-        table = await interaction.client.service.table(_channel_id(interaction))
-        seat = table.seat_of(interaction.user.id)
-        state = table.state
+        loaded = await interaction.client.service.game(_channel_id(interaction))
+        seat = loaded.seat_of(interaction.user.id)
+        state = loaded.state
         if state is None or seat is None or state.is_over:
             return []
         if token:
@@ -223,17 +223,17 @@ class Cascadia(commands.Cog):
     async def leave(self, interaction: Interaction) -> None:
         """Unseat the caller from the lobby; in a game in play, after a confirmation, hand
         their seat to the computer."""
-        table = await self.bot.service.table(_channel_id(interaction))
-        if table.state is None:
-            await lobby.leave(interaction, table.game.id)
+        loaded = await self.bot.service.game(_channel_id(interaction))
+        if loaded.state is None:
+            await lobby.leave(interaction, loaded.game.id)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.bot.service.turns.check_can_leave(
+        loaded = await self.bot.service.turns.check_can_leave(
             _channel_id(interaction), user_id=interaction.user.id
         )
         await interaction.followup.send(
             "Leave this game for good? The computer (fast) plays your seat from now on.",
-            view=LeaveConfirmation(interaction, game_id=table.game.id),
+            view=LeaveConfirmation(interaction, game_id=loaded.game.id),
             ephemeral=True,
         )
 
@@ -281,12 +281,12 @@ class Cascadia(commands.Cog):
         found = await self.bot.service.turns.preview(
             _channel_id(interaction), user_id=interaction.user.id, move=move
         )
-        state = found.table.require_state()
+        state = found.game.require_state()
         image = await asyncio.to_thread(
             render_preview,
             found.after,
             found.seat,
-            name=found.table.players[found.seat].name,
+            name=found.game.players[found.seat].name,
             highlight=found.placed,
             score=found.score_after,
         )
@@ -299,7 +299,7 @@ class Cascadia(commands.Cog):
                 image,
                 "Preview: "
                 + environment_description(
-                    found.table.players[found.seat].name,
+                    found.game.players[found.seat].name,
                     found.after,
                     found.seat,
                     found.score_after,
@@ -323,12 +323,12 @@ class Cascadia(commands.Cog):
                 render_preview,
                 best.after,
                 best.seat,
-                name=best.table.players[best.seat].name,
+                name=best.game.players[best.seat].name,
                 highlight=best.placed,
                 score=best.score_after,
             )
             description = "Hint: " + environment_description(
-                best.table.players[best.seat].name, best.after, best.seat, best.score_after
+                best.game.players[best.seat].name, best.after, best.seat, best.score_after
             )
             files.append(_png("hint.png", image, description))
         await interaction.followup.send(found.text(), files=files, ephemeral=True)
@@ -361,32 +361,32 @@ class Cascadia(commands.Cog):
     ) -> None:
         """Show privately the display and one environment."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self._last_table(interaction)
-        state = table.require_state()
+        loaded = await self._last_game(interaction)
+        state = loaded.require_state()
         who = player or interaction.user
-        seat = table.seat_of(who.id)
+        seat = loaded.seat_of(who.id)
         if seat is None:
             raise NotInGame("You are" if player is None else f"{safe(clean(who.display_name))} is")
-        sheet = table.score_sheet()
+        sheet = loaded.score_sheet()
         display, environment = await asyncio.gather(
             asyncio.to_thread(render_display, state),
             asyncio.to_thread(
                 render_environment,
                 state,
                 seat,
-                name=table.players[seat].name,
+                name=loaded.players[seat].name,
                 score=sheet.players[seat].total,
             ),
         )
         await interaction.followup.send(
-            messages.board_message(state, seat, table.players),
+            messages.board_message(state, seat, loaded.players),
             files=[
                 _png("display.png", display, display_description(state)),
                 _png(
-                    environment_files(table.names)[seat],
+                    environment_files(loaded.names)[seat],
                     environment,
                     environment_description(
-                        table.players[seat].name, state, seat, sheet.players[seat].total
+                        loaded.players[seat].name, state, seat, sheet.players[seat].total
                     ),
                 ),
             ],
@@ -397,16 +397,16 @@ class Cascadia(commands.Cog):
     async def status(self, interaction: Interaction) -> None:
         """Show privately whose turn it is, since when, turn numbers, tiles left, cards."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self._last_table(interaction)
-        if table.state is None:
-            text = lobby.lobby_text(table)
+        loaded = await self._last_game(interaction)
+        if loaded.state is None:
+            text = lobby.lobby_text(loaded)
         else:
-            deadline, away = await self.bot.service.lookups.turn_facts(table)
+            deadline, away = await self.bot.service.lookups.turn_facts(loaded)
             text = messages.status_message(
-                table.state,
-                table.players,
-                turn_started_at=table.game.turn_started_at,
-                ended=table.game.status is GameStatus.ENDED,
+                loaded.state,
+                loaded.players,
+                turn_started_at=loaded.game.turn_started_at,
+                ended=loaded.game.status is GameStatus.ENDED,
                 deadline=deadline,
                 away=away,
             )
@@ -416,9 +416,9 @@ class Cascadia(commands.Cog):
     async def score(self, interaction: Interaction) -> None:
         """Show the score sheet (picture and words)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self._last_table(interaction)
-        sheet = table.score_sheet()
-        final = table.game.status is GameStatus.FINISHED
+        loaded = await self._last_game(interaction)
+        sheet = loaded.score_sheet()
+        final = loaded.game.status is GameStatus.FINISHED
         title = "Final scores" if final else "Scores so far"
         # Until the game is over the picture marks the leader, not a winner.
         image = await asyncio.to_thread(render_scores, sheet, title=title, final=final)
@@ -471,7 +471,7 @@ class Cascadia(commands.Cog):
         """Show the settings; the host may change the reminder interval and the deadline."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         channel_id = _channel_id(interaction)
-        game = (await self.bot.service.table(channel_id)).game
+        game = (await self.bot.service.game(channel_id)).game
         if reminder_hours is not None:
             game = await self.bot.service.reminders.set_reminder_hours(
                 channel_id, user_id=interaction.user.id, hours=reminder_hours
@@ -534,18 +534,18 @@ class Cascadia(commands.Cog):
         """Ask for confirmation, then end the game for everyone."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         can_manage = interaction.permissions.manage_channels
-        table = await self.bot.service.turns.check_can_end(
+        loaded = await self.bot.service.turns.check_can_end(
             _channel_id(interaction), user_id=interaction.user.id, can_manage=can_manage
         )
-        what = "game" if table.state is not None else "lobby"
+        what = "game" if loaded.state is not None else "lobby"
         await interaction.followup.send(
             f"End this {what} for everyone? This cannot be undone.",
-            view=EndConfirmation(interaction, game_id=table.game.id),
+            view=EndConfirmation(interaction, game_id=loaded.game.id),
             ephemeral=True,
         )
 
-    async def _last_table(self, interaction: Interaction) -> LoadedGame:
-        return await self.bot.service.last_table(
+    async def _last_game(self, interaction: Interaction) -> LoadedGame:
+        return await self.bot.service.last_game(
             _channel_id(interaction), user_id=interaction.user.id
         )
 

@@ -36,22 +36,22 @@ async def open_lobby(interaction: Interaction, cards: str | None) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     require_permissions(interaction)
     bot = interaction.client
-    table = await bot.service.lobby.open_lobby(
+    loaded = await bot.service.lobby.open_lobby(
         guild_id=interaction.guild_id or 0,
         channel_id=_channel_id(interaction),
         user_id=interaction.user.id,
         name=interaction.user.display_name,
         cards=cards,
     )
-    channel = bot.get_partial_messageable(table.game.channel_id, guild_id=interaction.guild_id)
+    channel = bot.get_partial_messageable(loaded.game.channel_id, guild_id=interaction.guild_id)
     try:
         message = await channel.send(
-            lobby_text(table),
-            view=lobby_view(table.game.id),
+            lobby_text(loaded),
+            view=lobby_view(loaded.game.id),
             allowed_mentions=discord.AllowedMentions.none(),
         )
     except discord.HTTPException:
-        log.warning("could not post the lobby of game %d", table.game.id, exc_info=True)
+        log.warning("could not post the lobby of game %d", loaded.game.id, exc_info=True)
         await interaction.followup.send(
             "Your lobby is open, but I could not post its message here (check that I may send "
             "messages in this channel). Players can still `/cascadia join`; you "
@@ -59,7 +59,7 @@ async def open_lobby(interaction: Interaction, cards: str | None) -> None:
             ephemeral=True,
         )
         return
-    await bot.service.lobby.set_lobby_message(table.game.id, message.id)
+    await bot.service.lobby.set_lobby_message(loaded.game.id, message.id)
     await interaction.followup.send(
         "Your lobby is open. Others press **Join**; you press **Start** when everyone is in.",
         ephemeral=True,
@@ -72,10 +72,10 @@ async def join(interaction: Interaction, game_id: int | None, *, button: bool = 
     require_permissions(interaction)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
-    table = await bot.service.lobby.join(
+    loaded = await bot.service.lobby.join(
         game_id, user_id=interaction.user.id, name=interaction.user.display_name
     )
-    await refresh(bot, table)
+    await refresh(bot, loaded)
     if not button:
         await interaction.followup.send("You have a seat in this game.", ephemeral=True)
 
@@ -85,10 +85,10 @@ async def leave(interaction: Interaction, game_id: int | None, *, button: bool =
     await _acknowledge(interaction, button)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
-    table = await bot.service.lobby.leave(game_id, user_id=interaction.user.id)
-    await refresh(bot, table)
+    loaded = await bot.service.lobby.leave(game_id, user_id=interaction.user.id)
+    await refresh(bot, loaded)
     if not button:
-        closed = table.game.status is not GameStatus.LOBBY
+        closed = loaded.game.status is not GameStatus.LOBBY
         await interaction.followup.send(
             "You left; the lobby is closed." if closed else "You left the lobby.", ephemeral=True
         )
@@ -102,7 +102,7 @@ async def start(interaction: Interaction, game_id: int | None, *, button: bool =
     game_id = game_id if game_id is not None else await _channel_game(interaction)
     result = await bot.service.lobby.start(game_id, user_id=interaction.user.id)
     posted = await bot.announce(result.outbox_ids)
-    await refresh(bot, await bot.service.table_by_id(game_id))
+    await refresh(bot, await bot.service.game_by_id(game_id))
     if not button:
         text = outcome(interaction, "The game has started.", posted=posted)
         await interaction.followup.send(text, ephemeral=True)
@@ -111,13 +111,13 @@ async def start(interaction: Interaction, game_id: int | None, *, button: bool =
 async def ask_computer(interaction: Interaction, game_id: int) -> None:
     """The host chooses which computer player to seat, privately (Add computer)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    table = await interaction.client.service.lobby.check_host(
+    loaded = await interaction.client.service.lobby.check_host(
         game_id, user_id=interaction.user.id, what="add a computer"
     )
     await interaction.followup.send(
         "Which computer player? **fast** moves at once; **strong** thinks a few seconds and "
         "plays a little better.",
-        view=ComputerChoice(interaction, game_id=game_id, seen=table.computers),
+        view=ComputerChoice(interaction, game_id=game_id, seen=loaded.computers),
         ephemeral=True,
     )
 
@@ -126,10 +126,10 @@ async def add_computer(interaction: Interaction, game_id: int, policy: str, *, s
     """Seat the computer player ``policy`` unless a computer was seated since the host was
     asked (``seen`` computers then), and update the lobby message."""
     bot = interaction.client
-    table = await bot.service.lobby.add_computer(
+    loaded = await bot.service.lobby.add_computer(
         game_id, user_id=interaction.user.id, policy=policy, seen=seen
     )
-    await refresh(bot, table)
+    await refresh(bot, loaded)
     await interaction.edit_original_response(
         content=f"**{computers.computer_name(policy)}** has a seat.", view=None
     )
@@ -139,8 +139,8 @@ async def remove_computer(interaction: Interaction, game_id: int) -> None:
     """The host takes the computer seated last out of the lobby (Remove computer)."""
     await _acknowledge(interaction, True)
     bot = interaction.client
-    table = await bot.service.lobby.remove_computer(game_id, user_id=interaction.user.id)
-    await refresh(bot, table)
+    loaded = await bot.service.lobby.remove_computer(game_id, user_id=interaction.user.id)
+    await refresh(bot, loaded)
 
 
 class ComputerChoice(Question):
@@ -193,19 +193,19 @@ class ComputerButton(
         await add_computer(interaction, self.game_id, self.policy, seen=self.seen)
 
 
-def lobby_text(table: LoadedGame) -> str:
+def lobby_text(loaded: LoadedGame) -> str:
     """The lobby message for the game as it is now."""
-    if table.game.status is GameStatus.LOBBY:
+    if loaded.game.status is GameStatus.LOBBY:
         closed = None
-    elif table.state is None:
+    elif loaded.state is None:
         closed = "This lobby is closed."
     else:
         closed = "The game has started."
-    cards = table.game.cards
+    cards = loaded.game.cards
     if cards != "random":
         cards = messages.cards_text(CardSet.parse(cards))
     return messages.lobby_message(
-        table.players, host_id=table.game.host_id, cards=cards, closed=closed
+        loaded.players, host_id=loaded.game.host_id, cards=cards, closed=closed
     )
 
 
@@ -226,27 +226,27 @@ def lobby_view(game_id: int, *, computers: bool = False) -> discord.ui.View:
     return view
 
 
-async def refresh(bot: CascadiaBot, table: LoadedGame) -> None:
+async def refresh(bot: CascadiaBot, loaded: LoadedGame) -> None:
     """Bring the lobby message up to date; buttons go once the lobby is over.
 
     The message is a convenience (commands work without it), so failing to edit it is logged
     and not reported.
     """
-    message_id = table.game.lobby_message_id
+    message_id = loaded.game.lobby_message_id
     if message_id is None:
         return
     view = None
-    if table.game.status is GameStatus.LOBBY:
-        computers = any(player.computer is not None for player in table.players)
-        view = lobby_view(table.game.id, computers=computers)
-    message = bot.get_partial_messageable(table.game.channel_id).get_partial_message(message_id)
+    if loaded.game.status is GameStatus.LOBBY:
+        computers = any(player.computer is not None for player in loaded.players)
+        view = lobby_view(loaded.game.id, computers=computers)
+    message = bot.get_partial_messageable(loaded.game.channel_id).get_partial_message(message_id)
     try:
         await message.edit(
-            content=lobby_text(table), view=view, allowed_mentions=discord.AllowedMentions.none()
+            content=lobby_text(loaded), view=view, allowed_mentions=discord.AllowedMentions.none()
         )
     except (discord.HTTPException, aiohttp.ClientError, OSError):
         # The seat change is committed already; a lost connection only leaves the text stale.
-        log.warning("could not update the lobby message of game %d", table.game.id, exc_info=True)
+        log.warning("could not update the lobby message of game %d", loaded.game.id, exc_info=True)
 
 
 async def _acknowledge(interaction: Interaction, button: bool) -> None:
@@ -259,8 +259,8 @@ async def _acknowledge(interaction: Interaction, button: bool) -> None:
 
 
 async def _channel_game(interaction: Interaction) -> int:
-    table = await interaction.client.service.table(_channel_id(interaction))
-    return table.game.id
+    loaded = await interaction.client.service.game(_channel_id(interaction))
+    return loaded.game.id
 
 
 def _channel_id(interaction: Interaction) -> int:

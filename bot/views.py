@@ -69,9 +69,9 @@ class EndButton(GameButton, template=r"cascadia:endgame:(?P<game_id>[0-9]+)"):
             can_manage=interaction.permissions.manage_channels,
         )
         await bot.announce(result.outbox_ids)
-        table = await bot.service.table_by_id(self.game_id)
-        if table.state is None:
-            await lobby.refresh(bot, table)  # a lobby that never started: close its message
+        loaded = await bot.service.game_by_id(self.game_id)
+        if loaded.state is None:
+            await lobby.refresh(bot, loaded)  # a lobby that never started: close its message
         await interaction.edit_original_response(content="The game is ended.", view=None)
 
 

@@ -110,10 +110,10 @@ class Attendance:
 
     async def set_deadline_hours(self, channel_id: int, *, user_id: int, hours: int) -> GameRow:
         """The host sets how long a turn may take before the others may vote to skip it."""
-        table = await self.service.table(channel_id)
-        if user_id != table.game.host_id:
+        loaded = await self.service.game(channel_id)
+        if user_id != loaded.game.host_id:
             raise NotHost("change the settings")
-        return await self.store.set_deadline_hours(table.game.id, hours)
+        return await self.store.set_deadline_hours(loaded.game.id, hours)
 
     async def check(self) -> list[int]:
         """The periodic work: open the votes of passed deadlines, carry out votes already
@@ -136,12 +136,12 @@ class Attendance:
                 continue  # time away only moves a deadline later: not late yet, whoever plays
             if not await self.service.claim(game.id):
                 continue
-            table = await self.service.table_by_id(game.id)
-            state = table.state
+            loaded = await self.service.game_by_id(game.id)
+            state = loaded.state
             if state is None or state.is_over:
                 continue
-            player = table.players[state.current]
-            voters = _voters(table, state)
+            player = loaded.players[state.current]
+            voters = _voters(loaded, state)
             if player.computer is not None or not voters:
                 continue
             if await self.store.skip_poll(game.id, state.turn) is not None:
@@ -179,14 +179,14 @@ class Attendance:
         for game_id, polls in turns.items():
             if not await self.service.claim(game_id):
                 continue
-            table = await self.service.table_by_id(game_id)
-            state = table.state
+            loaded = await self.service.game_by_id(game_id)
+            state = loaded.state
             if state is None or state.is_over or state.turn not in polls:
                 continue
-            if not SkipTally.of(_voters(table, state), polls[state.turn].votes).passed:
+            if not SkipTally.of(_voters(loaded, state), polls[state.turn].votes).passed:
                 continue
             try:
-                result = await self._skip(table, how="vote")
+                result = await self._skip(loaded, how="vote")
             except RevisionConflict:
                 continue
             queued.extend(result.outbox_ids)
@@ -221,12 +221,12 @@ class Attendance:
         for game in await self.store.due_pings(now):
             if not await self.service.claim(game.id):
                 continue
-            table = await self.service.table_by_id(game.id)
-            state = table.state
+            loaded = await self.service.game_by_id(game.id)
+            state = loaded.state
             messages: list[Announcement] = []
             due, next_reminder = None, game.next_reminder_at
             if state is not None and not state.is_over:
-                player = table.players[state.current]
+                player = loaded.players[state.current]
                 presence = presence_of(await self.store.person(player.user_id))
                 if presence.is_quiet(now):
                     due = presence.ping_at(now)  # their quiet hours changed meanwhile
@@ -253,21 +253,21 @@ class Attendance:
     async def vote(self, game_id: int, turn: int, *, user_id: int) -> VoteOutcome:
         """Count a press of the vote button; a majority of the other human players skips the
         turn at once. The player to move's own press is refused."""
-        table = await self.service.table_by_id(game_id)
-        state = table.state
+        loaded = await self.service.game_by_id(game_id)
+        state = loaded.state
         if (
-            table.game.status is not GameStatus.ACTIVE
+            loaded.game.status is not GameStatus.ACTIVE
             or state is None
             or state.is_over
             or state.turn != turn
         ):
             raise VoteClosed()
-        seat = table.seat_of(user_id)
+        seat = loaded.seat_of(user_id)
         if seat is None:
             raise NotInGame()
         if seat == state.current:
             raise OwnTurn()
-        voters = _voters(table, state)
+        voters = _voters(loaded, state)
         if user_id not in voters:
             raise CannotSkip("Your seat is played by the computer: it does not vote.")
         counted = await self.store.add_skip_vote(game_id, turn, user_id)
@@ -276,7 +276,7 @@ class Attendance:
         skipped = None
         if tally.passed:
             try:
-                skipped = await self._skip(table, how="vote")
+                skipped = await self._skip(loaded, how="vote")
             except RevisionConflict:
                 moves = await self.store.moves(game_id)
                 if counted and moves and moves[-1].played_for == "vote":
@@ -290,8 +290,8 @@ class Attendance:
     async def check_can_skip(self, channel_id: int, *, user_id: int, can_manage: bool) -> Player:
         """Whether the caller may skip the current turn (asked before the confirmation);
         returns the player whose turn it is."""
-        table = await self.service.table(channel_id)
-        return _skippable(table, user_id, can_manage)
+        loaded = await self.service.game(channel_id)
+        return _skippable(loaded, user_id, can_manage)
 
     async def skip(
         self, game_id: int, turn: int, *, user_id: int, name: str, can_manage: bool
@@ -301,12 +301,12 @@ class Attendance:
         The confirmation carries ``turn``, so a press after that turn was played, or a second
         press of the same question, skips nothing (:class:`TurnPlayed`), even when two presses
         arrive together: the second one's commit loses on the revision."""
-        table = await self.service.table_by_id(game_id)
-        _skippable(table, user_id, can_manage, turn=turn)
+        loaded = await self.service.game_by_id(game_id)
+        _skippable(loaded, user_id, can_manage, turn=turn)
         try:
-            return await self._skip(table, how="host", by=Player(user_id, name))
+            return await self._skip(loaded, how="host", by=Player(user_id, name))
         except RevisionConflict:
-            now = (await self.service.table_by_id(game_id)).state
+            now = (await self.service.game_by_id(game_id)).state
             if now is not None and now.turn != turn:
                 raise TurnPlayed() from None
             raise
@@ -315,14 +315,14 @@ class Attendance:
         self, game_id: int, seat: int, *, user_id: int, name: str, can_manage: bool
     ) -> CommitResult:
         """The host hands ``seat`` to the computer for good; it plays that seat's turns."""
-        table = await self.service.table_by_id(game_id)
-        if user_id != table.game.host_id and not can_manage:
+        loaded = await self.service.game_by_id(game_id)
+        if user_id != loaded.game.host_id and not can_manage:
             raise NotHost("hand a seat to the computer (or someone with Manage Channels)")
-        if table.game.status is not GameStatus.ACTIVE:
+        if loaded.game.status is not GameStatus.ACTIVE:
             raise CannotSkip("This game is over.")
-        if not 0 <= seat < len(table.players):
+        if not 0 <= seat < len(loaded.players):
             raise NotInGame("That player is")
-        player = table.players[seat]
+        player = loaded.players[seat]
         if player.computer is not None:
             raise CannotSkip(f"The computer plays {player.shown}'s seat already.")
         announcement = Announcement(
@@ -330,31 +330,33 @@ class Attendance:
         )
         return await self.store.set_computer(
             game_id,
-            table.game.revision,
+            loaded.game.revision,
             seat=seat,
             computer=REPLACEMENT,
             outbox_messages=[announcement.to_outbox()],
         )
 
-    async def _skip(self, table: LoadedGame, *, how: str, by: Player | None = None) -> CommitResult:
+    async def _skip(
+        self, loaded: LoadedGame, *, how: str, by: Player | None = None
+    ) -> CommitResult:
         """The ``fast`` computer player plays the current turn in the thinker's workers, and
         it is committed like a move on the game as loaded (``how``: ``"vote"``, ``"host"`` or
         ``"computer"``)."""
-        state = table.require_state()
+        state = loaded.require_state()
         seat = state.current
-        player = table.players[seat]
-        move = await self.service.thinker.choose(state, REPLACEMENT, seed=table.game.id)
+        player = loaded.players[seat]
+        move = await self.service.thinker.choose(state, REPLACEMENT, seed=loaded.game.id)
         tail = ""
         buttons: tuple[tuple[str, str], ...] = ()
         if how in SKIPPED and player.computer is None:
-            moves = await self.store.moves(table.game.id)
+            moves = await self.store.moves(loaded.game.id)
             flags = [m.played_for in SKIPPED for m in moves if m.user_id == player.user_id]
             skips = skips_in_a_row([*flags, True])
             if skips >= HANDOVER_AFTER_SKIPS:
                 tail = texts.hand_over_offer(player, skips)
-                buttons = (texts.hand_over_button(table.game.id, seat),)
+                buttons = (texts.hand_over_button(loaded.game.id, seat),)
         return await self.service.commit_turn(
-            table,
+            loaded,
             seat,
             move,
             user_id=player.user_id,
@@ -399,28 +401,28 @@ class Attendance:
         await self.store.set_quiet(user_id, start=None, end=None, zone=None)
 
 
-def _voters(table: LoadedGame, state: GameState) -> set[int]:
+def _voters(loaded: LoadedGame, state: GameState) -> set[int]:
     """Who may vote to skip the current turn: the other players, computer seats aside."""
     return {
         p.user_id
-        for seat, p in enumerate(table.players)
+        for seat, p in enumerate(loaded.players)
         if seat != state.current and p.computer is None
     }
 
 
 def _skippable(
-    table: LoadedGame, user_id: int, can_manage: bool, *, turn: int | None = None
+    loaded: LoadedGame, user_id: int, can_manage: bool, *, turn: int | None = None
 ) -> Player:
     """The player whose turn the caller may skip; ``turn``: only if it is still that turn
     (checked before whose turn it is: a stale question is answered as stale)."""
-    if user_id != table.game.host_id and not can_manage:
+    if user_id != loaded.game.host_id and not can_manage:
         raise NotHost("skip a turn (or someone with Manage Channels)")
-    state = table.require_state()
-    if table.game.status is not GameStatus.ACTIVE or state.is_over:
+    state = loaded.require_state()
+    if loaded.game.status is not GameStatus.ACTIVE or state.is_over:
         raise CannotSkip("This game is over.")
     if turn is not None and state.turn != turn:
         raise TurnPlayed()
-    player = table.players[state.current]
+    player = loaded.players[state.current]
     if player.user_id == user_id:
         raise OwnTurn(voting=False)
     if player.computer is not None:

@@ -157,15 +157,15 @@ class GameKernel:
         return timedelta(hours=game.deadline_hours) * self.scale
 
     async def call(
-        self, table: LoadedGame, state: GameState, *, turn_started_at: datetime, now: datetime
+        self, loaded: LoadedGame, state: GameState, *, turn_started_at: datetime, now: datetime
     ) -> Call:
         """How the player to move in ``state`` is called at ``now`` (see
         :meth:`~bot.core.absence.Presence.call`); a computer seat is never pinged."""
-        player = table.players[state.current]
+        player = loaded.players[state.current]
         if player.computer is not None:
             return Call(ping=False)
         presence = presence_of(await self.store.person(player.user_id))
-        budget = self.deadline_budget(table.game)
+        budget = self.deadline_budget(loaded.game)
         return presence.call(now, turn_started_at=turn_started_at, budget=budget)
 
     def reminder_after(self, turn_started_at: datetime, hours: int, sent: int) -> datetime | None:
@@ -176,14 +176,14 @@ class GameKernel:
 
     # --- loading ------------------------------------------------------------------------------
 
-    async def table(self, channel_id: int) -> LoadedGame:
+    async def game(self, channel_id: int) -> LoadedGame:
         """The channel's open game; :class:`NoGame` if there is none."""
         game = await self.store.get_active_game(channel_id)
         if game is None:
             raise NoGame()
         return await self.load(game)
 
-    async def last_table(self, channel_id: int, *, user_id: int) -> LoadedGame:
+    async def last_game(self, channel_id: int, *, user_id: int) -> LoadedGame:
         """The channel's open game or else the caller's latest game here, finished or ended:
         what the read-only commands (status, board, score, export) show."""
         game = await self.store.get_active_game(channel_id)
@@ -196,7 +196,7 @@ class GameKernel:
             raise NoGame()
         return await self.load(game)
 
-    async def table_by_id(self, game_id: int) -> LoadedGame:
+    async def game_by_id(self, game_id: int) -> LoadedGame:
         """A game by id (lobby buttons carry it); :class:`NoGame` if it is gone."""
         game = await self.store.get_game(game_id)
         if game is None:
@@ -220,7 +220,7 @@ class GameKernel:
 
     async def commit_turn(
         self,
-        table: LoadedGame,
+        loaded: LoadedGame,
         seat: int,
         move: Move,
         *,
@@ -234,46 +234,46 @@ class GameKernel:
         read: the move log (``played_for`` when its player did not choose it), the next
         player called, the outbox. ``lead`` and ``tail`` frame the turn message, ``buttons``
         (label, custom id) go under it."""
-        before = table.require_state()
+        before = loaded.require_state()
         after = move.play(before, seat)
         actions = move.actions()
-        game = table.game
+        game = loaded.game
         moves = await self.store.moves(game.id)
-        highlights = last_placements(moves, table.players)
+        highlights = last_placements(moves, loaded.players)
         highlights[seat] = _placed(move)
-        line = lead + messages.describe_turn(before, actions, table.players[seat])
+        line = lead + messages.describe_turn(before, actions, loaded.players[seat])
         now = self._now()
         call = Call()
         if after.is_over:
-            sheet = table.score_sheet(after)
+            sheet = loaded.score_sheet(after)
             # The export as it will read once this move is committed.
             seq = moves[-1].seq + 1 if moves else 1
             logged = MoveRow(game.id, seq, user_id, str(move), now, played_for)
             finished = dataclasses.replace(game, status=GameStatus.FINISHED)
             hints = await self.store.hints(game.id)
-            document = export_document(finished, table.players, after, [*moves, logged], hints)
+            document = export_document(finished, loaded.players, after, [*moves, logged], hints)
             announcement = Announcement(
                 kind="finish",
-                text=messages.game_over_message(line, sheet, table.players) + tail,
-                mentions=tuple(p.user_id for p in table.people),
+                text=messages.game_over_message(line, sheet, loaded.players) + tail,
+                mentions=tuple(p.user_id for p in loaded.people),
                 pictures=(Picture.SCORES, Picture.ENVIRONMENTS),
                 state=after,
-                names=table.names,
+                names=loaded.names,
                 highlights=tuple(highlights),
                 files=(export_file(document),),
                 buttons=buttons,
             )
             status, next_at = GameStatus.FINISHED, None
         else:
-            upcoming = table.players[after.current]
-            call = await self.call(table, after, turn_started_at=now, now=now)
+            upcoming = loaded.players[after.current]
+            call = await self.call(loaded, after, turn_started_at=now, now=now)
             announcement = Announcement(
                 kind="turn",
                 text=f"{line}\n{messages.your_turn_line(after, upcoming, call)}{tail}",
                 mentions=(upcoming.user_id,) if call.ping else (),
                 pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
                 state=after,
-                names=table.names,
+                names=loaded.names,
                 highlights=tuple(highlights),
                 buttons=buttons,
             )

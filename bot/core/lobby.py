@@ -53,14 +53,14 @@ class Lobby:
     async def join(self, game_id: int, *, user_id: int, name: str) -> LoadedGame:
         """Seat the caller in the lobby."""
         await self.store.join(game_id, user_id, name, max_seats=MAX_PLAYERS)
-        return await self.kernel.table_by_id(game_id)
+        return await self.kernel.game_by_id(game_id)
 
     async def check_host(self, game_id: int, *, user_id: int, what: str) -> LoadedGame:
         """The game, if the caller is its host; :class:`NotHost` otherwise."""
-        table = await self.kernel.table_by_id(game_id)
-        if user_id != table.game.host_id:
+        loaded = await self.kernel.game_by_id(game_id)
+        if user_id != loaded.game.host_id:
             raise NotHost(what)
-        return table
+        return loaded
 
     async def add_computer(
         self, game_id: int, *, user_id: int, policy: str, seen: int | None = None
@@ -76,12 +76,12 @@ class Lobby:
         A computer's seat gets a negative user id, never a Discord user's."""
         if policy not in COMPUTER_PLAYERS:
             raise InvalidInput(f"unknown computer player {policy!r}")
-        table = await self.check_host(game_id, user_id=user_id, what="add a computer")
-        if table.game.status is not GameStatus.LOBBY:
-            raise NotInLobby(game_id, table.game.status)
-        if seen is not None and table.computers > seen:
+        loaded = await self.check_host(game_id, user_id=user_id, what="add a computer")
+        if loaded.game.status is not GameStatus.LOBBY:
+            raise NotInLobby(game_id, loaded.game.status)
+        if seen is not None and loaded.computers > seen:
             raise ComputerAdded()
-        taken = {p.user_id for p in table.players}
+        taken = {p.user_id for p in loaded.players}
         computer_id = next(i for i in range(-1, -MAX_PLAYERS - 2, -1) if i not in taken)
         try:
             await self.store.join(
@@ -89,24 +89,24 @@ class Lobby:
             )
         except AlreadySeated:
             raise ComputerAdded() from None
-        return await self.kernel.table_by_id(game_id)
+        return await self.kernel.game_by_id(game_id)
 
     async def remove_computer(self, game_id: int, *, user_id: int) -> LoadedGame:
         """The host takes the computer seated last out of the lobby (:class:`NoComputer`
         when there is none); the seats behind it close up."""
-        table = await self.check_host(game_id, user_id=user_id, what="remove a computer")
-        if table.game.status is not GameStatus.LOBBY:
-            raise NotInLobby(game_id, table.game.status)
-        seated = [p.user_id for p in table.players if p.computer is not None]
+        loaded = await self.check_host(game_id, user_id=user_id, what="remove a computer")
+        if loaded.game.status is not GameStatus.LOBBY:
+            raise NotInLobby(game_id, loaded.game.status)
+        seated = [p.user_id for p in loaded.players if p.computer is not None]
         if not seated:
             raise NoComputer()
         await self.store.leave(game_id, seated[-1])
-        return await self.kernel.table_by_id(game_id)
+        return await self.kernel.game_by_id(game_id)
 
     async def leave(self, game_id: int, *, user_id: int) -> LoadedGame:
         """Take the caller's seat away; the host leaving closes the lobby."""
         await self.store.leave(game_id, user_id)
-        return await self.kernel.table_by_id(game_id)
+        return await self.kernel.game_by_id(game_id)
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         """Remember which message shows the lobby, to update it later."""
@@ -114,30 +114,30 @@ class Lobby:
 
     async def start(self, game_id: int, *, user_id: int) -> CommitResult:
         """The host starts the game with the seated players, and the first player is called."""
-        table = await self.kernel.table_by_id(game_id)
-        game = table.game
+        loaded = await self.kernel.game_by_id(game_id)
+        game = loaded.game
         if user_id != game.host_id:
             raise NotHost("start the game")
         if game.status is not GameStatus.LOBBY:
             raise NotInLobby(game.id, game.status)
-        state = new_game(players=len(table.players), seed=self.kernel.seeds(), cards=game.cards)
+        state = new_game(players=len(loaded.players), seed=self.kernel.seeds(), cards=game.cards)
         now = self.kernel.now()
-        first = table.players[state.current]
-        call = await self.kernel.call(table, state, turn_started_at=now, now=now)
+        first = loaded.players[state.current]
+        call = await self.kernel.call(loaded, state, turn_started_at=now, now=now)
         announcement = Announcement(
             kind="start",
-            text=messages.start_message(state, table.players, call),
+            text=messages.start_message(state, loaded.players, call),
             mentions=(first.user_id,) if call.ping else (),
             pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
             state=state,
-            names=table.names,
+            names=loaded.names,
         )
         text = state_text(state)
         return await self.store.start_game(
             game.id,
             game.revision,
             state_json=text,
-            seat_order=[p.user_id for p in table.players],
+            seat_order=[p.user_id for p in loaded.players],
             outbox_messages=[announcement.to_outbox(state_text=text)],
             turn_started_at=now,
             next_reminder_at=self.kernel.turn_reminder(now, game, first),
@@ -148,10 +148,10 @@ class Lobby:
         """The host ``gone`` left the server: the next person in seat order becomes host.
         Returns the game as it is then; ``None`` when nothing changed (``gone`` is not the
         host, or nobody is left to take over)."""
-        table = await self.kernel.table_by_id(game_id)
-        if table.game.host_id != gone:
+        loaded = await self.kernel.game_by_id(game_id)
+        if loaded.game.host_id != gone:
             return None
-        seats = [p for p in table.players if p.computer is None]
+        seats = [p for p in loaded.players if p.computer is None]
         order = [p.user_id for p in seats]
         start = order.index(gone) + 1 if gone in order else 0
         following = [*order[start:], *order[:start]]
@@ -160,4 +160,4 @@ class Lobby:
             return None
         if not await self.store.pass_host(game_id, old_host=gone, new_host=heir):
             return None
-        return await self.kernel.table_by_id(game_id)
+        return await self.kernel.game_by_id(game_id)

@@ -76,20 +76,20 @@ class Lookups:
         return summaries
 
     async def turn_facts(
-        self, table: LoadedGame
+        self, loaded: LoadedGame
     ) -> tuple[datetime | None, tuple[AwayPeriod | None, ...]]:
         """What ``status`` adds: by when the player to move plays (``None``: no deadline, or
         the game is over) and, per seat, the time away going on."""
         now = self.kernel.now()
         away = tuple(
-            [presence_of(await self.store.person(p.user_id)).away_at(now) for p in table.players]
+            [presence_of(await self.store.person(p.user_id)).away_at(now) for p in loaded.players]
         )
-        state, started_at = table.state, table.game.turn_started_at
+        state, started_at = loaded.state, loaded.game.turn_started_at
         if state is None or state.is_over or started_at is None:
             return None, away
-        if table.game.status is not GameStatus.ACTIVE:
+        if loaded.game.status is not GameStatus.ACTIVE:
             return None, away
-        call = await self.kernel.call(table, state, turn_started_at=started_at, now=now)
+        call = await self.kernel.call(loaded, state, turn_started_at=started_at, now=now)
         return call.deadline, away
 
     async def export(self, channel_id: int, *, user_id: int) -> dict[str, Any]:
@@ -97,7 +97,7 @@ class Lookups:
         its settings, players, moves, ``table`` (every environment, in the table-json shape)
         with ``scores`` (its score sheet), and, once the game is over, ``seed`` and the
         replayable ``record``. Snowflake ids are strings, as in Discord's JSON."""
-        table = await self.kernel.last_table(channel_id, user_id=user_id)
-        moves = await self.store.moves(table.game.id)
-        hints = await self.store.hints(table.game.id)
-        return export_document(table.game, table.players, table.require_state(), moves, hints)
+        loaded = await self.kernel.last_game(channel_id, user_id=user_id)
+        moves = await self.store.moves(loaded.game.id)
+        hints = await self.store.hints(loaded.game.id)
+        return export_document(loaded.game, loaded.players, loaded.require_state(), moves, hints)

@@ -89,7 +89,7 @@ class Panels:
         """The Play button: the panel of ``user_id`` for turn ``turn``, resumed where it was
         if it is still good, else from the first step. Someone other than the player to
         move gets it in planning mode."""
-        loaded = await self.service.table_by_id(game_id)
+        loaded = await self.service.game_by_id(game_id)
         state, seat = self._check_live(loaded, user_id, turn)
         row = await self.store.get_panel(game_id, user_id)
         draft = Draft()
@@ -112,7 +112,7 @@ class Panels:
     ) -> Shown:
         """One press on ``user_id``'s panel, shown at ``version``. Raises :class:`PanelGone`
         (or the engine's and store's refusals) when it cannot act; nothing changes then."""
-        loaded = await self.service.table_by_id(game_id)
+        loaded = await self.service.game_by_id(game_id)
         state, seat = self._check_live(loaded, user_id, turn)
         row = await self.store.get_panel(game_id, user_id)
         if row is None or row.turn != turn or row.draft == CLOSED:
@@ -211,7 +211,7 @@ class Panels:
     async def _after_wipe(
         self, game_id: int, user_id: int, row: PanelRow, result: CommitResult
     ) -> Shown:
-        loaded = await self.service.table_by_id(game_id)
+        loaded = await self.service.game_by_id(game_id)
         state = loaded.require_state()
         seat = loaded.require_seat(user_id)
         saved = await self.store.save_panel(

@@ -27,8 +27,8 @@ class ReminderQueue:
 
     async def set_reminder_hours(self, channel_id: int, *, user_id: int, hours: int) -> GameRow:
         """The host changes how long a turn waits before its player is reminded."""
-        table = await self.kernel.table(channel_id)
-        game = table.game
+        loaded = await self.kernel.game(channel_id)
+        game = loaded.game
         if user_id != game.host_id:
             raise NotHost("change the settings")
         next_at = None

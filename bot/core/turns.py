@@ -26,7 +26,7 @@ class Preview:
     """A turn worked out but not played: the state it would lead to, where it puts its tile
     and token (``placed``), and the score change."""
 
-    table: LoadedGame
+    game: LoadedGame
     seat: int
     after: GameState
     placed: tuple[Hex, ...]
@@ -75,26 +75,26 @@ class Turns:
         self.store = kernel.store
 
     async def _mover(self, channel_id: int, user_id: int) -> tuple[LoadedGame, GameState, int]:
-        table = await self.kernel.table(channel_id)
-        state = table.require_state()
-        seat = table.require_seat(user_id)
+        loaded = await self.kernel.game(channel_id)
+        state = loaded.require_state()
+        seat = loaded.require_seat(user_id)
         if seat != state.current and not state.is_over:
-            raise NotYourTurn(table.players[state.current].name)
-        return table, state, seat
+            raise NotYourTurn(loaded.players[state.current].name)
+        return loaded, state, seat
 
     async def _mover_by_id(
         self, game_id: int, user_id: int, expected_revision: int
     ) -> tuple[LoadedGame, GameState, int]:
-        table = await self.kernel.table_by_id(game_id)
-        if table.game.revision != expected_revision:
-            raise RevisionConflict(game_id, expected_revision, table.game.revision)
-        if table.game.status is not GameStatus.ACTIVE:
-            raise NotActive(game_id, table.game.status)
-        state = table.require_state()
-        seat = table.require_seat(user_id)
+        loaded = await self.kernel.game_by_id(game_id)
+        if loaded.game.revision != expected_revision:
+            raise RevisionConflict(game_id, expected_revision, loaded.game.revision)
+        if loaded.game.status is not GameStatus.ACTIVE:
+            raise NotActive(game_id, loaded.game.status)
+        state = loaded.require_state()
+        seat = loaded.require_seat(user_id)
         if seat != state.current:
-            raise NotYourTurn(table.players[state.current].name)
-        return table, state, seat
+            raise NotYourTurn(loaded.players[state.current].name)
+        return loaded, state, seat
 
     async def play(self, channel_id: int, *, user_id: int, move: Move) -> CommitResult:
         """Play the caller's whole turn; the next player is called (or the game ends).
@@ -102,8 +102,8 @@ class Turns:
         The same turn sent twice at once is played once; the other gets :class:`AlreadyPlayed`.
         """
         try:
-            table, _, seat = await self._mover(channel_id, user_id)
-            return await self.kernel.commit_turn(table, seat, move, user_id=user_id)
+            loaded, _, seat = await self._mover(channel_id, user_id)
+            return await self.kernel.commit_turn(loaded, seat, move, user_id=user_id)
         except (RevisionConflict, NotYourTurn):
             game = await self.store.get_active_game(channel_id)
             if game is None:
@@ -127,8 +127,8 @@ class Turns:
     ) -> CommitResult:
         """Play the caller's whole turn on the game as they saw it (the turn panel's
         Confirm): :class:`RevisionConflict`, changing nothing, if it changed since."""
-        table, _, seat = await self._mover_by_id(game_id, user_id, expected_revision)
-        return await self.kernel.commit_turn(table, seat, move, user_id=user_id)
+        loaded, _, seat = await self._mover_by_id(game_id, user_id, expected_revision)
+        return await self.kernel.commit_turn(loaded, seat, move, user_id=user_id)
 
     async def play_computer(
         self, game_id: int, *, seat: int | None = None, policy: str | None = None
@@ -142,12 +142,12 @@ class Turns:
         the thinker's worker, as it chooses a skipped turn (see :mod:`bot.core.absence_service`).
         :class:`~bot.store.RevisionConflict` if the game changed meanwhile.
         """
-        table = await self.kernel.table_by_id(game_id)
-        state = table.state
-        if table.game.status is not GameStatus.ACTIVE or state is None or state.is_over:
+        loaded = await self.kernel.game_by_id(game_id)
+        state = loaded.state
+        if loaded.game.status is not GameStatus.ACTIVE or state is None or state.is_over:
             return None
         current = state.current
-        player = table.players[current]
+        player = loaded.players[current]
         if seat is None and player.computer is None:
             return None  # a person's turn
         if seat is not None and seat != current:
@@ -157,7 +157,7 @@ class Turns:
         # A seat handed over by its person says who the computer played for.
         handed = player.computer is not None and player.user_id > 0
         return await self.kernel.commit_turn(
-            table,
+            loaded,
             current,
             move,
             user_id=player.user_id,
@@ -168,14 +168,14 @@ class Turns:
     async def hint(self, channel_id: int, *, user_id: int) -> Hint:
         """The ``fast`` player's best moves for the caller's turn, each worked out as a
         preview; once per turn (:class:`HintUsed` after that), noted in the game's record."""
-        table, state, seat = await self._mover(channel_id, user_id)
-        game = table.game
+        loaded, state, seat = await self._mover(channel_id, user_id)
+        game = loaded.game
         if state.is_over:
             raise NotYourTurn("nobody")
         if any(h.turn == state.turn for h in await self.store.hints(game.id)):
             raise HintUsed()
         moves = await self.kernel.thinker.suggest(state)
-        previews = tuple(self._work_out(table, state, seat, move) for move in moves)
+        previews = tuple(self._work_out(loaded, state, seat, move) for move in moves)
         try:
             await self.store.record_hint(
                 game.id, turn=state.turn, user_id=user_id, moves=[str(m) for m in moves]
@@ -192,11 +192,11 @@ class Turns:
         after ``/cascadia hint``) gives the noted best move again, counted once.
         :class:`HintUsed` when the game has changed since the hint was noted (a wipe), so
         that the noted move is no longer the suggestion for it."""
-        table = await self.kernel.table_by_id(game_id)
-        state = table.require_state()
-        seat = table.require_seat(user_id)
+        loaded = await self.kernel.game_by_id(game_id)
+        state = loaded.require_state()
+        seat = loaded.require_seat(user_id)
         if state.is_over or seat != state.current:
-            raise NotYourTurn(table.players[state.current].name)
+            raise NotYourTurn(loaded.players[state.current].name)
         moves = await self.kernel.thinker.suggest(state)
         noted = await self._noted_hint(game_id, state.turn)
         if noted is None:
@@ -228,29 +228,29 @@ class Turns:
 
         Any seated player may preview, on their turn or while waiting for it (to plan).
         """
-        table = await self.kernel.table(channel_id)
-        state = table.require_state()
-        seat = table.require_seat(user_id)
-        return self._work_out(table, state, seat, move)
+        loaded = await self.kernel.game(channel_id)
+        state = loaded.require_state()
+        seat = loaded.require_seat(user_id)
+        return self._work_out(loaded, state, seat, move)
 
-    def _work_out(self, table: LoadedGame, state: GameState, seat: int, move: Move) -> Preview:
+    def _work_out(self, loaded: LoadedGame, state: GameState, seat: int, move: Move) -> Preview:
         before = as_seat(state, seat)
         after = move.play(before, seat)
-        name = table.players[seat].name
+        name = loaded.players[seat].name
         return Preview(
-            table=table,
+            game=loaded,
             seat=seat,
             after=after,
             placed=placed_hexes(move.at, move.token_at),
-            score_before=table.score_sheet(before).player(name).total,
-            score_after=table.score_sheet(after).player(name).total,
+            score_before=loaded.score_sheet(before).player(name).total,
+            score_after=loaded.score_sheet(after).player(name).total,
         )
 
     async def wipe(self, channel_id: int, *, user_id: int, tokens: str | None) -> CommitResult:
         """The three-of-a-kind wipe, or a nature-token wipe of the named tokens."""
         action = parse_wipe(tokens)
-        table, before, seat = await self._mover(channel_id, user_id)
-        return await self._wipe(table, before, seat, user_id, action)
+        loaded, before, seat = await self._mover(channel_id, user_id)
+        return await self._wipe(loaded, before, seat, user_id, action)
 
     async def wipe_seen(
         self,
@@ -262,25 +262,25 @@ class Turns:
     ) -> CommitResult:
         """A wipe on the game as the caller saw it (the turn panel's wipe Confirm):
         :class:`RevisionConflict`, changing nothing, if it changed since."""
-        table, before, seat = await self._mover_by_id(game_id, user_id, expected_revision)
-        return await self._wipe(table, before, seat, user_id, action)
+        loaded, before, seat = await self._mover_by_id(game_id, user_id, expected_revision)
+        return await self._wipe(loaded, before, seat, user_id, action)
 
     async def _wipe(
         self,
-        table: LoadedGame,
+        loaded: LoadedGame,
         before: GameState,
         seat: int,
         user_id: int,
         action: WipeThree | NatureWipe,
     ) -> CommitResult:
         after = apply(before, action, seat=seat)
-        game = table.game
+        game = loaded.game
         announcement = Announcement(
             kind="wipe",
-            text=messages.wipe_message(before, action, table.players[seat]),
+            text=messages.wipe_message(before, action, loaded.players[seat]),
             pictures=(Picture.DISPLAY,),
             state=after,
-            names=table.names,
+            names=loaded.names,
         )
         text = state_text(after)
         return await self.store.commit_move(
@@ -301,22 +301,22 @@ class Turns:
     async def check_can_leave(self, channel_id: int, *, user_id: int) -> LoadedGame:
         """The channel's game in play, if the caller may hand their seat to the computer
         (asked before the confirmation): they play in it, and are not its last person."""
-        table = await self.kernel.table(channel_id)
-        table.require_state()
-        table.require_seat(user_id)
-        if len(table.people) <= 1:
+        loaded = await self.kernel.game(channel_id)
+        loaded.require_state()
+        loaded.require_seat(user_id)
+        if len(loaded.people) <= 1:
             raise LastPerson()
-        return table
+        return loaded
 
     async def leave_game(self, game_id: int, *, user_id: int) -> CommitResult:
         """Hand the caller's seat in a game in play to the ``fast`` computer player for good;
         the game goes on and the channel is told."""
-        table = await self.kernel.table_by_id(game_id)
-        state = table.require_state()
-        seat = table.require_seat(user_id)
-        if len(table.people) <= 1:
+        loaded = await self.kernel.game_by_id(game_id)
+        state = loaded.require_state()
+        seat = loaded.require_seat(user_id)
+        if len(loaded.people) <= 1:
             raise LastPerson()
-        leaver = table.players[seat]
+        leaver = loaded.players[seat]
         their_turn = state.current == seat and not state.is_over
         announcement = Announcement(
             kind="leave",
@@ -324,7 +324,7 @@ class Turns:
         )
         return await self.store.set_computer(
             game_id,
-            table.game.revision,
+            loaded.game.revision,
             seat=seat,
             computer=REPLACEMENT,
             outbox_messages=[announcement.to_outbox()],
@@ -334,21 +334,21 @@ class Turns:
 
     async def check_can_end(self, channel_id: int, *, user_id: int, can_manage: bool) -> LoadedGame:
         """The channel's game, if the caller may end it (asked before the confirmation)."""
-        table = await self.kernel.table(channel_id)
-        _check_can_end(table, user_id, can_manage)
-        return table
+        loaded = await self.kernel.game(channel_id)
+        _check_can_end(loaded, user_id, can_manage)
+        return loaded
 
     async def end(self, game_id: int, *, user_id: int, name: str, can_manage: bool) -> CommitResult:
         """Stop a game (or lobby) early; the record so far goes with the announcement."""
-        table = await self.kernel.table_by_id(game_id)
-        _check_can_end(table, user_id, can_manage)
-        started = table.state is not None
+        loaded = await self.kernel.game_by_id(game_id)
+        _check_can_end(loaded, user_id, can_manage)
+        started = loaded.state is not None
         files: tuple[tuple[str, str], ...] = ()
         if started:
-            ended = dataclasses.replace(table.game, status=GameStatus.ENDED)
+            ended = dataclasses.replace(loaded.game, status=GameStatus.ENDED)
             moves = await self.store.moves(game_id)
             files = (
-                export_file(export_document(ended, table.players, table.require_state(), moves)),
+                export_file(export_document(ended, loaded.players, loaded.require_state(), moves)),
             )
         announcement = Announcement(
             kind="end",
@@ -363,6 +363,6 @@ class Turns:
         return await self.store.abandon_channel(channel_id)
 
 
-def _check_can_end(table: LoadedGame, user_id: int, can_manage: bool) -> None:
-    if user_id != table.game.host_id and not can_manage:
+def _check_can_end(loaded: LoadedGame, user_id: int, can_manage: bool) -> None:
+    if user_id != loaded.game.host_id and not can_manage:
         raise NotHost("end the game (or someone with Manage Channels)")

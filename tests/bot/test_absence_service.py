@@ -73,7 +73,7 @@ async def started(service: GameService, *users: int, deadline: int = 24) -> Load
     await service.lobby.start(table.game.id, user_id=users[0])
     if deadline:
         await service.store.set_deadline_hours(table.game.id, deadline)
-    return await service.table(CHANNEL)
+    return await service.game(CHANNEL)
 
 
 def to_move(table: LoadedGame) -> int:
@@ -88,7 +88,7 @@ async def play_best(service: GameService, table: LoadedGame) -> LoadedGame:
     """The player to move plays (the ``fast`` player's choice, as a normal move)."""
     turn = Move.parse(move_text(choose(table.require_state(), "fast", seed=1)))
     await service.turns.play(CHANNEL, user_id=to_move(table), move=turn)
-    return await service.table(CHANNEL)
+    return await service.game(CHANNEL)
 
 
 async def queued(store: Store, kind: str | None = None) -> list[Announcement]:
@@ -155,7 +155,7 @@ async def test_a_majority_of_the_others_skips_and_the_absent_players_press_does_
     assert exported["played_for"] == "vote"
     [turn] = await queued(store, "turn")
     assert f"Played for **u{absent}** after a vote" in turn.text
-    after = await service.table(CHANNEL)
+    after = await service.game(CHANNEL)
     assert pinged(turn) == {to_move(after)}
     assert to_move(after) != absent
     assert after.seat_of(absent) is not None, "the skipped player keeps the seat"
@@ -216,7 +216,7 @@ async def test_without_a_deadline_or_other_players_no_vote_opens(
     await started(service, ADA, deadline=24)  # solo: nobody to vote
     clock.now = START + 100 * H
     assert await attendance.check() == []
-    table = await service.table(CHANNEL)
+    table = await service.game(CHANNEL)
     await service.turns.end(table.game.id, user_id=ADA, name="u100", can_manage=False)
     table = await started(service, ADA, BOB, deadline=0)
     assert await attendance.check() == []
@@ -293,7 +293,7 @@ async def test_a_skip_question_skips_its_turn_once_and_then_says_it_was_played(
     assert len(await queued(store, "turn")) == 1
 
     # Now it is Ada's own turn: her old question is stale, whoever is to move.
-    assert to_move(await service.table(CHANNEL)) == ADA
+    assert to_move(await service.game(CHANNEL)) == ADA
     service.thinker = Thinker()
     with pytest.raises(TurnPlayed, match="played meanwhile: nothing was skipped"):
         await attendance.skip(game_id, turn, user_id=ADA, name="u100", can_manage=False)
@@ -314,7 +314,7 @@ async def test_two_skips_in_a_row_offer_the_seat_to_the_computer(
     await attendance.skip(
         game_id, table.require_state().turn, user_id=ADA, name="a", can_manage=False
     )
-    table = await play_best(service, await service.table(CHANNEL))  # Ada plays
+    table = await play_best(service, await service.game(CHANNEL))  # Ada plays
     await queued(store)
     await attendance.skip(
         game_id, table.require_state().turn, user_id=ADA, name="a", can_manage=False
@@ -329,7 +329,7 @@ async def test_two_skips_in_a_row_offer_the_seat_to_the_computer(
     await attendance.hand_over(game_id, bob_seat or 0, user_id=ADA, name="a", can_manage=False)
     [news] = await queued(store, "hand_over")
     assert "played by the computer from now on" in news.text
-    table = await service.table(CHANNEL)
+    table = await service.game(CHANNEL)
     assert table.players[bob_seat or 0].computer == "fast"
     # Ada plays; Bob's seat is then played by the check, without a ping for Bob.
     await play_best(service, table)
@@ -356,7 +356,7 @@ async def test_time_away_stops_the_deadline_clock_and_the_reminders(
     clock.now = START + 2 * H
     period = await attendance.away(absent, until="2026-06-03", note="hiking")
     assert period.end == datetime(2026, 6, 3, tzinfo=UTC)
-    deadline, away = await service.lookups.turn_facts(await service.table(CHANNEL))
+    deadline, away = await service.lookups.turn_facts(await service.game(CHANNEL))
     # 2 hours ran before, 22 are left from the return on 3 June at midnight.
     assert deadline == datetime(2026, 6, 3, 22, tzinfo=UTC)
     assert away[table.require_state().current] == period
@@ -371,7 +371,7 @@ async def test_time_away_stops_the_deadline_clock_and_the_reminders(
     assert len(await service.reminders.queue_reminders()) == 1, (
         "the reminder waits until they are back"
     )
-    deadline, away = await service.lookups.turn_facts(await service.table(CHANNEL))
+    deadline, away = await service.lookups.turn_facts(await service.game(CHANNEL))
     assert deadline == START + 54 * H
     assert all(a is None for a in away)
     clock.now = START + 54 * H
@@ -383,10 +383,10 @@ async def test_time_away_ends_by_itself(
 ) -> None:
     await started(service, ADA, BOB)
     await attendance.away(BOB, until="2026-06-02", note=None)
-    _, away = await service.lookups.turn_facts(await service.table(CHANNEL))
+    _, away = await service.lookups.turn_facts(await service.game(CHANNEL))
     assert any(a is not None for a in away)
     clock.now = datetime(2026, 6, 2, tzinfo=UTC)
-    _, away = await service.lookups.turn_facts(await service.table(CHANNEL))
+    _, away = await service.lookups.turn_facts(await service.game(CHANNEL))
     assert all(a is None for a in away)
 
 

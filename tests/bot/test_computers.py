@@ -196,7 +196,7 @@ async def test_the_host_removes_the_computer_seated_last(service: GameService) -
     await service.lobby.start(game_id, user_id=ADA)
     with pytest.raises(NotInLobby):
         await service.lobby.remove_computer(game_id, user_id=ADA)
-    assert [p.computer for p in (await service.table_by_id(game_id)).players].count("fast") == 1
+    assert [p.computer for p in (await service.game_by_id(game_id)).players].count("fast") == 1
 
 
 class TogetherJoins:
@@ -230,7 +230,7 @@ async def test_a_choice_of_computer_seats_one_however_often_it_is_pressed(
     for policy in ("fast", "strong"):
         with pytest.raises(ComputerAdded, match="already added"):
             await service.lobby.add_computer(game_id, user_id=ADA, policy=policy, seen=seen)
-    table = await service.table_by_id(game_id)
+    table = await service.game_by_id(game_id)
     assert (table.game.revision, table.computers) == (revision, 1)
 
     # Two presses of a new question at the same moment, both past the check: one seat.
@@ -243,7 +243,7 @@ async def test_a_choice_of_computer_seats_one_however_often_it_is_pressed(
         return_exceptions=True,
     )
     assert sorted(type(o).__name__ for o in outcomes) == ["ComputerAdded", "LoadedGame"], outcomes
-    table = await service.table_by_id(game_id)
+    table = await service.game_by_id(game_id)
     assert table.computers == 2
     assert len(table.players) == 4
 
@@ -262,7 +262,7 @@ async def test_a_choice_of_computer_after_the_lobby_is_over_says_so(service: Gam
     with pytest.raises(NotInLobby) as ended:
         await service.lobby.add_computer(game_id, user_id=ADA, policy="fast", seen=1)
     assert ended.value.status is GameStatus.ENDED
-    assert (await service.table_by_id(game_id)).computers == 1
+    assert (await service.game_by_id(game_id)).computers == 1
 
 
 # --- computer turns ---------------------------------------------------------------------------
@@ -278,7 +278,7 @@ async def test_a_person_and_two_computers_play_to_the_end(
     game_id = table.game.id
     rng = random.Random(3)
     played_by_computer = 0
-    while (table := await service.table_by_id(game_id)).game.status is GameStatus.ACTIVE:
+    while (table := await service.game_by_id(game_id)).game.status is GameStatus.ACTIVE:
         state = table.require_state()
         mover = table.players[state.current]
         if mover.computer is None:
@@ -321,7 +321,7 @@ async def test_a_computer_first_to_move_plays_straight_after_the_start(
     table = await _lobby(service, ADA)
     table = await service.lobby.add_computer(table.game.id, user_id=ADA, policy="fast")
     await service.lobby.start(table.game.id, user_id=ADA)
-    table = await service.table_by_id(table.game.id)
+    table = await service.game_by_id(table.game.id)
     start = (await _outbox(store))[0]
     if table.players[table.require_state().current].computer is not None:
         assert start.mentions == ()
@@ -335,16 +335,16 @@ async def test_a_computer_first_to_move_plays_straight_after_the_start(
 async def test_playing_a_persons_turn_for_them(service: GameService, store: Store) -> None:
     """A skipped turn goes through the same path: the seat to move, chosen by ``fast``."""
     await _lobby(service, ADA, BOB)
-    table = await service.table(CHANNEL)
+    table = await service.game(CHANNEL)
     await service.lobby.start(table.game.id, user_id=ADA)
-    table = await service.table(CHANNEL)
+    table = await service.game(CHANNEL)
     current = table.require_state().current
     assert await service.turns.play_computer(table.game.id, seat=1 - current) is None
     result = await service.turns.play_computer(table.game.id, seat=current, policy="fast")
     assert result is not None
     [move] = await store.moves(table.game.id)
     assert move.user_id == table.players[current].user_id
-    after = await service.table(CHANNEL)
+    after = await service.game(CHANNEL)
     assert after.require_state().turn == 1
     assert after.players[current].computer is None, "playing for someone keeps their seat"
 
@@ -361,9 +361,9 @@ def test_a_computer_to_move_is_named_not_pinged() -> None:
 
 async def test_a_leavers_seat_goes_to_fast(service: GameService, store: Store) -> None:
     await _lobby(service, ADA, BOB, CY)
-    table = await service.table(CHANNEL)
+    table = await service.game(CHANNEL)
     await service.lobby.start(table.game.id, user_id=ADA)
-    table = await service.table(CHANNEL)
+    table = await service.game(CHANNEL)
     game_id = table.game.id
     seat = table.require_state().current
     leaver = table.players[seat].user_id
@@ -372,7 +372,7 @@ async def test_a_leavers_seat_goes_to_fast(service: GameService, store: Store) -
     await service.turns.check_can_leave(CHANNEL, user_id=leaver)
     await service.turns.leave_game(game_id, user_id=leaver)
 
-    table = await service.table(CHANNEL)
+    table = await service.game(CHANNEL)
     assert table.players[seat].computer == "fast"
     assert table.players[seat].name == f"u{leaver}"
     notice = (await _outbox(store))[-1]
@@ -413,9 +413,9 @@ async def test_a_hint_once_per_turn_with_exact_play_options(
     service: GameService, store: Store
 ) -> None:
     await _lobby(service, ADA, BOB)
-    table = await service.table(CHANNEL)
+    table = await service.game(CHANNEL)
     await service.lobby.start(table.game.id, user_id=ADA)
-    table = await service.table(CHANNEL)
+    table = await service.game(CHANNEL)
     current = table.players[table.require_state().current].user_id
     waiting = BOB if current == ADA else ADA
     with pytest.raises(NotYourTurn):
@@ -438,12 +438,12 @@ async def test_a_hint_once_per_turn_with_exact_play_options(
         )
     with pytest.raises(HintUsed):
         await service.turns.hint(CHANNEL, user_id=current)
-    assert (await service.table(CHANNEL)).game.revision == revision, "a hint changed the game"
+    assert (await service.game(CHANNEL)).game.revision == revision, "a hint changed the game"
 
     # The first suggestion, typed as given, plays; the next turn has a hint of its own.
     best = hint.moves[0]
     await service.turns.play(CHANNEL, user_id=current, move=best)
-    after = await service.table(CHANNEL)
+    after = await service.game(CHANNEL)
     assert after.score_sheet().players[hint.previews[0].seat].total == hint.previews[0].score_after
     await service.turns.hint(CHANNEL, user_id=waiting)
 

@@ -51,13 +51,13 @@ def any_turn(table: LoadedGame, rng: random.Random) -> Move:
 
 
 async def play_turns(service: GameService, channel: int, rng: random.Random, count: int) -> None:
-    table = await service.table(channel)
+    table = await service.game(channel)
     for _ in range(count):
         if table.game.status is not GameStatus.ACTIVE:
             return
         mover = table.players[table.require_state().current].user_id
         await service.turns.play(channel, user_id=mover, move=any_turn(table, rng))
-        table = await service.table_by_id(table.game.id)
+        table = await service.game_by_id(table.game.id)
 
 
 async def fill(path: Path) -> None:
@@ -75,7 +75,7 @@ async def fill(path: Path) -> None:
             await service.lobby.start(table.game.id, user_id=ADA)
         await play_turns(service, FINISHED, rng, 100)
         await play_turns(service, PLAYING, rng, 5)
-        table = await service.table(PLAYING)
+        table = await service.game(PLAYING)
         mover = table.players[table.require_state().current].user_id
         await service.turns.hint(PLAYING, user_id=mover)
         await store.save_panel(

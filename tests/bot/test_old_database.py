@@ -34,7 +34,7 @@ async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
 
 async def test_the_games_read_back(store: SqliteStore) -> None:
     service = GameService(store)
-    active = await service.table(ACTIVE)
+    active = await service.game(ACTIVE)
     assert active.game.status is GameStatus.ACTIVE
     assert active.game.cards == "ABCDA"
     assert [(p.user_id, p.name) for p in active.players] == [(ADA, "Ada"), (BOB, "Bob")]
@@ -45,12 +45,12 @@ async def test_the_games_read_back(store: SqliteStore) -> None:
         for text in move.action.split("; "):
             parse_action(text)
 
-    lobby = await service.table(LOBBY)
+    lobby = await service.game(LOBBY)
     assert lobby.game.status is GameStatus.LOBBY
     assert lobby.state is None
     assert [p.name for p in lobby.players] == ["Cy"]
 
-    ended = await service.last_table(ENDED, user_id=ADA)
+    ended = await service.last_game(ENDED, user_id=ADA)
     assert ended.game.status is GameStatus.ENDED
     assert ended.require_state().solo
     document = await service.lookups.export(ENDED, user_id=ADA)
@@ -67,7 +67,7 @@ async def test_the_pending_outbox_still_reads(store: SqliteStore) -> None:
 
 async def test_the_active_game_plays_on(store: SqliteStore) -> None:
     service = GameService(store)
-    table = await service.table(ACTIVE)
+    table = await service.game(ACTIVE)
     state = table.require_state()
     taken = apply(state, Take(1, 1))
     place = next(a for a in legal_actions(taken) if isinstance(a, PlaceTile))
@@ -76,7 +76,7 @@ async def test_the_active_game_plays_on(store: SqliteStore) -> None:
     result = await service.turns.play(
         ACTIVE, user_id=mover, move=Move(1, 1, place.at, place.rotation, token.at)
     )
-    after = await service.table(ACTIVE)
+    after = await service.game(ACTIVE)
     assert after.game.revision == result.revision == table.game.revision + 1
     assert after.require_state().turn == 4
     assert len(await store.moves(after.game.id)) == 4

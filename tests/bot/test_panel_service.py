@@ -43,7 +43,7 @@ async def _started(service: GameService, *users: int) -> LoadedGame:
     for user in users[1:]:
         await service.lobby.join(loaded.game.id, user_id=user, name=f"u{user}")
     await service.lobby.start(loaded.game.id, user_id=users[0])
-    return await service.table(CHANNEL)
+    return await service.game(CHANNEL)
 
 
 def _mover(loaded: LoadedGame) -> tuple[int, int]:
@@ -91,7 +91,7 @@ async def test_a_turn_through_the_panel_is_played_by_the_service(
     # Nothing reaches the game or the outbox before Confirm.
     assert await store.moves(game_id) == []
     assert len(await store.pending()) == pending
-    assert (await service.table_by_id(game_id)).game.revision == loaded.game.revision
+    assert (await service.game_by_id(game_id)).game.revision == loaded.game.revision
     played = await _press(panels, shown, Verb.CONFIRM)
     assert played.outcome is Outcome.PLAYED
     assert played.outbox_ids
@@ -176,13 +176,13 @@ async def test_cancel_stores_only_the_cleared_draft(
     game_id = loaded.game.id
     shown = await panels.open(game_id, user_id=mover, turn=0)
     shown = await _press(panels, shown, Verb.PAIR, "3")
-    before = await service.table_by_id(game_id)
+    before = await service.game_by_id(game_id)
     cancelled = await _press(panels, shown, Verb.CANCEL)
     assert cancelled.outcome is Outcome.CANCELLED
     row = await store.get_panel(game_id, mover)
     assert row is not None
     assert row.draft == CLOSED
-    after = await service.table_by_id(game_id)
+    after = await service.game_by_id(game_id)
     assert after.game == before.game
     with pytest.raises(PanelGone, match="closed"):
         await _press(panels, shown, Verb.BACK)
@@ -286,7 +286,7 @@ async def test_suggest_fills_in_the_turns_hint_counted_once(
     assert await _stored_draft(store, game_id, mover) == suggestion(state, ranked[0])
     [hint] = await store.hints(game_id)
     assert (hint.turn, hint.user_id, hint.moves) == (0, mover, tuple(map(str, ranked)))
-    assert (await service.table_by_id(game_id)).game.revision == loaded.game.revision
+    assert (await service.game_by_id(game_id)).game.revision == loaded.game.revision
 
     # Asked again in the same turn (a new panel), it shows the same move, counted once.
     await _press(panels, shown, Verb.CANCEL)

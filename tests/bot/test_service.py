@@ -104,7 +104,7 @@ async def _lobby(service: GameService, *users: int, cards: str | None = "A") -> 
 async def _started(service: GameService, *users: int) -> LoadedGame:
     table = await _lobby(service, *users)
     await service.lobby.start(table.game.id, user_id=users[0])
-    return await service.table(CHANNEL)
+    return await service.game(CHANNEL)
 
 
 def _any_turn(table: LoadedGame, rng: random.Random) -> Move:
@@ -191,21 +191,21 @@ async def test_host_leaving_closes_the_lobby(service: GameService) -> None:
     table = await service.lobby.leave(table.game.id, user_id=ADA)
     assert table.game.status is GameStatus.ENDED
     with pytest.raises(NoGame):
-        await service.table(CHANNEL)
+        await service.game(CHANNEL)
 
 
 async def test_only_the_host_starts(service: GameService, store: Store) -> None:
     table = await _lobby(service, ADA, BOB)
     with pytest.raises(NotHost):
         await service.lobby.start(table.game.id, user_id=BOB)
-    assert (await service.table(CHANNEL)).game.status is GameStatus.LOBBY
+    assert (await service.game(CHANNEL)).game.status is GameStatus.LOBBY
     assert await store.pending() == []
 
 
 async def test_start_calls_the_first_player(service: GameService, store: Store) -> None:
     table = await _lobby(service, ADA, BOB, cards="random")
     await service.lobby.start(table.game.id, user_id=ADA)
-    table = await service.table(CHANNEL)
+    table = await service.game(CHANNEL)
     state = table.require_state()
     assert table.game.status is GameStatus.ACTIVE
     assert len(str(state.cards)) == 5  # "random" was resolved from the seed
@@ -243,7 +243,7 @@ async def test_play_commits_the_move_and_calls_the_next_player(
     clock.now += timedelta(hours=2)
     result = await service.turns.play(CHANNEL, user_id=mover, move=turn)
 
-    after = await service.table(CHANNEL)
+    after = await service.game(CHANNEL)
     assert after.game.revision == result.revision
     upcoming = _current_user(after)
     assert upcoming != mover
@@ -284,7 +284,7 @@ async def test_every_environment_rings_its_own_latest_placement(
         for row in await store.pending():
             await store.mark_sent(row.id, 1)
         posted.append(announcement)
-        table = await service.table(CHANNEL)
+        table = await service.game(CHANNEL)
     for seat, turn in turns.items():
         assert posted[-1].highlights[seat][0] == turn.at
     # The player who did not move in the last turn looks the same in both last messages.
@@ -330,7 +330,7 @@ async def test_refusals_leave_the_game_unchanged(service: GameService, store: St
     with pytest.raises(IllegalAction) as refused:
         await service.turns.play(CHANNEL, user_id=mover, move=Move(1, 2, turn.at, 0, None))
     assert refused.value.reason is Reason.NO_NATURE_TOKEN
-    after = await service.table(CHANNEL)
+    after = await service.game(CHANNEL)
     assert after.game.revision == table.game.revision
     assert after.state == table.state
     assert await store.moves(table.game.id) == []
@@ -381,12 +381,12 @@ async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
     while table.game.status is GameStatus.ACTIVE:
         await service.turns.play(CHANNEL, user_id=_current_user(table), move=_any_turn(table, rng))
         turns += 1
-        table = await service.table_by_id(table.game.id)
+        table = await service.game_by_id(table.game.id)
     assert turns == 40
     assert table.game.status is GameStatus.FINISHED
     assert table.game.next_reminder_at is None
     with pytest.raises(NoGame):
-        await service.table(CHANNEL)
+        await service.game(CHANNEL)
 
     final = (await _outbox(store))[-1]
     assert final.kind == "finish"
@@ -420,7 +420,7 @@ async def test_three_of_a_kind_wipe(store: Store, clock: Clock) -> None:
     clock.now += timedelta(hours=1)
     await service.turns.wipe(CHANNEL, user_id=mover, tokens=None)
 
-    after = await service.table(CHANNEL)
+    after = await service.game(CHANNEL)
     assert _current_user(after) == mover
     assert after.game.turn_started_at == started_at
     assert after.require_state().three_wipe_used
@@ -455,7 +455,7 @@ async def test_preview_commits_nothing(service: GameService, store: Store) -> No
     waiting = BOB if mover == ADA else ADA
     other = await service.turns.preview(CHANNEL, user_id=waiting, move=turn)
     assert other.seat == table.seat_of(waiting)
-    after = await service.table(CHANNEL)
+    after = await service.game(CHANNEL)
     assert after.game.revision == table.game.revision
     assert await store.moves(table.game.id) == []
 
@@ -476,7 +476,7 @@ async def test_a_move_encodes_its_state_once(
     turn = _any_turn(table, random.Random(3))
     await service.turns.play(CHANNEL, user_id=_current_user(table), move=turn)
     assert len(calls) == 1
-    game = (await service.table(CHANNEL)).game
+    game = (await service.game(CHANNEL)).game
     (row,) = await store.pending()
     assert f'"state":{game.state},' in (row.snapshot or "")
 
@@ -503,7 +503,7 @@ async def test_end_is_for_the_host_or_a_manager(service: GameService, store: Sto
         await service.turns.end(table.game.id, user_id=BOB, name="Bob", can_manage=False)
     await service.turns.check_can_end(CHANNEL, user_id=CY, can_manage=True)
     await service.turns.end(table.game.id, user_id=CY, name="Cy", can_manage=True)
-    ended = await service.table_by_id(table.game.id)
+    ended = await service.game_by_id(table.game.id)
     assert ended.game.status is GameStatus.ENDED
     announcement = (await _outbox(store))[-1]
     assert announcement.kind == "end"
@@ -560,7 +560,7 @@ async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: Clock) -> 
     assert table.game.next_reminder_at == started + timedelta(seconds=48)
     clock.now += timedelta(seconds=49)
     (_,) = await service.reminders.queue_reminders()
-    game = (await service.table(CHANNEL)).game
+    game = (await service.game(CHANNEL)).game
     assert game.next_reminder_at == clock.now + timedelta(seconds=48)
 
 
