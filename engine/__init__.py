@@ -7,6 +7,7 @@ from engine.actions import Action, NatureWipe, PlaceTile, PlaceToken, Take, Wipe
 from engine.components import (
     MAX_PLAYERS,
     TURNS_PER_PLAYER,
+    CardLetter,
     CardSet,
     Habitat,
     Tile,
@@ -61,6 +62,7 @@ __all__ = [
     "TURNS_PER_PLAYER",
     "Action",
     "Budget",
+    "CardLetter",
     "CardSet",
     "CascadiaError",
     "DailyDeal",

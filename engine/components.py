@@ -216,7 +216,20 @@ class Variant(StrEnum):
     INTERMEDIATE = "intermediate"
 
 
-CARD_LETTERS = ("A", "B", "C", "D")
+class CardLetter(StrEnum):
+    """The letter of a wildlife's scoring card, A to D (the cards of the base game)."""
+
+    A = "A"
+    B = "B"
+    C = "C"
+    D = "D"
+
+
+CARD_LETTERS = tuple(CardLetter)
+"""Every card letter, A to D in order."""
+
+CardLetters = tuple[CardLetter, CardLetter, CardLetter, CardLetter, CardLetter]
+"""A card letter per wildlife, in the order bear, elk, salmon, hawk, fox."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,21 +240,22 @@ class CardSet:
     ``"family"`` / ``"intermediate"``.
     """
 
-    letters: tuple[str, str, str, str, str] | None = None
+    letters: CardLetters | None = None
     variant: Variant | None = None
 
     def __post_init__(self) -> None:
         if (self.letters is None) == (self.variant is None):
             raise InvalidInput("a card set is five letters or one variant")
-        if self.letters is not None and (
-            len(self.letters) != 5 or any(c not in CARD_LETTERS for c in self.letters)
-        ):
-            raise InvalidInput(f"card letters must be five of A-D, not {self.letters!r}")
+        if self.letters is not None:
+            if len(self.letters) != 5 or any(c not in CARD_LETTERS for c in self.letters):
+                raise InvalidInput(f"card letters must be five of A-D, not {self.letters!r}")
+            # Plain "A"-"D" strings are accepted and kept as their card letters.
+            object.__setattr__(self, "letters", tuple(CardLetter(c) for c in self.letters))
 
-    def card(self, wildlife: Wildlife) -> str:
-        """The card for ``wildlife``: ``"A"``-``"D"``, ``"family"`` or ``"intermediate"``."""
+    def card(self, wildlife: Wildlife) -> CardLetter | Variant:
+        """The card for ``wildlife``: a letter A-D, or the variant for all."""
         if self.variant is not None:
-            return self.variant.value
+            return self.variant
         letters = self.letters or ()
         return letters[list(Wildlife).index(wildlife)]
 
@@ -264,4 +278,5 @@ class CardSet:
                 f"not a card choice: {text[:40]!r} "
                 "(expected five letters A-D such as ABCDA, one letter, family or intermediate)"
             )
-        return cls(letters=(upper[0], upper[1], upper[2], upper[3], upper[4]))
+        a, b, c, d, e = (CardLetter(letter) for letter in upper)
+        return cls(letters=(a, b, c, d, e))

@@ -19,6 +19,7 @@ from engine.components import (
     MAX_PLAYERS,
     TILES_BY_ID,
     TOKENS_PER_SPECIES,
+    CardLetter,
     CardSet,
     Habitat,
     Tile,
@@ -214,7 +215,7 @@ def _cards(data: object) -> CardSet:
             raise InvalidInput(
                 f"cards: the {wildlife} card must be A, B, C or D, not {_kind(letter)}"
             )
-        letters.append(letter)
+        letters.append(CardLetter(letter))
     a, b, c, d, e = letters
     return CardSet(letters=(a, b, c, d, e))
 

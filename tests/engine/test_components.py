@@ -8,6 +8,7 @@ from engine.components import (
     HABITAT_TILES_ALL,
     STARTERS,
     TILES_BY_ID,
+    CardLetter,
     CardSet,
     Habitat,
     Tile,
@@ -16,6 +17,7 @@ from engine.components import (
     tiles_in_play,
 )
 from engine.errors import InvalidInput
+from engine.game import resolve_cards
 
 
 def test_eighty_five_habitat_tiles_with_ids_16_to_100() -> None:
@@ -96,6 +98,21 @@ def test_card_set_text_round_trips(text: str, expected: str) -> None:
 def test_card_set_lookup() -> None:
     assert CardSet.parse("ABCDA").card(Wildlife.HAWK) == "D"
     assert CardSet(variant=Variant.FAMILY).card(Wildlife.BEAR) == "family"
+
+
+def test_card_letters_are_a_closed_vocabulary() -> None:
+    cards = CardSet.parse("abcda")
+    assert cards.letters == (CardLetter.A, CardLetter.B, CardLetter.C, CardLetter.D, CardLetter.A)
+    assert all(type(letter) is CardLetter for letter in cards.letters or ())
+    assert cards.card(Wildlife.SALMON) is CardLetter.C
+    assert CardSet(variant=Variant.FAMILY).card(Wildlife.BEAR) is Variant.FAMILY
+    typed = CardSet(letters=("A", "B", "C", "D", "A"))  # type: ignore[arg-type]
+    assert typed == cards
+    assert all(type(letter) is CardLetter for letter in typed.letters or ())
+    assert resolve_cards("random", seed=3) == resolve_cards("random", seed=3)
+    assert all(type(c) is CardLetter for c in resolve_cards("random", seed=3).letters or ())
+    with pytest.raises(InvalidInput, match="five of A-D"):
+        CardSet(letters=("A", "B", "C", "D", "E"))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("text", ["", "ABCDE", "AB", "random!", "ABCDAA", "x" * 500])
