@@ -10,9 +10,6 @@ rules are in :mod:`bot.core.absence_service`.
 
 from __future__ import annotations
 
-import re
-from typing import Any, Self
-
 import discord
 from discord import app_commands
 
@@ -47,17 +44,6 @@ class _IdButton(ActionButton, template=r"$^"):
         super().__init__(discord.ui.Button(label=label, custom_id=custom_id))
         self.first = first
         self.second = second
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """Rebuild the button from a press: the ids are all it needs."""
-        return cls(int(match["first"]), int(match["second"]))
 
     @staticmethod
     def button(first: int, second: int) -> tuple[str, str]:

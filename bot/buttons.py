@@ -1,8 +1,10 @@
 """What every restart-proof button of the bot has in common, and the private question that
 carries some of them.
 
-A button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries the ids it needs,
-so a press after a restart is rebuilt from the id alone (:meth:`from_custom_id`). Every press
+A button (or the turn panel's select) is a :class:`discord.ui.DynamicItem` whose
+``custom_id`` carries the ids it needs, so a press after a restart is rebuilt from the id
+alone: :class:`IdItem` reads the fields of its template and builds the item from them. Every
+press
 is admitted like a command (refused while the bot shuts down) and any error it raises is
 answered privately, as a command's is. The lobby's, the confirmations' and the votes' buttons
 are built on these.
@@ -12,7 +14,8 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import Any, Self
+from collections.abc import Mapping
+from typing import Any, ClassVar, Self, TypeVar
 
 import discord
 
@@ -20,6 +23,7 @@ from bot import errors
 from bot.client import CascadiaBot
 
 Interaction = discord.Interaction[CascadiaBot]
+ItemT = TypeVar("ItemT", bound=discord.ui.Item[Any])
 
 QUESTION_SECONDS = 120
 """How long a private question keeps its buttons when nobody answers it."""
@@ -45,7 +49,36 @@ class Question(discord.ui.View):
                 await self.original.edit_original_response(content=self.expired, view=None)
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"$^"):
+class IdItem(discord.ui.DynamicItem[ItemT], template=r"$^"):
+    """A component rebuilt from the fields of its custom id after a press: each named group of
+    the subclass's template, read as a number unless it is one of :attr:`text_fields` (an
+    optional group that did not match is ``None``), is handed to :meth:`from_fields`."""
+
+    text_fields: ClassVar[frozenset[str]] = frozenset()
+    """The fields that are text, not numbers."""
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the component from a press: the fields of its custom id."""
+        fields = {
+            name: text if text is None or name in cls.text_fields else int(text)
+            for name, text in match.groupdict().items()
+        }
+        return cls.from_fields(fields)
+
+    @classmethod
+    def from_fields(cls, fields: Mapping[str, Any]) -> Self:
+        """The component of these fields: by default, built with them as keywords."""
+        return cls(**fields)
+
+
+class ActionButton(IdItem[discord.ui.Button[discord.ui.View]], template=r"$^"):
     """A button that does :meth:`act` when pressed; the subclass gives its template, how it is
     built and what it does. With ``defer`` the press is acknowledged before it acts."""
 
@@ -82,14 +115,3 @@ class GameButton(ActionButton, template=r"$^"):
         custom_id = f"cascadia:{self.action}:{game_id}{tail}"
         super().__init__(discord.ui.Button(label=self.label, style=self.style, custom_id=custom_id))
         self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """Rebuild the button from a press: the game id is all it needs."""
-        return cls(int(match["game_id"]))

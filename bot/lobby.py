@@ -11,8 +11,7 @@ and so does a choice asked before it.
 from __future__ import annotations
 
 import logging
-import re
-from typing import Any, Self
+from typing import Any
 
 import aiohttp
 import discord
@@ -164,6 +163,7 @@ class ComputerButton(
     how many computers had seats when the host was asked, and the player."""
 
     defer = True
+    text_fields = frozenset({"policy"})
 
     def __init__(self, game_id: int, seen: int, policy: str) -> None:
         super().__init__(
@@ -176,17 +176,6 @@ class ComputerButton(
         self.game_id = game_id
         self.seen = seen
         self.policy = policy
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """Rebuild the button from a press: the ids and the player are all it needs."""
-        return cls(int(match["game_id"]), int(match["seen"]), match["policy"])
 
     async def act(self, interaction: Interaction) -> None:
         """Seat this computer player."""

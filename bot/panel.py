@@ -14,12 +14,14 @@ import asyncio
 import io
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self, cast
 
 import discord
 
 from bot import errors
+from bot.buttons import IdItem
 from bot.core.captions import environment_description
 from bot.core.names import safe
 from bot.core.panel_draft import PLAY_LABEL, Button, Press, Select, Verb, play_custom_id
@@ -58,7 +60,7 @@ _IDS = (
 
 
 class PlayButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    IdItem[discord.ui.Button[discord.ui.View]],
     template=r"cascadia:play:(?P<game_id>[0-9]+):(?P<turn>[0-9]+)",
 ):
     """Opens the presser's private turn panel (planning mode when it is not their turn)."""
@@ -73,17 +75,6 @@ class PlayButton(
         )
         self.game_id = game_id
         self.turn = turn
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """Rebuild the button from a press."""
-        return cls(int(match["game_id"]), int(match["turn"]))
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
         """Admit the press like any command (refused while the bot shuts down)."""
@@ -145,11 +136,9 @@ class PanelIds:
         return f"{text}:{arg}" if arg else text
 
     @classmethod
-    def from_match(cls, match: re.Match[str]) -> PanelIds:
-        """Read the ids of a pressed component."""
-        return cls(
-            int(match["game_id"]), int(match["user_id"]), int(match["turn"]), int(match["version"])
-        )
+    def from_fields(cls, fields: Mapping[str, Any]) -> PanelIds:
+        """Read the ids of a pressed component from its custom id's fields."""
+        return cls(fields["game_id"], fields["user_id"], fields["turn"], fields["version"])
 
 
 def panel_text(shown: Shown) -> str:
@@ -251,10 +240,12 @@ async def _close(interaction: Interaction, text: str) -> None:
 
 
 class PanelButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    IdItem[discord.ui.Button[discord.ui.View]],
     template=rf"cascadia:panel:{_IDS}(?::(?P<arg>[0-9]))?",
 ):
     """A button of the panel."""
+
+    text_fields = frozenset({"verb", "arg"})
 
     def __init__(self, ids: PanelIds, button: Button, *, row: int | None = None) -> None:
         super().__init__(
@@ -269,16 +260,10 @@ class PanelButton(
         self.press = Press(button.verb, (button.arg,) if button.arg else ())
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """Rebuild the button from a press: its ids and verb are all it needs."""
-        verb = Verb(match["verb"])
-        return cls(PanelIds.from_match(match), Button(verb, verb.value, match["arg"] or ""))
+    def from_fields(cls, fields: Mapping[str, Any]) -> Self:
+        """The button of a press: its ids and verb are all it needs."""
+        verb = Verb(fields["verb"])
+        return cls(PanelIds.from_fields(fields), Button(verb, verb.value, fields["arg"] or ""))
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
         """Admit the press like any command (refused while the bot shuts down)."""
@@ -290,10 +275,12 @@ class PanelButton(
 
 
 class PanelSelect(
-    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    IdItem[discord.ui.Select[discord.ui.View]],
     template=rf"cascadia:pick:{_IDS}",
 ):
     """A select menu of the panel."""
+
+    text_fields = frozenset({"verb"})
 
     def __init__(self, ids: PanelIds, select: Select, *, row: int | None = None) -> None:
         options = [
@@ -319,15 +306,9 @@ class PanelSelect(
         self.verb = select.verb
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """Rebuild the select from a press: the values come with the interaction."""
-        return cls(PanelIds.from_match(match), Select(Verb(match["verb"]), "", ()))
+    def from_fields(cls, fields: Mapping[str, Any]) -> Self:
+        """The select of a press: the values come with the interaction."""
+        return cls(PanelIds.from_fields(fields), Select(Verb(fields["verb"]), "", ()))
 
     async def interaction_check(self, interaction: Interaction, /) -> bool:  # type: ignore[override]
         """Admit the press like any command (refused while the bot shuts down)."""

@@ -12,9 +12,6 @@ nobody answers it in time.
 
 from __future__ import annotations
 
-import re
-from typing import Any, Self
-
 import discord
 
 from bot import lobby
@@ -118,17 +115,6 @@ class _TurnButton(GameButton, template=r"$^"):
     def __init__(self, game_id: int, turn: int) -> None:
         super().__init__(game_id, tail=f":{turn}")
         self.turn = turn
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> Self:
-        """Rebuild the button from a press: the game and the turn."""
-        return cls(int(match["game_id"]), int(match["turn"]))
 
 
 class SkipTurnButton(
