@@ -1,6 +1,9 @@
 """The rules of Cascadia: pure, synchronous and deterministic from a seed.
 
 The renderer and the bot only ask this package; it imports nothing but the standard library.
+A whole turn after any wipes is one :class:`Move` (take, tile, token), read with
+:meth:`Move.parse` and written with ``str(move)``; single steps are the actions of
+:mod:`engine.actions`, applied by :func:`apply`.
 """
 
 from engine.actions import Action, NatureWipe, PlaceTile, PlaceToken, Take, WipeThree, parse_action
