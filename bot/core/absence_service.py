@@ -8,7 +8,7 @@ and post the ping owed after quiet hours.
 
 A skipped turn is chosen like every computer turn, by the ``fast`` player in the thinker's
 worker processes (:class:`~bot.core.computers.Thinker`), and committed through
-:meth:`~bot.core.service.GameService.commit_turn`, the same path as a player's move: the
+:meth:`~bot.core.kernel.GameKernel.commit_turn`, the same path as a player's move: the
 revision read, the move log, the outbox. Nothing is skipped without a vote or the host.
 """
 
