@@ -19,8 +19,8 @@ The rooms, from the top:
   (:mod:`~bot.core.messages`, :mod:`~bot.core.absence_messages`, :mod:`~bot.core.captions`,
   :mod:`~bot.core.names`, :mod:`~bot.core.markdown`), the stored forms and the export
   (:mod:`~bot.core.records`), the outbox and its pictures (:mod:`~bot.core.outbox`,
-  :mod:`~bot.core.pictures`), autocomplete (:mod:`~bot.core.choices`) and the refusals
-  (:mod:`~bot.core.errors`).
+  :mod:`~bot.core.pictures`, a finished game's replay in :mod:`~bot.core.replays`),
+  autocomplete (:mod:`~bot.core.choices`) and the refusals (:mod:`~bot.core.errors`).
 
 A turn is an :class:`engine.Move` throughout, played by
 :meth:`bot.core.kernel.GameKernel.commit_turn` whoever chose it.
