@@ -29,12 +29,8 @@ from bot.store import (
     open_store,
     safe_url,
 )
-from tests.bot.test_store import BOB, CHANNEL, HOST, START, FakeClock, lobby, move, started
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(START)
+from tests.bot.clocks import FakeClock
+from tests.bot.store.test_store import BOB, CHANNEL, HOST, lobby, move, started
 
 
 @pytest.fixture

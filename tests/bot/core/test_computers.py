@@ -8,8 +8,6 @@ import asyncio
 import json
 import random
 import re
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from typing import Any, cast
 
 import pytest
@@ -37,7 +35,6 @@ from bot.store import (
     NotInLobby,
     RevisionConflict,
     Store,
-    open_store,
 )
 from engine import (
     GameRecord,
@@ -52,31 +49,16 @@ from engine import (
     new_game,
     parse_action,
 )
+from tests.bot.clocks import FakeClock
 
 GUILD, CHANNEL = 1, 10
 ADA, BOB, CY = 100, 200, 300
 
 
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2024, 5, 1, 12, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
-async def store(database: str) -> AsyncIterator[Store]:
-    async with open_store(database, now=Clock()) as opened:
-        yield opened
-
-
-@pytest.fixture
-def service(store: Store) -> GameService:
+def service(store: Store, clock: FakeClock) -> GameService:
     # strong thinks within a short budget here: the tests are about the bot, not its play.
-    return GameService(store, now=Clock(), seeds=lambda: 7, thinker=Thinker(strong_seconds=0.05))
+    return GameService(store, now=clock, seeds=lambda: 7, thinker=Thinker(strong_seconds=0.05))
 
 
 async def _lobby(service: GameService, *users: int) -> LoadedGame:
@@ -217,7 +199,7 @@ class TogetherJoins:
 
 
 async def test_a_choice_of_computer_seats_one_however_often_it_is_pressed(
-    service: GameService, store: Store
+    service: GameService, store: Store, clock: FakeClock
 ) -> None:
     table = await _lobby(service, ADA)
     game_id, seen = table.game.id, table.computers
@@ -234,7 +216,7 @@ async def test_a_choice_of_computer_seats_one_however_often_it_is_pressed(
     assert (table.game.revision, table.computers) == (revision, 1)
 
     # Two presses of a new question at the same moment, both past the check: one seat.
-    together = GameService(cast(Store, TogetherJoins(store, 2)), now=Clock(), seeds=lambda: 7)
+    together = GameService(cast(Store, TogetherJoins(store, 2)), now=clock, seeds=lambda: 7)
     outcomes = await asyncio.gather(
         *(
             together.lobby.add_computer(game_id, user_id=ADA, policy=policy, seen=1)

@@ -1,6 +1,6 @@
 """A database written before the bot was split into layers still opens and plays on.
 
-``tests/bot/data/v2.sqlite3`` was written by the bot as it was at schema version 2: an active
+``tests/bot/store/data/v2.sqlite3`` was written by the bot as it was at schema version 2: an active
 two-player game three turns in, a lobby, and a solo game ended after two turns, with part of
 the outbox sent. The test works on a copy, so the file stays as it was written.
 """

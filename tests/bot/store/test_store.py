@@ -45,9 +45,9 @@ from bot.store import (
     Store,
     StoreError,
     load_migrations,
-    open_store,
     split_statements,
 )
+from tests.bot.clocks import FakeClock
 
 GUILD = 10
 CHANNEL = 100
@@ -55,36 +55,6 @@ OTHER_CHANNEL = 200
 HOST, BOB, CAROL, DAVE, EVE = 1, 2, 3, 4, 5
 NAMES = {HOST: "Ada", BOB: "Bob", CAROL: "Carol", DAVE: "Dave", EVE: "Eve"}
 START = datetime(2024, 5, 1, 18, 0, tzinfo=UTC)
-
-
-class FakeClock:
-    """A clock that only moves when told to."""
-
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, delta: timedelta) -> datetime:
-        self.now += delta
-        return self.now
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(START)
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "cascadia.sqlite3"
-
-
-@pytest.fixture
-async def store(database: str, clock: FakeClock) -> AsyncIterator[Store]:
-    async with open_store(database, now=clock) as opened:
-        yield opened
 
 
 @pytest.fixture
@@ -1083,7 +1053,7 @@ async def test_closed_store(db_path: Path) -> None:
 
 
 def test_store_modules_import_no_discord_and_no_rules() -> None:
-    root = Path(__file__).resolve().parents[2] / "bot"
+    root = Path(__file__).resolve().parents[3] / "bot"
     modules = [(path, {"aiosqlite", "asyncpg"}) for path in sorted((root / "store").glob("*.py"))]
     for module, allowed_third_party in [*modules, (root / "core" / "reminders.py", set())]:
         tree = ast.parse(module.read_text(encoding="utf-8"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
@@ -24,8 +24,9 @@ from bot.core.errors import NotHost, NotInGame
 from bot.core.outbox import Announcement
 from bot.core.records import move_text
 from bot.core.service import GameService, LoadedGame
-from bot.store import Store, open_store
+from bot.store import Store
 from engine import GameState, Move, choose
+from tests.bot.clocks import FakeClock
 
 GUILD, CHANNEL = 1, 10
 ADA, BOB, CY, DEE = 100, 200, 300, 400
@@ -33,30 +34,9 @@ H = timedelta(hours=1)
 START = datetime(2026, 6, 1, 12, tzinfo=UTC)
 
 
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def store(database: str, clock: Clock) -> AsyncIterator[Store]:
-    async with open_store(database, now=clock) as opened:
-        yield opened
-
-
-@pytest.fixture
-def service(store: Store, clock: Clock) -> GameService:
-    return GameService(store, now=clock, seeds=lambda: 5)
+def clock() -> FakeClock:
+    return FakeClock(START)
 
 
 @pytest.fixture
@@ -109,7 +89,7 @@ def pinged(announcement: Announcement) -> set[int]:
 
 
 async def test_a_vote_opens_once_when_the_deadline_passes(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB, CY)
     await queued(store)
@@ -127,7 +107,7 @@ async def test_a_vote_opens_once_when_the_deadline_passes(
 
 
 async def test_a_majority_of_the_others_skips_and_the_absent_players_press_does_not(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB, CY)
     absent, (first, second) = to_move(table), others(table)
@@ -164,7 +144,7 @@ async def test_a_majority_of_the_others_skips_and_the_absent_players_press_does_
 
 
 async def test_a_move_during_a_vote_closes_it(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB)
     voter = others(table)[0]
@@ -178,7 +158,7 @@ async def test_a_move_during_a_vote_closes_it(
 
 
 async def test_a_vote_decided_before_a_restart_is_carried_out_by_the_check(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB)
     clock.now = START + 30 * H
@@ -194,7 +174,7 @@ async def test_a_vote_decided_before_a_restart_is_carried_out_by_the_check(
 
 
 async def test_the_next_turn_gets_its_own_deadline(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB)
     clock.now = START + 10 * H
@@ -211,7 +191,7 @@ async def test_the_next_turn_gets_its_own_deadline(
 
 
 async def test_without_a_deadline_or_other_players_no_vote_opens(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     await started(service, ADA, deadline=24)  # solo: nobody to vote
     clock.now = START + 100 * H
@@ -268,7 +248,7 @@ class TogetherThinker(Thinker):
 
 
 async def test_a_skip_question_skips_its_turn_once_and_then_says_it_was_played(
-    store: Store, clock: Clock
+    store: Store, clock: FakeClock
 ) -> None:
     service = GameService(store, now=clock, seeds=lambda: 5, thinker=TogetherThinker(2))
     attendance = Attendance(service)
@@ -305,7 +285,7 @@ async def test_a_skip_question_skips_its_turn_once_and_then_says_it_was_played(
 
 
 async def test_two_skips_in_a_row_offer_the_seat_to_the_computer(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB, deadline=0)
     if to_move(table) == ADA:
@@ -347,7 +327,7 @@ async def test_two_skips_in_a_row_offer_the_seat_to_the_computer(
 
 
 async def test_time_away_stops_the_deadline_clock_and_the_reminders(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB)
     absent = to_move(table)
@@ -379,7 +359,7 @@ async def test_time_away_stops_the_deadline_clock_and_the_reminders(
 
 
 async def test_time_away_ends_by_itself(
-    service: GameService, attendance: Attendance, clock: Clock
+    service: GameService, attendance: Attendance, clock: FakeClock
 ) -> None:
     await started(service, ADA, BOB)
     await attendance.away(BOB, until="2026-06-02", note=None)
@@ -428,7 +408,7 @@ async def test_time_away_ends_at_midnight_in_the_quiet_hours_zone(
 
 
 async def test_a_turn_in_quiet_hours_names_without_a_ping_and_pings_when_they_end(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB, deadline=0)
     waiting = others(table)[0]
@@ -458,7 +438,7 @@ async def test_a_turn_in_quiet_hours_names_without_a_ping_and_pings_when_they_en
 
 
 async def test_no_ping_is_owed_once_the_turn_is_played(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB, deadline=0)
     waiting = others(table)[0]
@@ -474,7 +454,7 @@ async def test_no_ping_is_owed_once_the_turn_is_played(
 
 
 async def test_a_ping_owed_across_a_clock_change_comes_at_the_local_hour(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     # 25 October 2026: Berlin's clocks go back from 03:00 to 02:00; the night lasts 11 hours.
     table = await started(service, ADA, BOB, deadline=0)
@@ -490,7 +470,7 @@ async def test_a_ping_owed_across_a_clock_change_comes_at_the_local_hour(
 
 
 async def test_reminders_wait_for_the_end_of_quiet_hours(
-    service: GameService, attendance: Attendance, store: Store, clock: Clock
+    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB, deadline=0)
     player = to_move(table)
@@ -532,7 +512,7 @@ class CountingPool(ThreadPoolExecutor):
 
 
 async def test_a_skipped_turn_is_the_fast_computer_players_thought_in_the_thinker(
-    store: Store, clock: Clock
+    store: Store, clock: FakeClock
 ) -> None:
     pool = CountingPool()
     try:

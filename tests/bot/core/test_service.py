@@ -7,7 +7,6 @@ import asyncio
 import json
 import random
 import re
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -38,7 +37,6 @@ from bot.store import (
     MoveRow,
     RevisionConflict,
     Store,
-    open_store,
 )
 from engine import (
     GameRecord,
@@ -59,37 +57,12 @@ from engine import (
 )
 from engine.scoring.sheet import final_scores
 from engine.table import table_from_json
+from tests.bot.clocks import FakeClock
 
 GUILD, CHANNEL = 1, 10
 ADA, BOB, CY = 100, 200, 300
 THREE_ELK_SEED = 24
 """A two-player seed whose first display shows three elk."""
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2024, 5, 1, 12, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def store(database: str, clock: Clock) -> AsyncIterator[Store]:
-    async with open_store(database, now=clock) as opened:
-        yield opened
-
-
-@pytest.fixture
-def service(store: Store, clock: Clock) -> GameService:
-    return GameService(store, now=clock, seeds=lambda: 5)
 
 
 async def _lobby(service: GameService, *users: int, cards: str | None = "A") -> LoadedGame:
@@ -233,7 +206,7 @@ async def test_lobby_refuses_moves(service: GameService) -> None:
 
 
 async def test_play_commits_the_move_and_calls_the_next_player(
-    service: GameService, store: Store, clock: Clock
+    service: GameService, store: Store, clock: FakeClock
 ) -> None:
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
@@ -412,7 +385,7 @@ async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
 # --- wipes ------------------------------------------------------------------------------------
 
 
-async def test_three_of_a_kind_wipe(store: Store, clock: Clock) -> None:
+async def test_three_of_a_kind_wipe(store: Store, clock: FakeClock) -> None:
     service = GameService(store, now=clock, seeds=lambda: THREE_ELK_SEED)
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
@@ -529,7 +502,7 @@ async def test_settings_are_for_the_host(service: GameService) -> None:
 
 
 async def test_reminders_follow_the_schedule_and_catch_up_once(
-    service: GameService, store: Store, clock: Clock
+    service: GameService, store: Store, clock: FakeClock
 ) -> None:
     table = await _started(service, ADA, BOB)
     current = _current_user(table)
@@ -552,7 +525,7 @@ async def test_reminders_follow_the_schedule_and_catch_up_once(
     assert await service.reminders.queue_reminders() == []
 
 
-async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: Clock) -> None:
+async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: FakeClock) -> None:
     service = GameService(store, now=clock, seeds=lambda: 5, reminder_hour=timedelta(seconds=2))
     table = await _started(service, ADA, BOB)
     started = table.game.turn_started_at
@@ -564,7 +537,7 @@ async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: Clock) -> 
     assert game.next_reminder_at == clock.now + timedelta(seconds=48)
 
 
-async def test_reminders_off(service: GameService, clock: Clock) -> None:
+async def test_reminders_off(service: GameService, clock: FakeClock) -> None:
     await _started(service, ADA, BOB)
     await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
     clock.now += timedelta(days=30)
@@ -592,7 +565,7 @@ async def test_my_games(service: GameService, store: Store) -> None:
 
 
 async def test_a_deleted_channels_game_shows_as_ended_for_a_week(
-    service: GameService, store: Store, clock: Clock
+    service: GameService, store: Store, clock: FakeClock
 ) -> None:
     table = await _started(service, ADA, BOB)
     await service.lobby.open_lobby(
@@ -681,7 +654,7 @@ async def test_export_needs_a_started_game(service: GameService) -> None:
 
 
 async def test_only_the_process_that_claims_a_game_reminds_in_it(
-    service: GameService, store: Store, clock: Clock
+    service: GameService, store: Store, clock: FakeClock
 ) -> None:
     table = await _started(service, ADA, BOB)
     lease = timedelta(minutes=10)
