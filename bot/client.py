@@ -288,7 +288,7 @@ class CascadiaBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Finish the requests being handled and a post in progress, stop the loops, then
-        disconnect. (The caller closes the store afterwards.)"""
+        disconnect; the caller closes the store afterwards."""
         self._stopping = True
         running = self._requests - {asyncio.current_task()}
         if running:

@@ -1,4 +1,4 @@
-"""Checks before the bot touches anything: is ``CASCADIA_DB`` a database this process may use?
+"""Checks before the bot touches anything, that this process may use ``CASCADIA_DB``.
 
 For an SQLite file (:func:`check_database`): each operator mistake (a missing or read-only
 folder, a directory, a read-only or foreign file, a damaged database, a second bot on the same

@@ -66,10 +66,12 @@ class PostgresServer:
 
     @property
     def data(self) -> Path:
+        """The server's data folder."""
         return self.base / "data"
 
     @property
     def socket_dir(self) -> Path:
+        """The folder of the server's unix socket."""
         return self.base / "socket"
 
     def url(self, schema: str | None = None, *, database: str = DATABASE) -> str:
@@ -79,6 +81,7 @@ class PostgresServer:
         return url if schema is None else f"{url}&search_path={schema}"
 
     def run(self, program: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+        """Run one of the server's programs, as the server's user, and return what it printed."""
         command = [str(self.binaries / program), *arguments]
         if self.user is not None:
             command = ["runuser", "-u", self.user, "--", *command]

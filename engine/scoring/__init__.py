@@ -29,7 +29,9 @@ class ScoringCard(Protocol):
     :class:`~engine.scoring.tokens.TokenGrid` may be passed to share its indexing among cards.
     """
 
-    def __call__(self, tokens: Mapping[Hex, Wildlife], /) -> int: ...
+    def __call__(self, tokens: Mapping[Hex, Wildlife], /) -> int:
+        """The card's points for these tokens."""
+        ...
 
 
 _BY_LETTER: dict[Wildlife, Mapping[str, ScoringCard]] = {
