@@ -3,7 +3,8 @@
 The sequence a discord.py client goes through:
 
 * on connect the server sends op 10 HELLO with ``heartbeat_interval``, and answers every op 1
-  HEARTBEAT with op 11 HEARTBEAT_ACK;
+  HEARTBEAT with op 11 HEARTBEAT_ACK :data:`HEARTBEAT_ACK_DELAY` later, as after a round trip
+  to Discord;
 * op 2 IDENTIFY with a wrong token is closed with 4004 (discord.py raises ``LoginFailure``),
   with privileged intents the application is not allowed with 4014
   (``PrivilegedIntentsRequired``), with a ``shard`` that is not ``[id, count]`` with
@@ -36,7 +37,16 @@ from fakediscord.recorder import Recorder
 from fakediscord.sessions import Connection, Session
 from fakediscord.world import World
 
-__all__ = ["Gateway"]
+__all__ = ["HEARTBEAT_ACK_DELAY", "Gateway"]
+
+HEARTBEAT_ACK_DELAY = 0.05
+"""Seconds from a HEARTBEAT to its HEARTBEAT_ACK: a round trip to Discord.
+
+discord.py's keep-alive thread records a heartbeat's send time only once the send has
+completed on the event loop; an instant local ack is often taken before that, against the
+previous send, and then reads as a latency of the whole interval ("Can't keep up, shard ID 0
+websocket is 41.3s behind" at every heartbeat).
+"""
 
 
 class Gateway:
@@ -138,7 +148,7 @@ class Gateway:
     async def _on_message(self, conn: Connection, msg: JSON) -> None:
         op, data = msg.get("op"), msg.get("d") or {}
         if op == 1:
-            conn.send(11, None)
+            conn.send_later(HEARTBEAT_ACK_DELAY, 11, None)
         elif op == 2:
             await self._identify(conn, data)
         elif op == 6:

@@ -84,6 +84,10 @@ class Connection:
         """Queue a non-dispatch opcode (HELLO, HEARTBEAT_ACK, INVALID_SESSION)."""
         self.queue.put_nowait(json.dumps({"op": op, "d": data, "s": None, "t": None}))
 
+    def send_later(self, delay: float, op: int, data: Any) -> None:
+        """Queue a non-dispatch opcode ``delay`` seconds from now (HEARTBEAT_ACK)."""
+        asyncio.get_running_loop().call_later(delay, self.send, op, data)
+
     def detach(self) -> None:
         """Leave the session (it keeps its history) and stop the writer."""
         if self.session is not None and self.session.conn is self:
