@@ -10,6 +10,7 @@ const page = {
   commands: [],
   source: null,
   rendered: new Map(), // message id -> [rev, element]
+  follow: true, // whether the channel is kept scrolled to its newest message
 };
 const $ = (id) => document.getElementById(id);
 
@@ -75,7 +76,6 @@ function show(state) {
     }));
   }
   const box = $("messages");
-  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
   const seen = new Set();
   let previous = null;
   for (const message of state.messages) {
@@ -84,7 +84,11 @@ function show(state) {
     let element = known && known[1];
     if (!known || known[0] !== message.rev) {
       const fresh = renderMessage(message);
-      if (element) element.replaceWith(fresh);
+      if (element) {
+        element.replaceWith(fresh);
+        grown.unobserve(element);
+      }
+      grown.observe(fresh);
       element = fresh;
       page.rendered.set(message.id, [message.rev, element]);
     }
@@ -95,10 +99,52 @@ function show(state) {
   for (const [id, [, element]] of page.rendered) {
     if (!seen.has(id)) {
       element.remove();
+      grown.unobserve(element);
       page.rendered.delete(id);
     }
   }
-  if (atBottom) box.scrollTop = box.scrollHeight;
+  if (page.follow) toNewest();
+}
+
+// The newest message's buttons stay in view while the channel follows its end: pictures load
+// after a message is shown and push its buttons down, so every size change scrolls again.
+// Only the reader's own scrolling back stops following (a scroll event alone may as well be
+// the browser keeping its place while messages grow); reaching the end, or acting, follows
+// again.
+const grown = new ResizeObserver(() => {
+  if (page.follow) toNewest();
+});
+
+function toNewest() {
+  const box = $("messages");
+  box.scrollTop = box.scrollHeight;
+}
+
+function readBack() {
+  page.follow = false;
+}
+
+{
+  const box = $("messages");
+  box.addEventListener("wheel", (event) => {
+    if (event.deltaY < 0) readBack();
+  }, { passive: true });
+  box.addEventListener("touchmove", readBack, { passive: true });
+  box.addEventListener("mousedown", (event) => {
+    if (event.offsetX >= box.clientWidth) readBack(); // on the scroll bar
+  });
+  document.addEventListener("keydown", (event) => {
+    const typing = event.target.closest && event.target.closest("input, select, textarea");
+    if (!typing && ["ArrowUp", "PageUp", "Home"].includes(event.key)) readBack();
+  });
+  box.addEventListener("scroll", () => {
+    if (box.scrollHeight - box.scrollTop - box.clientHeight < 80) page.follow = true;
+  });
+}
+
+function followNewest() {
+  page.follow = true;
+  toNewest();
 }
 
 function switchTo(player, channel) {
@@ -106,7 +152,9 @@ function switchTo(player, channel) {
   page.me = player;
   page.channel = channel;
   page.rendered.clear();
+  grown.disconnect();
   $("messages").replaceChildren();
+  page.follow = true;
   notice("");
   listen();
 }
@@ -295,6 +343,7 @@ function renderSelect(message, c) {
 async function act(control, path, body) {
   control.disabled = true;
   notice("");
+  followNewest();
   try {
     const answer = await post(path, body);
     if (!answer.ok) notice(answer.error);
@@ -449,6 +498,7 @@ $("composer").onsubmit = async (event) => {
   const send = $("send");
   send.disabled = true;
   notice("");
+  followNewest();
   try {
     const answer = await post("/api/slash", {
       user: page.me, channel: page.channel, path: command.path, options: typedOptions(),

@@ -30,6 +30,20 @@ return [...document.querySelectorAll('#messages article.message')].map((a) => ({
 }));
 """
 
+# Whether every enabled button of a message lies wholly inside the visible part of the
+# channel (the message list's box, itself inside the window).
+_BUTTONS_IN_VIEW = """
+const box = document.getElementById('messages').getBoundingClientRect();
+const article = document.querySelector(`article[data-id="${arguments[0]}"]`);
+if (!article) return false;
+const buttons = [...article.querySelectorAll('.row button')].filter((b) => !b.disabled);
+const bottom = Math.min(box.bottom, window.innerHeight);
+return buttons.length > 0 && buttons.every((b) => {
+  const r = b.getBoundingClientRect();
+  return r.height > 0 && r.top >= box.top && r.bottom <= bottom;
+});
+"""
+
 
 @dataclass(frozen=True)
 class Shown:
@@ -72,6 +86,15 @@ class Page:
                 f"timed out after {timeout}s waiting for {what}; notice: "
                 f"{self.notice()!r}; last messages:\n{shown}"
             ) from error
+
+    def wait_buttons_in_view(self, message: Shown, what: str) -> None:
+        """Wait until every enabled button of ``message`` is in view (the page scrolls after
+        its pictures load, so the moment it is shown is too early to look)."""
+        self.wait_until(
+            lambda: self.driver.execute_script(_BUTTONS_IN_VIEW, message.id),
+            f"the buttons of {what} to be in view",
+            timeout=10,
+        )
 
     def messages(self) -> list[Shown]:
         """Every message shown, in order."""

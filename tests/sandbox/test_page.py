@@ -17,9 +17,10 @@ _RANKING = re.compile(r"^\d+\. (\S+): (-?\d+) points", re.MULTILINE)
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def play_turn(page: Page, players: list[str], turn: Shown) -> Shown:
+def play_turn(page: Page, players: list[str], turn: Shown, *, in_view: bool = False) -> Shown:
     """The pinged player presses Play, asks the panel for a suggestion and confirms it; the
-    next public message is checked (its pictures load; it pings the next player) and
+    next public message is checked (its pictures load; it pings the next player; with
+    ``in_view``, the panel's buttons and then the next message's are scrolled into view) and
     returned."""
     before = len(page.public())
     panels = {m.id for m in page.messages() if m.ephemeral}
@@ -34,6 +35,8 @@ def play_turn(page: Page, players: list[str], turn: Shown) -> Shown:
     )  # fmt: skip
     assert "Step 1 of 5" in panel.text, panel.text
     page.wait_pictures(panel.id, {"panel.png"})
+    if in_view:
+        page.wait_buttons_in_view(panel, "the turn panel after Play")
     page.press(panel, "Suggest")
     panel = page.wait_until(
         lambda: next(
@@ -49,6 +52,8 @@ def play_turn(page: Page, players: list[str], turn: Shown) -> Shown:
     if "The game is over" in message.text:
         return page.wait_pictures(message.id, {"scores.png", *environments})
     message = page.wait_pictures(message.id, {"display.png", *environments})
+    if in_view:
+        page.wait_buttons_in_view(message, "the next turn message after Confirm")
     [mentioned] = re.findall(r"@(\w+)", message.text)
     assert page.pinged() == [mentioned], (page.pinged(), message.text)
     return message
@@ -132,3 +137,27 @@ def test_two_players_switching_in_the_second_channel(
     screenshot(browser, tmp_path / "two-players.png")
     page.switch_channel("table-1")
     page.wait_until(lambda: not page.messages(), "the first channel to show no game")
+
+
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
+"""A phone's screen, as Chromium's device emulation takes it."""
+
+
+@pytest.mark.players(1)
+def test_the_newest_buttons_are_scrolled_into_view_on_desktop_and_phone(
+    running: Running, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    page = Page(browser, running.url)
+    for screen, channel in (("desktop", "table-1"), ("phone", "table-2")):
+        if screen == "phone":
+            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+        page.switch_channel(channel)
+        page.command("cascadia new", cards=("A", 0))
+        lobby = page.wait_for_public(1, f"the lobby in {channel}")
+        page.press(lobby, "Start")
+        message = page.wait_for_public(2, f"the first turn message in {channel}")
+        page.wait_pictures(message.id, {"display.png", "alice.png"})
+        page.wait_buttons_in_view(message, f"the first turn message after Start ({screen})")
+        for _ in range(2):
+            message = play_turn(page, ["alice"], message, in_view=True)
+        screenshot(browser, tmp_path / f"in-view-{screen}.png")
