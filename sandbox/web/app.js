@@ -55,6 +55,7 @@ async function start() {
 
 function show(state) {
   page.state = state;
+  $("hint").hidden = state.messages.length > 0;
   $("status").textContent = state.connected ? "" : "the bot is offline";
   $("status").className = state.connected ? "" : "down";
   // Rebuilt only when they change, so that a menu being opened is left alone.
@@ -152,6 +153,7 @@ function switchTo(player, channel) {
   page.me = player;
   page.channel = channel;
   page.rendered.clear();
+  $("hint").hidden = true;
   grown.disconnect();
   $("messages").replaceChildren();
   page.follow = true;

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.webdriver.common.by import By
 
 from tests.sandbox.conftest import Running
 from tests.sandbox.driver import Page, Shown
@@ -161,3 +162,28 @@ def test_the_newest_buttons_are_scrolled_into_view_on_desktop_and_phone(
         for _ in range(2):
             message = play_turn(page, ["alice"], message, in_view=True)
         screenshot(browser, tmp_path / f"in-view-{screen}.png")
+
+
+@pytest.mark.players(1)
+def test_an_empty_channel_says_in_one_line_what_to_do_first(
+    running: Running, browser: webdriver.Chrome
+) -> None:
+    page = Page(browser, running.url)
+    hint = browser.find_element(By.ID, "hint")
+    page.wait_until(hint.is_displayed, "the first screen's hint")
+    assert "cascadia new" in hint.text, hint.text
+    assert len(hint.text.splitlines()) == 1, hint.text
+    page.command("cascadia new", cards=("A", 0))
+    page.wait_for_public(1, "the lobby")
+    page.wait_until(lambda: not hint.is_displayed(), "the hint to go once the channel has a game")
+    # A command the channel saw empties the composer, as before.
+    page.wait_until(
+        lambda: browser.find_element(By.CSS_SELECTOR, '[data-option="cards"]').get_attribute(
+            "value") == "",
+        "the composer to empty after the lobby was opened",
+    )  # fmt: skip
+    page.switch_channel("table-2")
+    page.wait_until(hint.is_displayed, "the hint in the other, empty channel")
+    page.switch_channel("table-1")
+    page.wait_for_public(1, "the lobby again")
+    assert not hint.is_displayed()
