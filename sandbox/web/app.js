@@ -395,6 +395,7 @@ function fillOptions(command) {
     const field = element("label", "option");
     const name = element("span", option.required ? "required" : "", option.name);
     name.title = option.description || "";
+    if (!option.required) name.append(" ", element("span", "optional", "(optional)"));
     field.append(name);
     let control;
     if (option.choices && option.choices.length) {
@@ -408,13 +409,31 @@ function fillOptions(command) {
     } else {
       control = document.createElement("input");
       control.type = OPTION_TYPES[option.type] || "text";
+      control.placeholder = takes(option);
+      if (option.min_value !== undefined) control.min = String(option.min_value);
+      if (option.max_value !== undefined) control.max = String(option.max_value);
       if (option.autocomplete) suggest(control, field, command, option);
     }
     control.dataset.option = option.name;
     control.dataset.type = String(option.type);
     field.append(control);
+    // What an optional option takes, in the bot's words: it can be left empty, so the name
+    // alone says too little (Discord's app shows the description as well).
+    if (!option.required && option.description) {
+      field.append(element("span", "takes", option.description));
+    }
     box.append(field);
   }
+}
+
+// A typed option's kind of value, as a placeholder: "1-4", "a number", "type, then pick".
+function takes(option) {
+  const low = option.min_value, high = option.max_value;
+  if (low !== undefined && high !== undefined) return `${low}-${high}`;
+  if (low !== undefined) return `${low} or more`;
+  if (high !== undefined) return `up to ${high}`;
+  if (option.autocomplete) return "type, then pick";
+  return OPTION_TYPES[option.type] === "number" ? "a number" : "";
 }
 
 function pickFrom(choices) {

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from tests.sandbox.conftest import Running
 from tests.sandbox.driver import Page, Shown
@@ -187,3 +188,41 @@ def test_an_empty_channel_says_in_one_line_what_to_do_first(
     page.switch_channel("table-1")
     page.wait_for_public(1, "the lobby again")
     assert not hint.is_displayed()
+
+
+# Each composer field as it is labelled: its option, label, placeholder and the line of what
+# it takes.
+_FIELDS = """
+return [...document.querySelectorAll('#options label.option')].map((f) => {
+  const control = f.querySelector('[data-option]');
+  const takes = f.querySelector('.takes');
+  return [control.dataset.option, f.querySelector('span').textContent,
+          control.placeholder || '', takes ? takes.textContent : null];
+});
+"""
+
+
+@pytest.mark.players(1)
+def test_optional_options_say_so_and_what_they_take(
+    running: Running, browser: webdriver.Chrome
+) -> None:
+    page = Page(browser, running.url)
+    commands = browser.execute_script("return page.commands")
+    assert any(not option.get("required") for c in commands for option in c["options"])
+    for command in commands:
+        Select(browser.find_element(By.ID, "command")).select_by_visible_text(
+            " ".join(command["path"])
+        )
+        fields = {name: (label, takes) for name, label, _, takes in browser.execute_script(_FIELDS)}
+        assert list(fields) == [option["name"] for option in command["options"]], command
+        for option in command["options"]:
+            label, takes = fields[option["name"]]
+            if option.get("required"):
+                assert (label, takes) == (option["name"], None), (command["path"], option)
+            else:
+                assert label == f"{option['name']} (optional)", (command["path"], label)
+                assert takes == option["description"], (command["path"], takes)
+    Select(browser.find_element(By.ID, "command")).select_by_visible_text("cascadia play")
+    placeholders = {name: shown for name, _, shown, _ in browser.execute_script(_FIELDS)}
+    assert placeholders["pair"] == placeholders["token"] == "1-4", placeholders
+    assert page.notice() == ""
