@@ -28,6 +28,9 @@ __all__ = ["Sandbox", "make_app", "view"]
 ANSWER_TIMEOUT = 5.0
 """How long the page waits for the bot's first answer before saying the interaction failed
 (Discord's own limit is 3 seconds)."""
+SETTLE_TIMEOUT = 20.0
+"""How long the page waits for the bot's whole answer to a command (pictures are drawn first)
+before it leaves the typed options in the composer as they are."""
 _KEEPALIVE = 15.0
 _STATIC = {
     "": ("index.html", "text/html"),
@@ -166,6 +169,29 @@ async def _answered(server: DiscordServer, handle: InteractionHandle) -> JSON:
     return {"ok": True}
 
 
+async def _shown_to_all(
+    server: DiscordServer, handle: InteractionHandle, channel: int, since: int
+) -> bool:
+    """Whether the bot's answer to a command showed the channel something new: a public
+    message posted before its answer was complete. A private answer alone (a refusal, a
+    preview) shows nothing to the others."""
+
+    def settled() -> bool:
+        message = handle.message
+        return message is not None and not message.loading
+
+    # A bot that never completes its answer leaves its placeholder thinking; the options stay.
+    with contextlib.suppress(AssertionError):
+        await server.wait_for(settled, timeout=SETTLE_TIMEOUT, what="the bot's whole answer")
+    return any(
+        m.channel_id == channel
+        and m.author_id == server.bot_user_id
+        and not m.ephemeral
+        and not m.deleted
+        for m in server.messages[since:]
+    )
+
+
 def make_app(sandbox: Sandbox) -> web.Application:
     """The page's aiohttp application."""
     server = sandbox.server
@@ -207,8 +233,14 @@ def make_app(sandbox: Sandbox) -> web.Application:
     async def slash(body: JSON) -> JSON:
         user, channel = _int(body, "user", players), _int(body, "channel", channels)
         path, options = path_and_options(body)
+        since = len(server.messages)
         handle = await server.slash(user, channel, *path, options=options)
-        return await _answered(server, handle)
+        answer = await _answered(server, handle)
+        if answer["ok"]:
+            # The page empties the composer after a command the channel saw, not after a
+            # refusal, so that a mistyped move can be fixed and sent again.
+            answer["shown"] = await _shown_to_all(server, handle, channel, since)
+        return answer
 
     async def autocomplete(body: JSON) -> JSON:
         user, channel = _int(body, "user", players), _int(body, "channel", channels)

@@ -524,8 +524,10 @@ $("composer").onsubmit = async (event) => {
     const answer = await post("/api/slash", {
       user: page.me, channel: page.channel, path: command.path, options: typedOptions(),
     });
-    if (answer.ok) fillOptions(command);
-    else notice(answer.error);
+    if (!answer.ok) notice(answer.error);
+    else if (answer.shown && page.commands[Number($("command").value)] === command) {
+      fillOptions(command);
+    }
   } finally {
     send.disabled = false;
   }

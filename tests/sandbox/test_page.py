@@ -226,3 +226,32 @@ def test_optional_options_say_so_and_what_they_take(
     placeholders = {name: shown for name, _, shown, _ in browser.execute_script(_FIELDS)}
     assert placeholders["pair"] == placeholders["token"] == "1-4", placeholders
     assert page.notice() == ""
+
+
+@pytest.mark.players(1)
+def test_a_refused_move_leaves_what_was_typed(running: Running, browser: webdriver.Chrome) -> None:
+    page = Page(browser, running.url)
+    page.command("cascadia new", cards=("A", 0))
+    lobby = page.wait_for_public(1, "the lobby")
+    page.press(lobby, "Start")
+    page.wait_for_public(2, "the first turn message")
+    typed = {"pair": "1", "tile_at": "9,9", "rotation": "0", "token_at": "return"}
+    answers = {m.id for m in page.messages() if m.ephemeral}
+    page.command("cascadia play", **typed)
+    refusal = page.wait_until(
+        lambda: next(
+            (m for m in page.messages() if m.ephemeral and m.id not in answers
+             and m.text.startswith("Not allowed")),
+            None,
+        ),
+        "the bot to refuse the move",
+    )  # fmt: skip
+    assert len(page.public()) == 2, refusal.text
+    send = browser.find_element(By.ID, "send")
+    page.wait_until(send.is_enabled, "the composer to take the answer")
+    fields = {
+        name: browser.find_element(By.CSS_SELECTOR, f'[data-option="{name}"]').get_attribute(
+            "value")
+        for name in typed
+    }  # fmt: skip
+    assert fields == typed, (fields, refusal.text)
