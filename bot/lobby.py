@@ -114,8 +114,7 @@ async def ask_computer(interaction: Interaction, game_id: int) -> None:
         game_id, user_id=interaction.user.id, what="add a computer"
     )
     await interaction.followup.send(
-        "Which computer player? **fast** moves at once; **strong** thinks a few seconds and "
-        "plays a little better.",
+        messages.computer_choice_text(interaction.client.service.thinker.strong_seconds),
         view=ComputerChoice(interaction, game_id=game_id, seen=loaded.computers),
         ephemeral=True,
     )

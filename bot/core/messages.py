@@ -15,6 +15,7 @@ from bot.core.names import safe
 from bot.core.reminders import ReminderLevel
 from engine import (
     MAX_PLAYERS,
+    SEARCH_TURNS,
     TURNS_PER_PLAYER,
     Action,
     CardSet,
@@ -196,11 +197,34 @@ def start_message(state: GameState, players: Sequence[Player], call: Call | None
     """The channel message that opens a game and calls the first player."""
     names = ", ".join(p.shown for p in players)
     solo = " (solo rules)" if state.solo else ""
+    first = players[state.current]
+    if first.computer is None:
+        how = "Press **Play** below to play your turn step by step (or type `/cascadia play`);"
+    else:
+        # The computer moves at once: the people's Play comes with their own turn's message.
+        how = (
+            "When your turn comes, press **Play** on its message to play it step by step"
+            " (or type `/cascadia play`);"
+        )
     return (
         f"The game is on{solo}! Players: {names}. Cards: {cards_text(state.cards)}.\n"
-        f"{your_turn_line(state, players[state.current], call)}\n"
-        "Press **Play** below to play your turn step by step (or type `/cascadia play`);"
-        " `/cascadia help` explains the rules."
+        f"{your_turn_line(state, first, call)}\n"
+        f"{how} `/cascadia help` explains the rules."
+    )
+
+
+def computer_choice_text(strong_seconds: float) -> str:
+    """The host's private question when adding a computer: what each computer player does,
+    ``strong`` with the seconds the bot lets it think about one turn."""
+    first = TURNS_PER_PLAYER - SEARCH_TURNS + 1
+    # Its last turn is played at once too: nothing is left to play out after it.
+    last = TURNS_PER_PLAYER - 1
+    return (
+        "Which computer player? **fast** moves at once; **strong** moves at once too until"
+        f" its last turns, then thinks for {strong_seconds:g}"
+        f" second{'' if strong_seconds == 1 else 's'} on each of its turns {first} to {last}"
+        f" (of {TURNS_PER_PLAYER}), playing the game out to the end to check its best moves,"
+        " and plays a little better."
     )
 
 

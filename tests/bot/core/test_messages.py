@@ -156,6 +156,32 @@ def test_start_message_calls_the_first_player() -> None:
     assert "Bear A · Elk B" in text
 
 
+def test_start_message_tells_a_person_who_moves_first_to_press_play() -> None:
+    state = new_game(players=2, seed=5, cards="A")
+    text = messages.start_message(state, PLAYERS)
+    assert "Press **Play** below to play your turn" in text
+
+
+def test_start_message_with_a_computer_first_does_not_call_anyone_to_press_play() -> None:
+    state = new_game(players=2, seed=5, cards="A")
+    computer = Player(-1, "Computer (fast)", computer="fast")
+    players = tuple(computer if seat == state.current else ADA for seat in range(2))
+    text = messages.start_message(state, players)
+    assert "Press **Play** below" not in text
+    assert "plays next (the computer)" in text
+    assert "When your turn comes, press **Play** on its message" in text
+    assert _mentions(text) == []
+
+
+@pytest.mark.parametrize(("seconds", "words"), [(2.0, "2 seconds"), (1.0, "1 second"),
+                                               (0.5, "0.5 seconds")])  # fmt: skip
+def test_computer_choice_says_when_and_how_long_strong_thinks(seconds: float, words: str) -> None:
+    text = messages.computer_choice_text(seconds)
+    assert "**fast** moves at once" in text
+    assert f"thinks for {words} on each of its turns 16 to 19 (of 20)" in text
+    assert "a few seconds" not in text
+
+
 def test_solo_start_says_solo() -> None:
     state = new_game(players=1, seed=5, cards="A")
     assert "(solo rules)" in messages.start_message(state, (ADA,))
