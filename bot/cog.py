@@ -23,6 +23,7 @@ from bot.core.captions import (
     display_description,
     environment_description,
     environment_files,
+    environment_score,
     scores_description,
 )
 from bot.core.errors import NoGame, NotInGame
@@ -367,7 +368,7 @@ class Cascadia(commands.Cog):
         seat = loaded.seat_of(who.id)
         if seat is None:
             raise NotInGame("You are" if player is None else f"{safe(clean(who.display_name))} is")
-        sheet = loaded.score_sheet()
+        points = environment_score(state, seat)
         display, environment = await asyncio.gather(
             asyncio.to_thread(render_display, state),
             asyncio.to_thread(
@@ -375,7 +376,7 @@ class Cascadia(commands.Cog):
                 state,
                 seat,
                 name=loaded.players[seat].name,
-                score=sheet.players[seat].total,
+                score=points,
             ),
         )
         await interaction.followup.send(
@@ -385,9 +386,7 @@ class Cascadia(commands.Cog):
                 _png(
                     environment_files(loaded.names)[seat],
                     environment,
-                    environment_description(
-                        loaded.players[seat].name, state, seat, sheet.players[seat].total
-                    ),
+                    environment_description(loaded.players[seat].name, state, seat, points),
                 ),
             ],
             ephemeral=True,

@@ -34,7 +34,7 @@ from bot.core.panel_service import (
     TurnPassed,
     draw_panel,
 )
-from engine import score_state
+from engine import seat_score
 
 if TYPE_CHECKING:
     from bot.client import CascadiaBot
@@ -180,7 +180,7 @@ async def _render(shown: Shown) -> tuple[str, list[discord.File]]:
     if offer is None:
         return panel_text(shown), []
     image = await asyncio.to_thread(draw_panel, offer, shown.seat, shown.name)
-    points = score_state(offer.shown).players[shown.seat].total
+    points = seat_score(offer.shown, shown.seat)
     about = environment_description(shown.name, offer.shown, shown.seat, points)
     picture = discord.File(
         io.BytesIO(image), filename=PICTURE, description=f"With this move, {about}"

@@ -56,7 +56,7 @@ from engine.serialize import (
     state_from_json,
     state_to_json,
 )
-from engine.summary import score_state, state_table
+from engine.summary import score_state, seat_score, state_table
 
 __all__ = [
     "MAX_PLAYERS",
@@ -120,6 +120,7 @@ __all__ = [
     "replay_rounds",
     "score_state",
     "scored_moves",
+    "seat_score",
     "state_from_json",
     "state_table",
     "state_to_json",

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.errors import InvalidInput
 from engine.game import GameState
+from engine.moves import own_score
 from engine.scoring.sheet import ScoreSheet, final_scores
 from engine.table import table_to_json
 
@@ -29,6 +30,19 @@ def score_state(state: GameState, names: Sequence[str] | None = None) -> ScoreSh
             for name, seat in zip(seat_names(state, names), state.seats, strict=True)
         ],
     )
+
+
+def seat_score(state: GameState, seat: int) -> int:
+    """``seat``'s score as the game shows it while it is played: its own pieces only (the
+    wildlife cards, its largest corridors, its unspent nature tokens and, solo, the solo
+    corridor bonus).
+
+    The majority bonuses are left out: they turn on the other seats' corridors, which keep
+    changing until the end, so they count on the final score sheet only. Every score change
+    of a move (:class:`~engine.MoveScorer`'s gains) is a difference of this score.
+    """
+    player = state.seats[seat]
+    return own_score(state.cards, player.environment, player.nature_tokens, solo=state.solo)
 
 
 def state_table(state: GameState, names: Sequence[str] | None = None) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.messages import places
-from engine import GameState, ScoreSheet
+from engine import GameState, ScoreSheet, score_state, seat_score
 
 MAX_DESCRIPTION = 1024
 """Discord's limit on an attachment's description."""
@@ -51,6 +51,15 @@ def environment_files(names: Sequence[str]) -> list[str]:
         taken.add(stem.casefold())
         found.append(f"{stem}.png")
     return found
+
+
+def environment_score(state: GameState, seat: int) -> int:
+    """The score an environment's picture is headed by: while the game is played the seat's
+    score so far (:func:`engine.seat_score`, majority bonuses left for the end, as in every
+    score change the panel lists), once it is over its final total, bonuses in."""
+    if state.is_over:
+        return score_state(state).players[seat].total
+    return seat_score(state, seat)
 
 
 def environment_description(name: str, state: GameState, seat: int, points: int) -> str:

@@ -28,6 +28,7 @@ from bot.core.captions import (
     display_description,
     environment_description,
     environment_files,
+    environment_score,
     scores_description,
 )
 from bot.core.panel_draft import PLAY_LABEL, play_custom_id
@@ -171,7 +172,8 @@ Renderer = Callable[[Announcement], list[Attachment]]
 
 def render_pictures(announcement: Announcement) -> list[Attachment]:
     """The pictures of an announcement, drawn with :mod:`render`, each named and described
-    (see :mod:`bot.core.captions`); each environment is headed by its player's score so far."""
+    (see :mod:`bot.core.captions`); each environment is headed by its player's score (see
+    :func:`~bot.core.captions.environment_score`)."""
     state = announcement.state
     if state is None or not announcement.pictures:
         return []
@@ -189,10 +191,11 @@ def render_pictures(announcement: Announcement) -> list[Attachment]:
             for seat, score in enumerate(sheet.players):
                 highlights = announcement.highlights
                 highlight = highlights[seat] if seat < len(highlights) else ()
+                points = environment_score(state, seat)
                 image = render_environment(
-                    state, seat, name=score.name, score=score.total, highlight=highlight
+                    state, seat, name=score.name, score=points, highlight=highlight
                 )
-                about = environment_description(score.name, state, seat, score.total)
+                about = environment_description(score.name, state, seat, points)
                 files.append(Attachment(names[seat], image, about))
     return files
 

@@ -20,7 +20,7 @@ from bot.core.errors import BotError, NotInGame
 from bot.core.panel_draft import Draft, Offer, Press, Step, Verb
 from bot.core.service import GameService, LoadedGame, as_seat
 from bot.store import CommitResult, GameStatus, PanelRow
-from engine import CascadiaError, GameState, NatureWipe, WipeThree, score_state
+from engine import CascadiaError, GameState, NatureWipe, WipeThree, seat_score
 from render import render_environment
 
 log = logging.getLogger(__name__)
@@ -292,9 +292,10 @@ class Panels:
 
 def draw_panel(offer: Offer, seat: int, name: str) -> bytes:
     """The panel's picture: ``seat``'s environment with the move so far drawn in and ringed,
-    headed by the score it would have. CPU work: run it off the event loop."""
+    headed by the score it would have (:func:`engine.seat_score`, as the panel's text and
+    every score change it lists). CPU work: run it off the event loop."""
     state = offer.shown
-    score = score_state(state).players[seat].total
+    score = seat_score(state, seat)
     return render_environment(state, seat, name=name, score=score, highlight=offer.highlight)
 
 

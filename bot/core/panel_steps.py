@@ -537,14 +537,15 @@ class ScoreChange:
 
 
 def score_change(before: GameState, after: GameState, seat: int) -> ScoreChange:
-    """How ``seat``'s score changes from ``before`` to ``after``, e.g. ``+5: bear +3, forest
-    corridor +2`` (bonuses as they would stand now)."""
+    """How ``seat``'s score (:func:`engine.seat_score`, majority bonuses left for the end)
+    changes from ``before`` to ``after``, e.g. ``+5: bear +3, forest corridor +2``: the same
+    change as the move's gain listed on the Where and Token steps."""
     old = score_state(before).players[seat]
     new = score_state(after).players[seat]
-    return _difference(old, new)
+    return _difference(old, new, bonuses=before.solo)
 
 
-def _difference(old: PlayerScore, new: PlayerScore) -> ScoreChange:
+def _difference(old: PlayerScore, new: PlayerScore, *, bonuses: bool) -> ScoreChange:
     parts: list[tuple[str, int]] = []
     for wildlife in Wildlife:
         delta = new.wildlife.get(wildlife, 0) - old.wildlife.get(wildlife, 0)
@@ -555,12 +556,13 @@ def _difference(old: PlayerScore, new: PlayerScore) -> ScoreChange:
         if delta:
             parts.append((f"{habitat.value} corridor", delta))
         bonus = new.habitat_bonus.get(habitat, 0) - old.habitat_bonus.get(habitat, 0)
-        if bonus:
+        # Only the solo bonus is the seat's own; majority bonuses wait for the end.
+        if bonus and bonuses:
             parts.append((f"{habitat.value} bonus", bonus))
     nature = new.nature_tokens - old.nature_tokens
     if nature:
         parts.append(("nature tokens", nature))
-    return ScoreChange(new.total - old.total, tuple(parts))
+    return ScoreChange(sum(value for _, value in parts), tuple(parts))
 
 
 def _cut(text: str, limit: int) -> str:

@@ -18,7 +18,17 @@ from bot.core.messages import Player
 from bot.core.outbox import Announcement, Picture
 from bot.core.records import export_document, export_file, placed_hexes, state_text
 from bot.store import CommitResult, GameStatus, HintTaken, NotActive, RevisionConflict
-from engine import MOVE_SEPARATOR, GameState, Hex, InvalidInput, Move, NatureWipe, WipeThree, apply
+from engine import (
+    MOVE_SEPARATOR,
+    GameState,
+    Hex,
+    InvalidInput,
+    Move,
+    NatureWipe,
+    WipeThree,
+    apply,
+    seat_score,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,14 +246,13 @@ class Turns:
     def _work_out(self, loaded: LoadedGame, state: GameState, seat: int, move: Move) -> Preview:
         before = as_seat(state, seat)
         after = move.play(before, seat)
-        name = loaded.players[seat].name
         return Preview(
             game=loaded,
             seat=seat,
             after=after,
             placed=placed_hexes(move.at, move.token_at),
-            score_before=loaded.score_sheet(before).player(name).total,
-            score_after=loaded.score_sheet(after).player(name).total,
+            score_before=seat_score(before, seat),
+            score_after=seat_score(after, seat),
         )
 
     async def wipe(self, channel_id: int, *, user_id: int, tokens: str | None) -> CommitResult:

@@ -436,3 +436,56 @@ async def test_free_choice_and_wipe_through_the_panel(world: World) -> None:
         if free_done and wipe_done:
             return
     raise AssertionError(f"no nature tokens for a wipe and a free choice: {free_done, wipe_done}")
+
+
+_POINTS = re.compile(r"(\S+)'s environment: \d+ tiles?, (-?\d+) points?")
+
+
+def _points(message: MessageRecord, filename: str) -> int:
+    """The points an environment picture of ``message`` is described with."""
+    [picture] = [a for a in message.attachments if a.filename == filename]
+    found = _POINTS.search(picture.description or "")
+    assert found, (filename, picture.description)
+    return int(found[2])
+
+
+async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world: World) -> None:
+    # Three players: majority bonuses (+3 for the largest corridor, +1 for the second) are
+    # in play from the starting tiles on, so a score that counted them would show.
+    table = world.table()
+    message = await table.setup([world.alice, world.bob, world.carol])
+    for _ in range(4):
+        mover = table.to_move
+        assert mover is not None
+        name = world.name(mover)
+        panel = await open_panel(table, mover, message)
+        found = re.search(r"score (-?\d+) \(majority bonuses not counted\)", panel.content)
+        assert found, panel.content
+        score = int(found[1])
+        assert _points(panel.message, "panel.png") == score
+        assert _points(message, f"{name}.png") == score, "the turn message's picture differs"
+
+        pair = next(label for label in panel.labels() if re.match(r"[1-4]: ", label))
+        assert await panel.press(pair) is None
+        [where] = selects(panel.message)
+        best = where["options"][0]
+        listed = int(re.fullmatch(r"\S+: up to ([+-]\d+)", str(best["label"]))[1])  # type: ignore[index]
+        assert await panel.choose("Where the tile goes", [str(best["value"])]) is None
+        if "Step 3 of 5" in panel.content:
+            assert await panel.press("Next") is None
+        returned = int(re.search(r"to the bag \(([+-]\d+)\)", panel.content)[1])  # type: ignore[index]
+        targets = selects(panel.message)
+        if not targets:
+            assert await panel.press("Next") is None
+        elif int(re.split(r": ([+-]\d+)", str(targets[0]["options"][0]["label"]))[1]) >= returned:
+            assert await panel.choose("goes", [str(targets[0]["options"][0]["value"])]) is None
+        else:
+            assert await panel.press("Return to bag") is None
+        assert "check your move" in panel.content, panel.content
+        assert f"Score: {listed:+d}" in panel.content, (listed, panel.content)
+        assert _points(panel.message, "panel.png") == score + listed
+
+        since = len(table.server.messages)
+        await panel.press("Confirm")
+        message = await table.turn_posted(since, mover)
+        assert _points(message, f"{name}.png") == score + listed

@@ -7,13 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import score_state, seat_score
 from engine.components import CardSet, Habitat, Wildlife
 from engine.environment import Environment
 from engine.errors import InvalidInput
 from engine.scoring import wildlife_score
 from engine.scoring.corridors import largest_corridors
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
-from tests.engine.helpers import random_environment, turned
+from tests.engine.helpers import random_environment, state_at_turn, turned
 
 ALL_A = CardSet.parse("A")
 PAIR = Environment.parse("0,0 M/b=b; 1,0 M/b=b")  # bear A: 4; mountain corridor 2
@@ -165,3 +166,15 @@ def test_far_away_environments_score_the_same() -> None:
     for cards in EVERY_CARD:
         assert wildlife_score(cards, far) == wildlife_score(cards, env)
     assert largest_corridors(far) == largest_corridors(env)
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_the_seat_score_is_the_sheet_without_the_majority_bonuses(players: int) -> None:
+    state = state_at_turn(players, 7, 6 * players, cards="A")
+    sheet = score_state(state)
+    for seat, column in enumerate(sheet.players):
+        # Solo, the bonus is the seat's own (a corridor of 7): it stays in.
+        majority = 0 if players == 1 else sum(column.habitat_bonus.values())
+        assert seat_score(state, seat) == column.total - majority
+    if players > 1:
+        assert any(sum(c.habitat_bonus.values()) for c in sheet.players)

@@ -48,6 +48,7 @@ from engine import (
     legal_actions,
     new_game,
     parse_action,
+    seat_score,
 )
 from tests.bot.clocks import FakeClock
 
@@ -426,7 +427,7 @@ async def test_a_hint_once_per_turn_with_exact_play_options(
     best = hint.moves[0]
     await service.turns.play(CHANNEL, user_id=current, move=best)
     after = await service.game(CHANNEL)
-    assert after.score_sheet().players[hint.previews[0].seat].total == hint.previews[0].score_after
+    assert seat_score(after.require_state(), hint.previews[0].seat) == hint.previews[0].score_after
     await service.turns.hint(CHANNEL, user_id=waiting)
 
     document = await service.lookups.export(CHANNEL, user_id=ADA)

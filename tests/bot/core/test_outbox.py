@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import random
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,9 @@ from bot.core.outbox import (
 )
 from bot.core.records import state_text
 from bot.store import Claimer, GameRow, OutboxRow, Store, open_store
-from engine import Hex, Phase, new_game, state_to_json
+from engine import Hex, Phase, apply, new_game, score_state, seat_score, state_to_json
+from engine.players import random_action
+from tests.engine.helpers import state_at_turn
 
 CHANNEL_A, CHANNEL_B = 10, 20
 
@@ -276,9 +279,32 @@ def test_render_pictures_draws_display_environments_and_scores() -> None:
     assert [f.name for f in files] == ["display.png", "Ada.png", "Bob.png", "scores.png"]
     assert all(f.data.startswith(b"\x89PNG") for f in files)
     assert files[0].description.startswith("The display: 1: ")
-    assert files[1].description == "Ada's environment: 3 tiles, 10 points"
+    assert files[1].description == "Ada's environment: 3 tiles, 5 points"
     assert files[3].description.startswith("Final scores: 1. ")
     assert render_pictures(Announcement(kind="reminder", text="")) == []
+
+
+def test_environments_show_the_score_so_far_then_the_final_total() -> None:
+    playing = state_at_turn(3, 4, 30, cards="A")
+    rng = random.Random(4)
+    over = playing
+    while not over.is_over:
+        over = apply(over, random_action(over, rng))
+    for state in (playing, over):
+        announcement = Announcement(
+            kind="turn",
+            text="",
+            pictures=(Picture.ENVIRONMENTS,),
+            state=state,
+            names=("Ada", "Bob", "Cy"),
+        )
+        sheet = score_state(state)
+        for seat, attachment in enumerate(render_pictures(announcement)):
+            # While the game is played, the majority bonuses are left for the end.
+            points = sheet.players[seat].total if state.is_over else seat_score(state, seat)
+            assert attachment.description.endswith(f", {points} points"), attachment.description
+    bonuses = [sum(column.habitat_bonus.values()) for column in score_state(playing).players]
+    assert any(bonuses), "no majority bonus: the two scores would be the same"
 
 
 async def test_a_stuck_channel_does_not_hold_up_another(store: Store) -> None:

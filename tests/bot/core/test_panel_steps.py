@@ -21,6 +21,7 @@ from bot.core.panel_draft import (
     actions,
     command_text,
 )
+from bot.core.panel_service import draw_panel
 from bot.core.panel_steps import advance, check_press, offer, score_change, suggestion
 from engine import (
     CascadiaError,
@@ -41,8 +42,10 @@ from engine import (
     own_score,
     ranked_moves,
     score_state,
+    seat_score,
 )
 from engine.components import HABITAT_TILES_ALL, Tile, Wildlife
+from render import render_environment
 
 
 def _presses(step_offer: Offer, rng: random.Random) -> list[Press]:
@@ -278,8 +281,7 @@ def test_the_check_step_shows_the_move_command_and_split_score() -> None:
     assert command_text(draft).startswith(f"/cascadia play pair:2 tile_at:{best} rotation:")
     after = _confirm(state, draft)
     change = score_change(state, after, state.current)
-    total = score_state(after).players[state.current].total
-    assert change.total == total - score_state(state).players[state.current].total
+    assert change.total == seat_score(after, state.current) - seat_score(state, state.current)
     assert sum(v for _, v in change.parts) == change.total
     assert f"Score: {change}." in check.text
     planning = offer(state, draft, planning=True)
@@ -468,3 +470,67 @@ def test_a_planning_panel_offers_no_suggestion() -> None:
     assert Verb.SUGGEST not in planning.verbs()
     with pytest.raises(InvalidInput):
         check_press(state, Draft(), Press(Verb.SUGGEST), planning=True)
+
+
+def _majority_move(players: int) -> tuple[GameState, int, Hex]:
+    """A seeded game, a pair and a place for its tile whose best move changes a majority
+    bonus of the mover: where the score sheet's total and the mover's own score differ."""
+    for seed in range(100):
+        state = new_game(players=players, seed=seed, cards="A")
+        seat = state.current
+        for slot in (1, 2, 3, 4):
+            for place in gains.place_gains(state, Take(slot, slot)):
+                draft = Draft(tile=slot, token=slot, at=place.at, rotation=place.rotation)
+                after = _confirm(state, dataclasses.replace(draft, turned=True, token_done=True))
+                bonus = [sum(score_state(s).players[seat].habitat_bonus.values())
+                         for s in (state, after)]  # fmt: skip
+                if bonus[0] != bonus[1]:
+                    return state, slot, place.at
+    raise AssertionError("no seeded move changes a majority bonus")
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_panels_text_picture_gains_and_check_agree_on_the_score(players: int) -> None:
+    state, slot, at = _majority_move(players)
+    seat, name = state.current, "Ada"
+    start = seat_score(state, seat)
+    pair = offer(state, Draft())
+    [heading] = [line for line in pair.lines if line.startswith("Your environment:")]
+    assert f"score {start} (majority bonuses not counted)" in heading
+    assert draw_panel(pair, seat, name) == render_environment(
+        state, seat, name=name, score=start, highlight=pair.highlight
+    )
+
+    draft = advance(state, Draft(), Press(Verb.PAIR, (str(slot),)))
+    where = offer(state, draft)
+    [place] = [o for o in where.selects[0].options if o.value == str(at)]
+    listed = int(re.fullmatch(rf"{at}: up to ([+-]\d+)", place.label)[1])  # type: ignore[index]
+    draft = advance(state, draft, Press(Verb.WHERE, (str(at),)))
+    if draft.step is Step.TURN:
+        # The Turn step starts from the place's best turn, the one its gain is listed with.
+        draft = advance(state, draft, Press(Verb.NEXT))
+    token = offer(state, draft)
+    if token.selects:
+        first = token.selects[0].options[0]
+        token_gain = int(re.match(r"\S+: ([+-]\d+)", first.label)[1])  # type: ignore[index]
+        returned = int(re.search(r"\(([+-]\d+)\)", token.buttons[0][0].label)[1])  # type: ignore[index]
+        if token_gain >= returned:
+            draft = advance(state, draft, Press(Verb.TOKEN, (first.value,)))
+        else:
+            draft = advance(state, draft, Press(Verb.RETURN))
+        assert max(token_gain, returned) == listed
+    else:
+        draft = advance(state, draft, Press(Verb.NEXT))
+
+    check = offer(state, draft)
+    after = _confirm(state, draft)
+    change = score_change(state, after, seat)
+    assert f"Score: {change}." in check.text
+    assert change.total == listed
+    assert seat_score(after, seat) == start + listed
+    assert draw_panel(check, seat, name) == render_environment(
+        after, seat, name=name, score=start + listed, highlight=check.highlight
+    )
+    # The score sheet's total, majority bonuses in, would have said otherwise.
+    sheet = score_state(after).players[seat].total - score_state(state).players[seat].total
+    assert sheet != listed

@@ -53,6 +53,7 @@ from engine import (
     WipeThree,
     apply,
     legal_actions,
+    seat_score,
     state_to_json,
 )
 from engine.scoring.sheet import final_scores
@@ -422,9 +423,8 @@ async def test_preview_commits_nothing(service: GameService, store: Store) -> No
     preview = await service.turns.preview(CHANNEL, user_id=mover, move=turn)
     assert preview.after == turn.play(table.require_state(), preview.seat)
     assert set(preview.placed) == {turn.at, turn.token_at} - {None}
-    name = table.players[preview.seat].name
-    assert preview.score_before == table.score_sheet().player(name).total
-    assert preview.score_after == table.score_sheet(preview.after).player(name).total
+    assert preview.score_before == seat_score(table.require_state(), preview.seat)
+    assert preview.score_after == seat_score(preview.after, preview.seat)
     waiting = BOB if mover == ADA else ADA
     other = await service.turns.preview(CHANNEL, user_id=waiting, move=turn)
     assert other.seat == table.seat_of(waiting)
