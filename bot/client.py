@@ -144,7 +144,12 @@ class CascadiaBot(commands.AutoShardedBot):
         self.attendance = Attendance(self.service)
         self.renderer = start_renderer()
         self.outbox = Outbox(
-            store, self.post, executor=self.renderer, gone=self.channel_gone, claimer=self.claimer
+            store,
+            self.post,
+            executor=self.renderer,
+            gone=self.channel_gone,
+            edit_buttons=self.edit_buttons,
+            claimer=self.claimer,
         )
         self.computers = ComputerTurns(self.service, self.announce)
         self.backups = (
@@ -334,14 +339,7 @@ class CascadiaBot(commands.AutoShardedBot):
             replied_user=False,
             users=[discord.Object(id=user_id) for user_id in post.mentions],
         )
-        view = discord.ui.View(timeout=None) if post.buttons else discord.utils.MISSING
-        for label, custom_id in post.buttons:
-            # The cog registers the dynamic item that answers each custom id.
-            view.add_item(
-                discord.ui.Button(
-                    label=label, custom_id=custom_id, style=discord.ButtonStyle.primary
-                )
-            )
+        view = _buttons(post.buttons) if post.buttons else discord.utils.MISSING
         try:
             try:
                 message = await channel.send(
@@ -368,6 +366,23 @@ class CascadiaBot(commands.AutoShardedBot):
             raise
         return message.id
 
+    async def edit_buttons(
+        self, channel_id: int, message_id: int, buttons: tuple[tuple[str, str], ...]
+    ) -> None:
+        """Set the buttons under one of the bot's posted messages (none: take them all
+        away), as the outbox does to a past turn message's **Play**."""
+        message = self.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(view=_buttons(buttons) if buttons else None)
+        except discord.Forbidden as error:
+            if error.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
+                raise
+            raise PostRefused(f"{error.status} {error.code} {error.text}") from error
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_CHANNEL:
+                raise ChannelGone(channel_id) from error
+            log.info("message %d in channel %d is gone: its buttons stay", message_id, channel_id)
+
     @tasks.loop(seconds=OUTBOX_SECONDS)
     async def drain_outbox(self) -> None:
         """Post whatever is due in the outbox, then give back the space of the sent messages'
@@ -392,3 +407,14 @@ class CascadiaBot(commands.AutoShardedBot):
         queued = bool(await self.attendance.check()) or queued
         if queued:
             await self.outbox.drain()
+
+
+def _buttons(buttons: tuple[tuple[str, str], ...]) -> discord.ui.View:
+    """A message's buttons (label, custom id) as a view for sending or editing."""
+    view = discord.ui.View(timeout=None)
+    for label, custom_id in buttons:
+        # The cog registers the dynamic item that answers each custom id.
+        view.add_item(
+            discord.ui.Button(label=label, custom_id=custom_id, style=discord.ButtonStyle.primary)
+        )
+    return view

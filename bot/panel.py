@@ -22,6 +22,7 @@ import discord
 
 from bot import errors
 from bot.buttons import IdItem
+from bot.core import messages
 from bot.core.captions import environment_description
 from bot.core.names import safe
 from bot.core.panel_draft import PLAY_LABEL, Button, Press, Select, Verb, play_custom_id
@@ -111,7 +112,7 @@ async def _with_latest(interaction: Interaction, passed: TurnPassed) -> str:
     link = (
         f"https://discord.com/channels/{interaction.guild_id}/{interaction.channel_id}/{message_id}"
     )
-    return f"{text} Latest message: {link}"
+    return messages.turn_passed_text(link)
 
 
 def _custom_id(interaction: Interaction) -> str:

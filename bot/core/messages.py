@@ -228,6 +228,13 @@ def computer_choice_text(strong_seconds: float) -> str:
     )
 
 
+def turn_passed_text(latest: str | None = None) -> str:
+    """The answer to a press on a past turn's Play button or panel: where to play now, with a
+    link to the game's latest turn message when its address is known."""
+    where = f"the [latest turn]({latest}) message" if latest else "the latest turn message"
+    return f"This turn has passed: press **Play** on {where}. Nothing was played."
+
+
 def wipe_message(before: GameState, action: WipeThree | NatureWipe, player: Player) -> str:
     """The channel message after a wipe (no ping: the same player is still to move)."""
     return f"{describe_wipe(before, action, player)} The new display is attached."

@@ -6,6 +6,11 @@ periodically, and at start-up: it renders the pictures in a worker thread from t
 kept with the row, posts, and marks the row sent. A Discord error leaves the row for a later
 attempt with exponential backoff; the rows of one channel go out strictly in order.
 
+Only a game's newest turn message offers **Play**: before a row that moves the game on
+(:data:`RETIRING`) is posted, the game's previous turn message is edited to keep its other
+buttons only. The edit is part of posting that row, so it is retried with it and done again
+after a restart (which changes nothing the second time).
+
 Nothing here imports discord: posting is the ``send`` callable the client supplies, so the
 drain is tested against a real database with a fake ``send``.
 """
@@ -40,6 +45,9 @@ log = logging.getLogger(__name__)
 
 PLAYABLE = frozenset({"start", "turn", "wipe"})
 """The kinds of announcement that call a player to move, and so carry a Play button."""
+RETIRING = frozenset({"turn", "wipe", "finish", "end"})
+"""The kinds of announcement after which the game's previous turn message is past: its Play
+button is taken away before one is posted."""
 
 MAX_TEXT = 2000
 """Discord's limit on a message's text."""
@@ -158,11 +166,19 @@ Send = Callable[[int, Post], Awaitable[int]]
 """Posts a message in a channel and returns the new message's id; raises
 :class:`PostRefused` or :class:`ChannelGone` when posting there cannot succeed."""
 
+EditButtons = Callable[[int, int, tuple[tuple[str, str], ...]], Awaitable[None]]
+"""Sets the buttons (label, custom id) under a posted message (channel id, message id); a
+message deleted meanwhile is left as it is. Raises as :data:`Send` does."""
+
 Gone = Callable[[int], Awaitable[None]]
 """Called with a channel that turned out to be deleted (it ends the channel's game)."""
 
 
 async def _nothing(channel_id: int) -> None:
+    return None
+
+
+async def _no_edit(channel_id: int, message_id: int, buttons: tuple[tuple[str, str], ...]) -> None:
     return None
 
 
@@ -224,6 +240,8 @@ class Outbox:
     """Where pictures are drawn (see :mod:`bot.core.pictures`); ``None``: the default threads."""
     gone: Gone = _nothing
     """What to do about a deleted channel (its rows are not posted)."""
+    edit_buttons: EditButtons = _no_edit
+    """How a past turn message loses its **Play** button (see :data:`RETIRING`)."""
     _refused: set[int] = field(default_factory=set, init=False)
     """Channels whose last post was refused: they wait for a permission change."""
     claimer: Claimer = THIS_PROCESS
@@ -295,6 +313,7 @@ class Outbox:
             if self._retry_at.get(row.id, 0.0) > self.clock():
                 return False
             try:
+                await self._retire_play(row)
                 post = await self._prepare(row)
                 message_id = await self.send(row.channel_id, post)
             except PostRefused as error:
@@ -330,6 +349,18 @@ class Outbox:
         del self._posted[row.id]
         log.info("outbox %d (%s) posted in channel %d", row.id, row.kind, row.channel_id)
         return True
+
+    async def _retire_play(self, row: OutboxRow) -> None:
+        """Before ``row`` moves its game on, the game's latest turn message keeps all its
+        buttons but **Play**: the rows of a channel go out in order, so that is the message
+        of the turn that ``row`` ends."""
+        if row.kind not in RETIRING:
+            return
+        previous = await self.store.latest_turn_message(row.game_id)
+        if previous is None or previous.message_id is None:
+            return
+        kept = Announcement.from_row(previous).buttons
+        await self.edit_buttons(previous.channel_id, previous.message_id, kept)
 
     async def _prepare(self, row: OutboxRow) -> Post:
         announcement = Announcement.from_row(row)

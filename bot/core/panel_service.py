@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.core import panel_draft, panel_steps
+from bot.core import messages, panel_draft, panel_steps
 from bot.core.errors import BotError, NotInGame
 from bot.core.panel_draft import Draft, Offer, Press, Step, Verb
 from bot.core.service import GameService, LoadedGame, as_seat
@@ -250,9 +250,7 @@ class Panels:
         if game.status is not GameStatus.ACTIVE or state.is_over:
             raise PanelGone(_gone_text("This game is over."))
         if state.turn != turn:
-            raise TurnPassed(
-                _gone_text("This turn has passed: press **Play** on the latest turn message.")
-            )
+            raise TurnPassed(messages.turn_passed_text())
         return state, seat
 
     def _fitting(self, row: PanelRow, state: GameState, seat: int) -> Draft | None:

@@ -231,6 +231,9 @@ class Store(Protocol):
     async def latest_message(self, game_id: int) -> int | None:
         """The Discord id of the game's latest posted turn message (start, turn or wipe)."""
 
+    async def latest_turn_message(self, game_id: int) -> OutboxRow | None:
+        """The row of the game's latest posted turn message (start, turn or wipe), if any."""
+
     # --- absence: deadlines, votes to skip, time away, quiet hours ----------------------------
 
     async def set_deadline_hours(self, game_id: int, deadline_hours: int) -> GameRow:

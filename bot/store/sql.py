@@ -441,6 +441,15 @@ class SqlStore(AbsenceQueries):
         message_id = await self._fetchval(q, game_id)
         return None if message_id is None else int(message_id)
 
+    async def latest_turn_message(self, game_id: int) -> OutboxRow | None:
+        q = (
+            f"SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLES} WHERE o.game_id = $1"
+            " AND o.message_id IS NOT NULL AND o.kind IN ('start', 'turn', 'wipe')"
+            " ORDER BY o.id DESC LIMIT 1"
+        )
+        row = await self._fetchrow(q, game_id)
+        return None if row is None else self._outbox(row)
+
     # --- reminders, deadlines, computers, pings -----------------------------------------------
 
     async def due_reminders(self, now: datetime) -> list[GameRow]:

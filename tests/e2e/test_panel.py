@@ -252,19 +252,22 @@ async def test_planning_mode_and_refusals_change_nothing(world: World) -> None:
     drafts = [tuple(r) for r in world.db.rows("SELECT user_id, draft FROM panels")]
     assert (mover, "") in drafts, drafts
 
-    # A new panel plays the turn; then the old start message's Play says the turn passed.
+    # A new panel plays the turn; the old start message's Play goes before the next is posted.
     panel = await open_panel(table, mover, start)
     since = len(world.server.messages)
     await tap_a_turn(table, panel)
     message = await table.turn_posted(since, mover)
-    refusal = await table.refused(mover, "Play", press=start, reason="turn has passed")
-    assert str(message.id) in refusal, "the refusal does not point to the latest turn message"
+    assert "Play" not in labels(start), "the start message still offers Play"
+    assert "Play" in labels(message)
 
-    # The planner's panel belongs to a passed turn: it plays nothing.
+    # The planner's panel belongs to a passed turn: it plays nothing, and links to the latest
+    # turn message.
     planned = [b for b in buttons(planner.message) if b["label"] != "Cancel"]
     passed = await planner.press_id(str(planned[0]["custom_id"]))
     assert passed is not None
     assert "turn has passed" in passed
+    link = f"https://discord.com/channels/{message.guild_id}/{message.channel_id}/{message.id}"
+    assert f"[latest turn]({link})" in passed, passed
 
 
 async def test_suggest_is_the_turns_hint_counted_once(world: World) -> None:
@@ -489,3 +492,25 @@ async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world:
         await panel.press("Confirm")
         message = await table.turn_posted(since, mover)
         assert _points(message, f"{name}.png") == score + listed
+
+
+def _live_play(table: GameChannel) -> list[int]:
+    """The channel's messages that offer a Play button."""
+    return [m.id for m in table.public_messages() if "Play" in labels(m)]
+
+
+async def test_only_the_latest_turn_message_offers_play(world: World) -> None:
+    table = world.table()
+    message = await table.setup([world.alice, world.bob])
+    assert _live_play(table) == [message.id]
+    for _ in range(3):
+        message = await table.play()
+        # The previous turn message lost its Play before this one was posted.
+        assert _live_play(table) == [message.id]
+
+    # Ending the game takes the last Play away too.
+    question = await table.run(world.alice, "end")
+    since = len(world.server.messages)
+    await table.press(world.alice, question, "End the game")
+    await table.next_post(since, what="the message that the game was ended")
+    assert _live_play(table) == []

@@ -327,3 +327,13 @@ def test_escape_markdown_is_discords(text: str) -> None:
 
 def test_help_names_the_wipe_option() -> None:
     assert "`/cascadia wipe tokens:1 3`" in messages.help_message()
+
+
+def test_a_passed_turn_links_to_the_latest_turn_message() -> None:
+    link = "https://discord.com/channels/1/2/3"
+    text = messages.turn_passed_text(link)
+    assert text.startswith("This turn has passed")
+    assert f"[latest turn]({link})" in text
+    assert text.count(link) == 1
+    assert "Nothing was played." in text
+    assert "](" not in messages.turn_passed_text()

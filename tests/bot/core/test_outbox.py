@@ -436,3 +436,78 @@ async def test_two_processes_on_one_database_post_each_message_once(database: st
         assert fakes[1].texts() == ["b1", "b2"]
         assert await outboxes[2].drain() == 0
         assert await first.pending() == []
+
+
+@dataclass
+class Channel:
+    """Posts and button edits in the order Discord gets them; fails the next ``failures``
+    edits."""
+
+    failures: int = 0
+    log: list[tuple[str, int, tuple[tuple[str, str], ...]]] = field(default_factory=list)
+
+    async def send(self, channel_id: int, post: Post) -> int:
+        await asyncio.sleep(0)
+        self.log.append((post.text, 9000 + len(self.log), post.buttons))
+        return 9000 + len(self.log) - 1
+
+    async def edit(
+        self, channel_id: int, message_id: int, buttons: tuple[tuple[str, str], ...]
+    ) -> None:
+        await asyncio.sleep(0)
+        if self.failures:
+            self.failures -= 1
+            raise Boom("503 Service Unavailable")
+        self.log.append(("edit", message_id, buttons))
+
+
+async def test_only_the_newest_turn_message_keeps_its_play_button(store: Store) -> None:
+    channel = Channel()
+    outbox = Outbox(store, channel.send, render=no_pictures, edit_buttons=channel.edit)
+    game = await _game(store, CHANNEL_A)
+    state = new_game(players=2, seed=3)
+    over = dataclasses.replace(state, phase=Phase.OVER)
+    hand_over = ("Hand over", f"cascadia:computer:{game.id}:0")
+    sequence = [
+        Announcement(kind="start", text="start", state=state),
+        Announcement(kind="turn", text="turn", state=state, buttons=(hand_over,)),
+        Announcement(kind="reminder", text="reminder"),
+        Announcement(kind="wipe", text="wipe", state=state),
+        Announcement(kind="finish", text="finish", state=over),
+    ]
+    await store.end_game(game.id, outbox_messages=[a.to_outbox() for a in sequence])
+    await outbox.drain()
+    play = ("Play", f"cascadia:play:{game.id}:{state.turn}")
+    assert channel.log == [
+        ("start", 9000, (play,)),
+        ("edit", 9000, ()),
+        ("turn", 9002, (play, hand_over)),
+        ("reminder", 9003, ()),
+        # The turn message's other button stays.
+        ("edit", 9002, (hand_over,)),
+        ("wipe", 9005, (play,)),
+        ("edit", 9005, ()),
+        ("finish", 9007, ()),
+    ]
+
+
+async def test_a_failed_edit_of_the_last_turn_message_is_retried_before_the_next(
+    database: str,
+) -> None:
+    channel, clock = Channel(failures=1), Clock()
+    state = new_game(players=2, seed=3)
+    async with open_store(database) as store:
+        game = await _game(store, CHANNEL_A)
+        outbox = Outbox(store, channel.send, render=no_pictures, clock=clock,
+                        edit_buttons=channel.edit)  # fmt: skip
+        queued = [Announcement(kind=k, text=k, state=state).to_outbox() for k in ("start", "turn")]
+        await store.end_game(game.id, outbox_messages=queued)
+        assert await outbox.drain() == 1
+        assert [entry[0] for entry in channel.log] == ["start"]
+        [waiting] = await store.pending()
+        assert waiting.attempts == 1
+    # After a restart the edit comes first, then the turn message, once.
+    async with open_store(database) as store:
+        assert await Outbox(store, channel.send, render=no_pictures,
+                            edit_buttons=channel.edit).drain() == 1  # fmt: skip
+    assert [entry[:2] for entry in channel.log] == [("start", 9000), ("edit", 9000), ("turn", 9002)]
