@@ -83,6 +83,16 @@ def straight_line() -> GameState:
     return play(new_game(players=1, seed=5, cards="A"), 5, policy=eastward)
 
 
+def line_and_cluster(turns: int = 24) -> GameState:
+    """Two players ``turns`` turns in: the first seat's tiles run in a line eastwards, the
+    second's lie close together (environments that fit at different scales)."""
+
+    def policy(state: GameState, actions: list[Action], rng: random.Random) -> Action:
+        return (eastward if state.current == 0 else casual)(state, actions, rng)
+
+    return play(new_game(players=2, seed=11, cards="A"), 11, turns=turns, policy=policy)
+
+
 def solo_game() -> GameState:
     """A solo game half played."""
     return play(new_game(players=1, seed=77, cards="family"), 77, turns=10)

@@ -5,7 +5,8 @@ so the same state always gives the same bytes:
 
 - :func:`render_display`: the four numbered pairs, tiles left, scoring cards, wipe hint;
 - :func:`render_environment`: one player's tiles with a label on every placed hex and every
-  place a tile may go (the ``"q,r"`` text the commands accept);
+  place a tile may go (the ``"q,r"`` text the commands accept); the environments shown
+  together share :func:`environment_scale`;
 - :func:`render_preview`: the same after a proposed move, the move highlighted;
 - :func:`render_scores`: the score sheet, final or so far;
 - :func:`render_score_chart`: every player's total after each round of a game (PNG);
@@ -23,7 +24,7 @@ from functools import lru_cache
 from engine import Environment, GameState, Hex, Round, ScoreSheet
 from render.chart import render_chart_image
 from render.display import render_display_image
-from render.environment import draw_environment, plan_environment
+from render.environment import draw_environment, plan_environment, shared_hex_size
 from render.png import encode
 from render.replay import encode_gif, replay_frames
 from render.scores import render_scores_image
@@ -43,14 +44,24 @@ def render_environment(
     name: str,
     score: int | None = None,
     highlight: Collection[Hex] = (),
+    hex_size: int | None = None,
 ) -> bytes:
     """Seat ``seat``'s environment as PNG bytes, headed by ``name``, the seat's nature
     tokens and ``score`` (when given). Every placed tile and every empty position where a
-    tile could go is labelled with its hex text form; hexes in ``highlight`` get a ring."""
+    tile could go is labelled with its hex text form; hexes in ``highlight`` get a ring.
+    The hexes are as large as fits, or at most ``hex_size`` pixels (centre to corner): pass
+    :func:`environment_scale` to draw every environment of a message at one scale."""
     player = state.seats[seat]
     return _environment_png(
-        player.environment, name, player.nature_tokens, score, frozenset(highlight)
+        player.environment, name, player.nature_tokens, score, frozenset(highlight), hex_size
     )
+
+
+def environment_scale(state: GameState) -> int:
+    """The hex size (pixels, centre to corner) at which the environments of ``state`` are
+    drawn side by side in one message: the largest environment's, the one that needs the
+    smallest hexes to fit, so that a tile is the same size in every picture."""
+    return shared_hex_size(seat.environment for seat in state.seats)
 
 
 def clear_picture_cache() -> None:
@@ -62,10 +73,15 @@ def clear_picture_cache() -> None:
 # last pictures (about 40 KB each) instead of drawing the others again.
 @lru_cache(maxsize=256)
 def _environment_png(
-    env: Environment, name: str, nature_tokens: int, score: int | None, highlight: frozenset[Hex]
+    env: Environment,
+    name: str,
+    nature_tokens: int,
+    score: int | None,
+    highlight: frozenset[Hex],
+    hex_size: int | None,
 ) -> bytes:
     image = draw_environment(
-        plan_environment(env),
+        plan_environment(env, hex_size=hex_size),
         env,
         name=name,
         nature_tokens=nature_tokens,
@@ -127,6 +143,7 @@ def render_replay(rounds: Sequence[Round]) -> bytes:
 
 __all__ = [
     "clear_picture_cache",
+    "environment_scale",
     "render_display",
     "render_environment",
     "render_preview",

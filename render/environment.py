@@ -9,7 +9,7 @@ without drawing, so tests can check it; :func:`draw_environment` draws a plan.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -93,20 +93,51 @@ def _label_box(
     return (left, upper, left + width, upper + height)
 
 
-def plan_environment(
+def fitting_hex_size(
     env: Environment, *, max_width: int = MAX_WIDTH, max_height: int = MAX_HEIGHT
+) -> int:
+    """The whole-pixel hex size of ``env``'s picture drawn on its own: as large as fits
+    ``max_width`` x ``max_height``, never above :data:`MAX_HEX_SIZE`."""
+    return _fitting_size(_cells(env), max_width, max_height)
+
+
+def shared_hex_size(environments: Iterable[Environment]) -> int:
+    """The hex size that pictures of ``environments`` side by side share: the one the
+    largest of them needs to fit (the smallest :func:`fitting_hex_size`)."""
+    return min((fitting_hex_size(env) for env in environments), default=MAX_HEX_SIZE)
+
+
+def _cells(env: Environment) -> tuple[Hex, ...]:
+    return tuple(sorted(env)) + tuple(env.frontier())
+
+
+def _fitting_size(cells: tuple[Hex, ...], max_width: int, max_height: int) -> int:
+    room_w = max_width - 2 * MARGIN
+    room_h = max_height - HEADER_HEIGHT - 2 * MARGIN
+    layout, _, _ = fit(cells, width=room_w, height=room_h, max_size=MAX_HEX_SIZE)
+    # Whole-pixel hexes keep the habitat sprites and the outlines in step.
+    return max(4, math.floor(layout.size))
+
+
+def plan_environment(
+    env: Environment,
+    *,
+    max_width: int = MAX_WIDTH,
+    max_height: int = MAX_HEIGHT,
+    hex_size: int | None = None,
 ) -> EnvironmentPlan:
     """The geometry of ``env``'s picture: hexes scaled to fit ``max_width`` x
-    ``max_height`` (never above :data:`MAX_HEX_SIZE`), and one label per placed tile and per
-    frontier position."""
+    ``max_height`` (never above :data:`MAX_HEX_SIZE`, nor above ``hex_size`` when given,
+    such as a :func:`shared_hex_size`), and one label per placed tile and per frontier
+    position."""
     tiles = tuple(sorted(env))
     frontier = tuple(env.frontier())
     cells = tiles + frontier
     room_w = max_width - 2 * MARGIN
     room_h = max_height - HEADER_HEIGHT - 2 * MARGIN
-    layout, used_w, used_h = fit(cells, width=room_w, height=room_h, max_size=MAX_HEX_SIZE)
-    # Whole-pixel hexes keep the habitat sprites and the outlines in step.
-    size = max(4, math.floor(layout.size))
+    size = _fitting_size(cells, max_width, max_height)
+    if hex_size is not None:
+        size = max(4, min(size, hex_size))
     layout, used_w, used_h = fit(cells, width=room_w, height=room_h, max_size=size)
     width = max(MIN_WIDTH, math.ceil(used_w) + 2 * MARGIN)
     height = HEADER_HEIGHT + math.ceil(used_h) + 2 * MARGIN

@@ -39,7 +39,7 @@ from bot.core.captions import (
 from bot.core.panel_draft import PLAY_LABEL, play_custom_id
 from bot.store import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow, Store
 from engine import GameState, Hex, score_state, state_from_json
-from render import render_display, render_environment, render_scores
+from render import environment_scale, render_display, render_environment, render_scores
 
 log = logging.getLogger(__name__)
 
@@ -204,12 +204,14 @@ def render_pictures(announcement: Announcement) -> list[Attachment]:
             files.append(Attachment("scores.png", image, scores_description(sheet, final=True)))
         elif picture is Picture.ENVIRONMENTS:
             names = environment_files([score.name for score in sheet.players])
+            # One scale for the message: side by side, a tile is the same size in each.
+            scale = environment_scale(state)
             for seat, score in enumerate(sheet.players):
                 highlights = announcement.highlights
                 highlight = highlights[seat] if seat < len(highlights) else ()
                 points = environment_score(state, seat)
                 image = render_environment(
-                    state, seat, name=score.name, score=points, highlight=highlight
+                    state, seat, name=score.name, score=points, highlight=highlight, hex_size=scale
                 )
                 about = environment_description(score.name, state, seat, points)
                 files.append(Attachment(names[seat], image, about))

@@ -13,6 +13,7 @@ from benchmarks import positions
 from engine import Hex, Phase, ScoreSheet, apply_all, record_for, replay_rounds, turn_actions
 from engine.players import random_game
 from render import (
+    environment_scale,
     render_display,
     render_environment,
     render_preview,
@@ -73,6 +74,13 @@ def _late_preview() -> bytes:
 
 def _line_environment() -> bytes:
     return render_environment(positions.straight_line(), 0, name="Alice", score=37)
+
+
+def _shared_scale_environment() -> bytes:
+    """A compact environment drawn at the scale of a line beside it in the same message."""
+    state = positions.line_and_cluster()
+    scale = environment_scale(state)
+    return render_environment(state, 1, name=positions.NAMES[1], score=24, hex_size=scale)
 
 
 def _solo_display() -> bytes:
@@ -147,6 +155,7 @@ CASES: dict[str, Callable[[], bytes]] = {
     "environment_late": _late_environment,
     "preview_late": _late_preview,
     "environment_line": _line_environment,
+    "environment_shared_scale": _shared_scale_environment,
     "display_solo": _solo_display,
     "environment_solo": _solo_environment,
     "scores_final": _final_scores,

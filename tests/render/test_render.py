@@ -16,7 +16,15 @@ from PIL import Image, ImageFont
 from benchmarks import positions
 from engine import Hex, Phase, Wildlife, apply_all, turn_actions
 from engine.scoring.sheet import PlayerScore, ScoreSheet
-from render import render_display, render_environment, render_preview, render_scores, theme
+from render import (
+    environment_scale,
+    render_display,
+    render_environment,
+    render_preview,
+    render_scores,
+    theme,
+)
+from render.environment import MAX_HEX_SIZE, fitting_hex_size, plan_environment
 from render.fonts import font
 from render.theme import PALETTE
 
@@ -185,3 +193,20 @@ def test_environment_pictures_are_reused_only_for_identical_inputs() -> None:
     again = render_environment(state, 0, name="Ada", score=10)
     assert again == first
     assert again is not first
+
+
+def test_the_environments_of_one_state_share_the_largest_ones_scale() -> None:
+    state = positions.line_and_cluster()
+    line, cluster = (seat.environment for seat in state.seats)
+    assert fitting_hex_size(line) < fitting_hex_size(cluster) == MAX_HEX_SIZE
+    scale = environment_scale(state)
+    assert scale == fitting_hex_size(line)
+    assert plan_environment(cluster, hex_size=scale).hex_size == scale
+    assert plan_environment(line, hex_size=scale) == plan_environment(line)
+    alone = _open(render_environment(state, 1, name="Bob"))
+    beside = _open(render_environment(state, 1, name="Bob", hex_size=scale))
+    assert beside.height < alone.height
+    # Drawn alone (a board, a panel), an environment still takes the room it has.
+    assert render_environment(state, 1, name="Bob") == render_environment(
+        state, 1, name="Bob", hex_size=MAX_HEX_SIZE
+    )

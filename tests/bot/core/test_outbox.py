@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks import positions
 from bot.core.captions import Attachment
 from bot.core.outbox import (
     SNAPSHOT_VERSION,
@@ -28,6 +29,7 @@ from bot.core.records import state_text
 from bot.store import Claimer, GameRow, OutboxRow, Store, open_store
 from engine import Hex, Phase, apply, new_game, score_state, seat_score, state_to_json
 from engine.players import random_action
+from render import environment_scale, render_environment
 from tests.engine.helpers import state_at_turn
 
 CHANNEL_A, CHANNEL_B = 10, 20
@@ -282,6 +284,23 @@ def test_render_pictures_draws_display_environments_and_scores() -> None:
     assert files[1].description == "Ada's environment: 3 tiles, 5 points"
     assert files[3].description.startswith("Final scores: 1. ")
     assert render_pictures(Announcement(kind="reminder", text="")) == []
+
+
+def test_the_environments_of_a_message_are_drawn_at_one_scale() -> None:
+    state = positions.line_and_cluster()
+    announcement = Announcement(
+        kind="turn", text="", pictures=(Picture.ENVIRONMENTS,), state=state, names=("Al", "Bo")
+    )
+    line, cluster = render_pictures(announcement)
+    scale = environment_scale(state)
+    drawn = [
+        render_environment(state, seat, name=name, score=seat_score(state, seat), hex_size=scale)
+        for seat, name in enumerate(("Al", "Bo"))
+    ]
+    assert [line.data, cluster.data] == drawn
+    # On its own the compact one would have had larger hexes.
+    alone = render_environment(state, 1, name="Bo", score=seat_score(state, 1))
+    assert cluster.data != alone
 
 
 def test_environments_show_the_score_so_far_then_the_final_total() -> None:
