@@ -29,6 +29,7 @@ from bot.core.records import (
     export_document,
     export_file,
     last_placements,
+    logged_actions,
     placed_hexes,
     read_state,
     state_text,
@@ -256,12 +257,13 @@ class GameKernel:
                 kind="finish",
                 text=messages.game_over_message(line, sheet, loaded.players) + tail,
                 mentions=tuple(p.user_id for p in loaded.people),
-                pictures=(Picture.SCORES, Picture.ENVIRONMENTS),
+                pictures=(Picture.SCORES, Picture.ENVIRONMENTS, Picture.REPLAY),
                 state=after,
                 names=loaded.names,
                 highlights=tuple(highlights),
                 files=(export_file(document),),
                 buttons=buttons,
+                record=record_for(after, logged_actions([*moves, logged]), loaded.names),
             )
             status, next_at = GameStatus.FINISHED, None
         else:
