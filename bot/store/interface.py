@@ -165,6 +165,10 @@ class Store(Protocol):
     async def count_finished_games(self, guild_id: int, *, user_id: int | None = None) -> int:
         """How many games :meth:`finished_games` would list in all."""
 
+    async def final_messages(self, game_ids: Collection[int]) -> dict[int, int]:
+        """The id of the message that ended each of the games, for those whose last message
+        has been posted."""
+
     async def round_scores(self, game_id: int) -> list[tuple[int, ...]] | None:
         """Every seat's total after each round of the game, in seat order, a tuple a round;
         ``None`` when they were never stored (a game finished before they were kept)."""

@@ -3,7 +3,7 @@ newest first and their totals round by round, in the same SQL for both databases
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from bot.store.rows import GameRow, GameStatus
 from bot.store.sqlbase import GAME_COLUMNS, SqlBase
@@ -31,6 +31,15 @@ class ArchiveQueries(SqlBase):
 
     async def count_finished_games(self, guild_id: int, *, user_id: int | None = None) -> int:
         return int(await self._fetchval(f"SELECT COUNT(*){_OF_GUILD}", guild_id, user_id))
+
+    async def final_messages(self, game_ids: Collection[int]) -> dict[int, int]:
+        q = (
+            "SELECT game_id, message_id FROM outbox WHERE game_id "
+            + self._in("$1")
+            + " AND kind = 'finish' AND message_id IS NOT NULL"
+        )
+        rows = await self._fetch(q, self._list(sorted(set(game_ids))))
+        return {int(row["game_id"]): int(row["message_id"]) for row in rows}
 
     async def round_scores(self, game_id: int) -> list[tuple[int, ...]] | None:
         q = "SELECT round, seat, total FROM round_scores WHERE game_id = $1 ORDER BY round, seat"
