@@ -156,6 +156,10 @@ class Archive:
         rows = await self.store.finished_games(
             guild_id, user_id=user_id, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
         )
+        if user_id is not None and whose is None and rows:
+            # A page turned by a button knows the member by id only: their name at the table.
+            seats = await self.store.seats(rows[0].id)
+            whose = next((s.name for s in seats if s.user_id == user_id), None)
         return HistoryPage(tuple(await self.archived(rows)), page, pages, total, whose)
 
     async def recent(self, guild_id: int, typed: str = "") -> list[ArchivedGame]:

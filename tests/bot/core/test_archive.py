@@ -89,6 +89,9 @@ async def test_history_lists_the_finished_games_with_their_winner_and_final_mess
     mine = await archive.history(GUILD, user_id=BOB, whose="u200")
     assert [g.game_id for g in mine.games] == [pair.id]
     assert history_text(mine).startswith("**Finished games with u200** (1 in all)")
+    # A page turned by a button names the member from their seat.
+    turned = await archive.history(GUILD, user_id=BOB)
+    assert turned.whose == "u200"
     assert [g.game_id for g in await archive.recent(GUILD, "2024-05-01")] == [solo.id]
     assert history_text(await archive.history(GUILD + 1)) == "No finished games on this server yet."
 
