@@ -20,6 +20,7 @@ from bot.core.archive import (
     history_text,
     round_totals,
 )
+from bot.core.messages import help_message
 from bot.core.service import GameService
 from bot.store import GameRow, GameStatus, Store
 from tests.bot.clocks import FakeClock
@@ -162,3 +163,10 @@ def test_an_autocomplete_label_fits_discords_limit() -> None:
     game = _game(2, ("x" * 40, "y" * 40, "z" * 40), (1, 2, 3))
     assert game.label().startswith("Game 2, 2026-12-02: xxx")
     assert len(game.label()) == 100
+
+
+def test_help_names_the_archives_commands_within_a_message() -> None:
+    text = help_message()
+    assert "`/cascadia history [user]`" in text
+    assert "`/cascadia replay [game]`" in text
+    assert len(text) <= 2000
