@@ -9,7 +9,8 @@ import re
 from PIL import Image
 
 from engine import TURNS_PER_PLAYER
-from tests.e2e.harness import UPLOAD_LIMIT, World, check_replay
+from fakediscord import MessageRecord
+from tests.e2e.harness import UPLOAD_LIMIT, World, check_replay, labels
 
 _LINK = re.compile(r"\[final message\]\(https://discord\.com/channels/(\d+)/(\d+)/(\d+)\)")
 _GAME = re.compile(r"\*\*Game (\d+)\*\*")
@@ -68,3 +69,36 @@ async def test_history_lists_finished_games_and_replay_draws_an_older_one(world:
 
     refused = await solo.run(world.dave, "replay", {"game": "999999"})
     assert "No finished game '999999' on this server" in refused.content
+
+
+async def test_a_long_history_turns_its_pages_with_buttons(world: World) -> None:
+    games = []
+    for _ in range(6):
+        table = world.table(world.new_channel())
+        await table.open(world.carol, cards="A")
+        await table.start(world.carol, button=False)
+        await table.play_to_end()
+        games.append(table.game_id)
+    newest = games[::-1]
+
+    listed = await table.run(world.carol, "history", {"user": world.carol})
+    assert listed.content.startswith("**Finished games with carol** (6 in all, page 1 of 2)")
+    assert [int(n) for n in _GAME.findall(listed.content)] == newest[:5]
+    assert labels(listed) == ["Older"]
+
+    await table.press(world.carol, listed, "Older")
+
+    def second_page() -> MessageRecord | None:
+        shown = world.server.messages_by_id[listed.id]
+        return shown if "page 2 of 2" in shown.content else None
+
+    older = await world.server.wait_for(
+        second_page,
+        timeout=10,
+        what="the history answer to show its second page",
+    )
+    assert [int(n) for n in _GAME.findall(older.content)] == newest[5:]
+    assert labels(older) == ["Newer"]
+
+    asked = await table.run(world.carol, "history", {"page": 9})
+    assert "page 2 of 2" in asked.content, "a page past the last shows the last"
