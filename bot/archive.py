@@ -34,7 +34,7 @@ def _archive(interaction: Interaction) -> Archive:
 
 def _guild_id(interaction: Interaction) -> int:
     if interaction.guild_id is None:
-        raise NoArchivedGame("")
+        raise NoArchivedGame()
     return interaction.guild_id
 
 
@@ -109,7 +109,7 @@ async def replay(interaction: Interaction, game: str | None = None) -> None:
     if game is None:
         latest = await interaction.client.store.finished_games(guild_id, limit=1)
         if not latest:
-            raise NoArchivedGame("")
+            raise NoArchivedGame()
         row = latest[0]
     else:
         number = _GAME_NUMBER.search(game)

@@ -30,7 +30,10 @@ MAX_LABEL = 100
 class NoArchivedGame(BotError):
     """The game asked for is not a finished game of this server."""
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str = "") -> None:
+        if not game:
+            super().__init__("No game has finished on this server yet.")
+            return
         super().__init__(
             f"No finished game {game[:40]!r} on this server: `/cascadia history` lists them."
         )

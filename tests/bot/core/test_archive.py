@@ -125,6 +125,7 @@ async def test_replay_takes_only_this_servers_finished_games(
         await archive.finished(GUILD, playing.game.id)
     with pytest.raises(NoArchivedGame):
         await archive.finished(GUILD, 12345)
+    assert str(NoArchivedGame()) == "No game has finished on this server yet."
 
 
 def _game(number: int, names: tuple[str, ...], totals: tuple[int, ...]) -> ArchivedGame:
