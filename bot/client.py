@@ -39,6 +39,7 @@ from bot.core.errors import ShuttingDown
 from bot.core.outbox import MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
 from bot.core.pictures import start_renderer
 from bot.core.service import GameService
+from bot.core.uploads import fit_upload
 from bot.permissions import missing_permissions, permission_note
 from bot.store import Claimer, Clock, Store, utc_now
 from bot.sync import SyncRecord, record_path, sync_if_changed
@@ -172,6 +173,7 @@ class CascadiaBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         """Open the cog (it registers the lobby buttons), sync commands, start the loops."""
         await self.load_extension("bot.cog")
+        await self.load_extension("bot.archive")
         try:
             await self.sync_commands()
         except discord.HTTPException:
@@ -329,6 +331,11 @@ class CascadiaBot(commands.AutoShardedBot):
     async def post(self, channel_id: int, post: Post) -> int:
         """Send one outbox message; only the users it names may be pinged."""
         channel = self.get_partial_messageable(channel_id)
+        guild = getattr(self.get_channel(channel_id), "guild", None)
+        post = fit_upload(
+            post,
+            discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES if guild is None else guild.filesize_limit,
+        )
         files = [
             discord.File(io.BytesIO(a.data), filename=a.name, description=a.description or None)
             for a in post.attachments

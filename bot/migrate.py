@@ -46,6 +46,7 @@ TABLES = (
     "skip_polls",
     "skip_votes",
     "hints",
+    "round_scores",
 )
 """Every table of the schema, each after the tables it refers to."""
 

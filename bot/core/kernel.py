@@ -12,7 +12,9 @@ users are ids and names, so the whole layer is tested against a real SQLite file
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import logging
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,6 +22,7 @@ from datetime import datetime, timedelta
 
 from bot.core import messages
 from bot.core.absence import Call, presence_of
+from bot.core.archive import round_totals
 from bot.core.computers import Thinker
 from bot.core.errors import NoGame, NotInGame, NotStarted
 from bot.core.messages import Player
@@ -29,6 +32,7 @@ from bot.core.records import (
     export_document,
     export_file,
     last_placements,
+    logged_actions,
     placed_hexes,
     read_state,
     state_text,
@@ -47,6 +51,8 @@ from bot.store import (
     utc_now,
 )
 from engine import Action, GameRecord, GameState, Hex, Move, ScoreSheet, record_for, score_state
+
+log = logging.getLogger(__name__)
 
 HOUR = timedelta(hours=1)
 
@@ -256,12 +262,13 @@ class GameKernel:
                 kind="finish",
                 text=messages.game_over_message(line, sheet, loaded.players) + tail,
                 mentions=tuple(p.user_id for p in loaded.people),
-                pictures=(Picture.SCORES, Picture.ENVIRONMENTS),
+                pictures=(Picture.SCORES, Picture.ENVIRONMENTS, Picture.REPLAY),
                 state=after,
                 names=loaded.names,
                 highlights=tuple(highlights),
                 files=(export_file(document),),
                 buttons=buttons,
+                record=record_for(after, logged_actions([*moves, logged]), loaded.names),
             )
             status, next_at = GameStatus.FINISHED, None
         else:
@@ -280,7 +287,7 @@ class GameKernel:
             status = GameStatus.ACTIVE
             next_at = self.turn_reminder(now, game, upcoming)
         text = state_text(after)
-        return await self.store.commit_move(
+        result = await self.store.commit_move(
             game.id,
             game.revision,
             user_id=user_id,
@@ -293,6 +300,18 @@ class GameKernel:
             played_for=played_for,
             ping_due_at=call.ping_due_at,
         )
+        if announcement.record is not None:
+            await self.keep_round_totals(game.id, announcement.record)
+        return result
+
+    async def keep_round_totals(self, game_id: int, record: GameRecord) -> None:
+        """Count and keep the totals round by round of the game that just ended (in a
+        thread). A failure is only logged: the archive counts them when first asked."""
+        try:
+            totals = await asyncio.to_thread(round_totals, record)
+            await self.store.save_round_scores(game_id, totals)
+        except Exception:
+            log.exception("could not keep the round totals of game %d", game_id)
 
 
 def players_of(seats: Sequence[Seat]) -> tuple[Player, ...]:

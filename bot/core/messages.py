@@ -508,19 +508,20 @@ with a picture and the score change of every choice, best first.
 3. **Token**: put it on one of your tiles that shows that animal and has no token yet, or \
 return it to the bag. A token on a keystone tile (one habitat) earns a nature token.
 4. **Check** the move and its score change, then **Confirm** (**Back** and **Cancel** change \
-nothing). Pressing **Play** while you wait plans your next turn without playing it.
+nothing). **Play** while you wait plans your next turn.
 A nature token buys a **Free choice** (any tile with any token) or a wipe of the tokens you \
 pick; three matching tokens may be wiped once a turn for free (**Wipe 3**); four matching \
 are replaced automatically. After 20 turns each, points come from the wildlife scoring \
 cards, your largest area of each habitat (plus bonuses) and your nature tokens.
-Typing works too: `/cascadia play pair:2 tile_at:1,-1 rotation:3 token_at:0,1` (the panel \
-shows each move this way), `/cascadia preview` with the same options, `/cascadia wipe`, \
+Typing works too: `/cascadia play pair:2 tile_at:1,-1 rotation:3 token_at:0,1`, \
+`/cascadia preview` with the same options, `/cascadia wipe`, \
 or `/cascadia wipe tokens:1 3` to spend a nature token. `/cascadia hint`: 3 moves, once a turn.
 
 `/cascadia new [cards]`: open a lobby (cards: random, A-D, five letters like ABCDA, family, \
 intermediate; host: **Add**/**Remove computer**) · `/cascadia join` · `/cascadia leave` \
 (in play: to the computer) · `/cascadia start` (host)
 `/cascadia board [player]` · `/cascadia status` · `/cascadia score` · `/cascadia mygames`: look
+`/cascadia history [user]` · `/cascadia replay [game]`: past games
 `/cascadia settings [reminder_hours] [deadline_hours]` (host, 0 for none) · `/cascadia skip` (host)
 `/cascadia away until:YYYY-MM-DD` · `/cascadia quiet from:22 to:8 timezone:Europe/Berlin`
 `/cascadia end` (host) · `/cascadia export`: stop the game, download its record"""

@@ -37,8 +37,9 @@ from bot.core.captions import (
     scores_description,
 )
 from bot.core.panel_draft import PLAY_LABEL, play_custom_id
+from bot.core.replays import game_pictures
 from bot.store import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow, Store
-from engine import GameState, Hex, score_state, state_from_json
+from engine import GameRecord, GameState, Hex, score_state, state_from_json
 from render import environment_scale, render_display, render_environment, render_scores
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,8 @@ class Picture(StrEnum):
     ENVIRONMENTS = "environments"
     """One picture per player."""
     SCORES = "scores"
+    REPLAY = "replay"
+    """The replay GIF and the score chart of a finished game, drawn from its record."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ class Announcement:
     previous message.
     ``files`` are text attachments (name, content), such as the game record; ``buttons``
     (label, custom id) go under the message, after the **Play** of a turn message.
+    ``record`` is the game's record, which the replay pictures are drawn from.
     """
 
     kind: str
@@ -86,6 +90,7 @@ class Announcement:
     highlights: tuple[tuple[Hex, ...], ...] = ()
     files: tuple[tuple[str, str], ...] = ()
     buttons: tuple[tuple[str, str], ...] = ()
+    record: GameRecord | None = None
 
     def to_outbox(self, *, state_text: str | None = None) -> OutboxMessage:
         """The row to store: what is said in ``payload``, what is drawn in ``snapshot``.
@@ -106,6 +111,8 @@ class Announcement:
             "highlights": [[str(h) for h in hexes] for hexes in self.highlights],
             "files": [list(f) for f in self.files],
         }
+        if self.record is not None:
+            rest["record"] = self.record.to_json()
         fields = json.dumps(rest, ensure_ascii=False, separators=(",", ":"))
         # The state's text goes in as it is: a JSON value inside the snapshot's object.
         snapshot = f'{{"version":{SNAPSHOT_VERSION},"state":{state_text},{fields[1:]}'
@@ -125,6 +132,7 @@ class Announcement:
         if version > SNAPSHOT_VERSION:
             raise ValueError(f"outbox snapshot version {version} is newer than this code knows")
         state = snapshot.get("state")
+        record = snapshot.get("record")
         return cls(
             kind=row.kind,
             text=str(payload["text"]),
@@ -135,6 +143,7 @@ class Announcement:
             highlights=_read_highlights(snapshot),
             files=tuple((str(name), str(text)) for name, text in snapshot.get("files", ())),
             buttons=tuple((str(label), str(id_)) for label, id_ in payload.get("buttons", ())),
+            record=None if record is None else GameRecord.from_json(record),
         )
 
 
@@ -215,6 +224,8 @@ def render_pictures(announcement: Announcement) -> list[Attachment]:
                 )
                 about = environment_description(score.name, state, seat, points)
                 files.append(Attachment(names[seat], image, about))
+        elif picture is Picture.REPLAY and announcement.record is not None:
+            files.extend(game_pictures(announcement.record))
     return files
 
 

@@ -156,6 +156,27 @@ class Store(Protocol):
         """The games a user is seated at (only ``channel_id``'s when given), most recently
         changed first."""
 
+    async def finished_games(
+        self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0
+    ) -> list[GameRow]:
+        """The guild's finished games (only those ``user_id`` sat at, when given), the last
+        to finish first: ``limit`` of them after skipping ``offset``."""
+
+    async def count_finished_games(self, guild_id: int, *, user_id: int | None = None) -> int:
+        """How many games :meth:`finished_games` would list in all."""
+
+    async def final_messages(self, game_ids: Collection[int]) -> dict[int, int]:
+        """The id of the message that ended each of the games, for those whose last message
+        has been posted."""
+
+    async def round_scores(self, game_id: int) -> list[tuple[int, ...]] | None:
+        """Every seat's total after each round of the game, in seat order, a tuple a round;
+        ``None`` when they were never stored (a game finished before they were kept)."""
+
+    async def save_round_scores(self, game_id: int, rounds: Sequence[Sequence[int]]) -> None:
+        """Keep the game's totals round by round (as :meth:`round_scores` reads them); rows
+        already kept for the game stay as they are."""
+
     async def pending(
         self, limit: int = 50, *, max_attempts: int | None = None, channel_id: int | None = None
     ) -> list[OutboxRow]:

@@ -38,6 +38,7 @@ from bot.store.rows import (
     UserGame,
 )
 from bot.store.sqlabsence import AbsenceQueries
+from bot.store.sqlarchive import ArchiveQueries
 from bot.store.sqlbase import (
     GAME_COLUMNS,
     OPEN,
@@ -58,9 +59,10 @@ _ENDED = {"status": GameStatus.ENDED.value, "next_reminder_at": None, "ping_due_
 _MAX_ERROR_CHARS = 2_000
 
 
-class SqlStore(AbsenceQueries):
+class SqlStore(AbsenceQueries, ArchiveQueries):
     """Every method of the :class:`Store`, once (those of absence in
-    :class:`~bot.store.sqlabsence.AbsenceQueries`); a backend subclass connects it to a
+    :class:`~bot.store.sqlabsence.AbsenceQueries`, of the archive in
+    :class:`~bot.store.sqlarchive.ArchiveQueries`); a backend subclass connects it to a
     database."""
 
     # --- lobby --------------------------------------------------------------------------------

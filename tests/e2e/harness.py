@@ -28,7 +28,7 @@ import asyncpg
 from PIL import Image
 
 from bot.store import is_postgres_url
-from engine import GameRecord, GameState, state_from_json
+from engine import TURNS_PER_PLAYER, GameRecord, GameState, state_from_json
 from engine.scoring.sheet import ScoreSheet, final_scores
 from fakediscord import (
     JSON,
@@ -224,7 +224,7 @@ def check_pngs(message: MessageRecord, *, expect: Iterable[str]) -> None:
     )
     for attachment in pngs:
         assert attachment.description, f"{attachment.filename} has no description"
-        if attachment.filename not in ("display.png", "scores.png", "preview.png"):
+        if attachment.filename not in ("display.png", "scores.png", "preview.png", CHART):
             assert re.fullmatch(
                 r".+'s environment: \d+ tiles?, -?\d+ points?", attachment.description
             ), (attachment.filename, attachment.description)
@@ -232,6 +232,28 @@ def check_pngs(message: MessageRecord, *, expect: Iterable[str]) -> None:
             image.load()  # decodes every pixel: a truncated or corrupt file raises here
             assert image.format == "PNG", (attachment.filename, image.format)
             assert min(image.size) >= 100, f"{attachment.filename} is only {image.size}"
+
+
+CHART = "score-chart.png"
+"""The score chart a finished game's last message carries."""
+UPLOAD_LIMIT = 10 * 1024 * 1024
+"""The upload limit of a server that is not boosted, as the local server's guilds are."""
+
+
+def check_replay(message: MessageRecord, *, rounds: int) -> None:
+    """The message carries the game's replay, a GIF of at least ``rounds`` frames, and its
+    score chart (a PNG whose name says so), both described; its files fit the upload limit."""
+    [gif] = [a for a in message.attachments if a.filename.endswith(".gif")]
+    assert "Replay of the game" in (gif.description or ""), gif.description
+    with Image.open(io.BytesIO(gif.data)) as image:
+        assert image.format == "GIF", image.format
+        frames: int = getattr(image, "n_frames", 1)
+        assert frames >= rounds, f"the replay has {frames} frames for {rounds} rounds"
+    [chart] = [a for a in message.attachments if "chart" in a.filename]
+    assert chart.filename.endswith(".png"), chart.filename
+    assert chart.description, f"{chart.filename} has no description"
+    total = sum(len(a.data) for a in message.attachments)
+    assert total <= UPLOAD_LIMIT, f"the message's files are {total} bytes"
 
 
 def ranking(text: str) -> list[tuple[str, int]]:
@@ -558,7 +580,8 @@ class GameChannel:
         environments = [f"{name}.png" for name in self.names]
         if "The game is over" in message.content:
             assert message.notified == frozenset(self.seats), "the end must ping every player"
-            check_pngs(message, expect=["scores.png", *environments])
+            check_pngs(message, expect=["scores.png", CHART, *environments])
+            check_replay(message, rounds=TURNS_PER_PLAYER)
             self.to_move = None
             return
         assert self.to_move is not None

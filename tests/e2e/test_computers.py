@@ -10,13 +10,16 @@ import re
 import pytest
 
 from bot.core.captions import file_stem
+from engine import TURNS_PER_PLAYER
 from fakediscord import MessageRecord
 from tests.e2e.harness import (
+    CHART,
     GameChannel,
     Move,
     World,
     button,
     check_pngs,
+    check_replay,
     labels,
     ranking,
     replayed_scores,
@@ -72,7 +75,8 @@ def check_computer_turn(message: MessageRecord, names: list[str]) -> None:
     assert COMPUTER_TURN.match(message.content), message.content
     environments = [f"{file_stem(name)}.png" for name in names]
     if "The game is over" in message.content:
-        check_pngs(message, expect=["scores.png", *environments])
+        check_pngs(message, expect=["scores.png", CHART, *environments])
+        check_replay(message, rounds=TURNS_PER_PLAYER)
     else:
         check_pngs(message, expect=["display.png", *environments])
 

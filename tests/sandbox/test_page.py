@@ -52,7 +52,9 @@ def play_turn(page: Page, players: list[str], turn: Shown, *, in_view: bool = Fa
     message = page.wait_for_public(before + 1, "the message after the turn")
     environments = {f"{name}.png" for name in players}
     if "The game is over" in message.text:
-        return page.wait_pictures(message.id, {"scores.png", *environments})
+        return page.wait_pictures(
+            message.id, {"scores.png", "score-chart.png", "replay.gif", *environments}
+        )
     message = page.wait_pictures(message.id, {"display.png", *environments})
     if in_view:
         page.wait_buttons_in_view(message, "the next turn message after Confirm")

@@ -66,7 +66,7 @@ async def test_migrations_from_empty(store: PostgresStore, postgres_url: str) ->
     )
     assert tables == (
         "away_periods,games,hints,moves,outbox,outbox_snapshots,panels,people,"
-        "schema_version,seats,skip_polls,skip_votes"
+        "round_scores,schema_version,seats,skip_polls,skip_votes"
     )
 
 
