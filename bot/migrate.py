@@ -46,6 +46,10 @@ TABLES = (
     "skip_polls",
     "skip_votes",
     "hints",
+    "results",
+    "leagues",
+    "league_members",
+    "ratings",
 )
 """Every table of the schema, each after the tables it refers to."""
 

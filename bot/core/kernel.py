@@ -22,6 +22,7 @@ from bot.core import messages
 from bot.core.absence import Call, presence_of
 from bot.core.computers import Thinker
 from bot.core.errors import NoGame, NotInGame, NotStarted
+from bot.core.league import update_ratings
 from bot.core.messages import Player
 from bot.core.names import seat_names
 from bot.core.outbox import Announcement, Picture
@@ -34,6 +35,7 @@ from bot.core.records import (
     state_text,
 )
 from bot.core.reminders import next_reminder_time
+from bot.core.standings import finishing_results
 from bot.store import (
     THIS_PROCESS,
     Claimer,
@@ -43,6 +45,7 @@ from bot.store import (
     GameStatus,
     MoveRow,
     Seat,
+    SeatResult,
     Store,
     utc_now,
 )
@@ -244,6 +247,7 @@ class GameKernel:
         line = lead + messages.describe_turn(before, actions, loaded.players[seat])
         now = self._now()
         call = Call()
+        results: list[SeatResult] = []
         if after.is_over:
             sheet = loaded.score_sheet(after)
             # The export as it will read once this move is committed.
@@ -264,6 +268,9 @@ class GameKernel:
                 buttons=buttons,
             )
             status, next_at = GameStatus.FINISHED, None
+            results = await finishing_results(
+                self.store, game, loaded.players, after, [*moves, logged], now=now
+            )
         else:
             upcoming = loaded.players[after.current]
             call = await self.call(loaded, after, turn_started_at=now, now=now)
@@ -280,7 +287,7 @@ class GameKernel:
             status = GameStatus.ACTIVE
             next_at = self.turn_reminder(now, game, upcoming)
         text = state_text(after)
-        return await self.store.commit_move(
+        committed = await self.store.commit_move(
             game.id,
             game.revision,
             user_id=user_id,
@@ -292,7 +299,10 @@ class GameKernel:
             next_reminder_at=next_at,
             played_for=played_for,
             ping_due_at=call.ping_due_at,
+            results=results,
         )
+        await update_ratings(self.store, results)
+        return committed
 
 
 def players_of(seats: Sequence[Seat]) -> tuple[Player, ...]:
