@@ -84,7 +84,7 @@ def seat_results(
                 computer=player.computer,
                 handed_over=player.computer is not None and player.user_id > 0,
                 players=len(players),
-                cards=game.cards,
+                cards=str(state.cards),
                 score=score.total,
                 rank=places[seat],
                 nature_tokens=score.nature_tokens,
