@@ -106,7 +106,9 @@ class StatsAnswer:
 
 async def stats_answer(store: Store, guild_id: int, user_id: int, name: str) -> StatsAnswer:
     """A member's figures in this server's finished games."""
-    figures = texts.member_stats(await store.member_results(user_id, guild_id=guild_id), user_id)
+    results = await store.member_results(user_id, guild_id=guild_id)
+    mates = await store.tablemates(user_id, guild_id=guild_id)
+    figures = texts.member_stats(results, mates, user_id)
     return StatsAnswer(texts.stats_message(name, figures), tuple(figures.scores))
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.markdown import escape_markdown
-from bot.store import Rating, SeatResult
+from bot.store import Rating, SeatResult, Tablemate
 from engine import Wildlife
 
 HEAD_TO_HEAD = 3
@@ -74,12 +74,14 @@ def _when(result: SeatResult) -> tuple[object, int]:
     return (result.finished_at, result.game_id)
 
 
-def member_stats(results: Sequence[SeatResult], user_id: int) -> MemberStats:
-    """A member's figures from every seat of the games they sat at (see
-    :meth:`~bot.store.Store.member_results`)."""
-    games: dict[int, list[SeatResult]] = defaultdict(list)
-    for result in results:
-        games[result.game_id].append(result)
+def member_stats(
+    results: Sequence[SeatResult], tablemates: Sequence[Tablemate], user_id: int
+) -> MemberStats:
+    """A member's figures from their seats and every seat of the games they sat at (see
+    :meth:`~bot.store.Store.member_results` and :meth:`~bot.store.Store.tablemates`)."""
+    games: dict[int, list[Tablemate]] = defaultdict(list)
+    for mate in tablemates:
+        games[mate.game_id].append(mate)
     mine = [r for r in results if r.user_id == user_id and r.person]
     seats = tuple(r for r in mine if r.players > 1)
     solo = tuple(r for r in mine if r.players == 1)

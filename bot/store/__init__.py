@@ -75,6 +75,7 @@ from bot.store.rows import (
     Seat,
     SeatResult,
     SkipPoll,
+    Tablemate,
     UserGame,
     utc_now,
 )
@@ -121,6 +122,7 @@ __all__ = [
     "StalePanel",
     "Store",
     "StoreError",
+    "Tablemate",
     "UserGame",
     "WrongStatus",
     "describe",

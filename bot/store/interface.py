@@ -24,6 +24,7 @@ from bot.store.rows import (
     Seat,
     SeatResult,
     SkipPoll,
+    Tablemate,
     UserGame,
 )
 
@@ -337,9 +338,13 @@ class Store(Protocol):
         """Keep the results of a finished game's seats; a seat kept before stays as it was."""
 
     async def member_results(self, user_id: int, *, guild_id: int | None) -> list[SeatResult]:
-        """Every seat of every finished game the person ``user_id`` sat at (theirs and the
-        others'), in this server's games only unless ``guild_id`` is ``None``; oldest game
-        first, seats in order."""
+        """The person ``user_id``'s seats in finished games (those they left to the computer
+        too), in this server's games only unless ``guild_id`` is ``None``; oldest first."""
+
+    async def tablemates(self, user_id: int, *, guild_id: int | None) -> list[Tablemate]:
+        """Every seat (theirs and the others') of the finished games the person ``user_id``
+        sat at, as head to head needs it, by game and seat; ``guild_id`` as for
+        :meth:`member_results`."""
 
     async def guild_results(self, guild_id: int) -> list[SeatResult]:
         """Every seat of the server's finished games, oldest game first."""

@@ -269,6 +269,24 @@ class SeatResult:
 
 
 @dataclass(frozen=True)
+class Tablemate:
+    """A seat of a finished game as head to head reads it: who sat there and their rank."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    name: str
+    computer: str | None
+    handed_over: bool
+    rank: int
+
+    @property
+    def person(self) -> bool:
+        """Whether a person sat here (and perhaps left it to the computer)."""
+        return self.computer is None or self.handed_over
+
+
+@dataclass(frozen=True)
 class League:
     """A server's league: whether it is on, and its current season (1 first)."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Sequence
 
-from bot.store.rows import GameStatus, League, Rating, SeatResult
+from bot.store.rows import GameStatus, League, Rating, SeatResult, Tablemate
 from bot.store.sqlbase import Connection, Record, SqlBase
 
 _RESULT_COLUMNS = (
@@ -17,7 +17,6 @@ _RESULT_COLUMNS = (
     " rank, nature_tokens, tokens_used, wildlife, habitats, corridor, turn_seconds, rated,"
     " season, finished_at"
 )
-_MEMBER_COLUMNS = ", ".join("r." + c.strip() for c in _RESULT_COLUMNS.split(","))
 _RATING_COLUMNS = "player, name, mu, sigma, ordinal, games, wins, change"
 
 
@@ -87,17 +86,28 @@ class StandingsQueries(SqlBase):
         )
 
     async def member_results(self, user_id: int, *, guild_id: int | None) -> list[SeatResult]:
-        # Every seat of every game the member sat at, theirs and the others': one indexed
-        # statement, whatever the number of games.
-        where = "m.user_id = $1" + ("" if guild_id is None else " AND m.guild_id = $2")
         q = (
-            f"SELECT {_MEMBER_COLUMNS}"
-            f" FROM results m JOIN results r ON r.game_id = m.game_id WHERE {where}"
-            " AND (m.computer IS NULL OR m.handed_over = 1)"
-            " ORDER BY r.finished_at, r.game_id, r.seat"
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE user_id = $1"
+            " AND (computer IS NULL OR handed_over = 1)"
+            + ("" if guild_id is None else " AND guild_id = $2")
+            + " ORDER BY finished_at, game_id"
         )
         args: tuple[object, ...] = (user_id,) if guild_id is None else (user_id, guild_id)
         return [self._result(row) for row in await self._fetch(q, *args)]
+
+    async def tablemates(self, user_id: int, *, guild_id: int | None) -> list[Tablemate]:
+        # Only what head to head needs, of every seat at the member's games: no JSON to read.
+        where = "m.user_id = $1" + ("" if guild_id is None else " AND m.guild_id = $2")
+        q = (
+            "SELECT r.game_id, r.seat, r.user_id, r.name, r.computer, r.handed_over, r.rank"
+            f" FROM results m JOIN results r ON r.game_id = m.game_id WHERE {where}"
+            " AND (m.computer IS NULL OR m.handed_over = 1) ORDER BY r.game_id, r.seat"
+        )
+        args: tuple[object, ...] = (user_id,) if guild_id is None else (user_id, guild_id)
+        return [
+            Tablemate(row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6])
+            for row in await self._fetch(q, *args)
+        ]
 
     async def guild_results(self, guild_id: int) -> list[SeatResult]:
         q = (

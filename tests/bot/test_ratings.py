@@ -35,7 +35,7 @@ async def test_the_ratings_are_rebuilt_from_the_kept_results(tmp_path: Path) -> 
             await store.set_member(GUILD, user, joined=True)
         await _play_out(service, clock, await _game(service, ADA, BOB, computer="fast"), seed=7)
         board = await store.leaderboard(GUILD, 1)
-        kept = await store.member_results(ADA, guild_id=GUILD)
+        kept = await store.guild_results(GUILD)
         async with store.transaction() as db:
             await db.execute("DELETE FROM ratings")
             await db.execute("DELETE FROM results WHERE game_id = ?", (before.game.id,))
@@ -46,7 +46,7 @@ async def test_the_ratings_are_rebuilt_from_the_kept_results(tmp_path: Path) -> 
     assert "1 finished games' results filled in; 1 rated games replayed, 3 ratings" in done.stdout
     async with SqliteStore.open(database, now=clock) as store:
         assert await store.leaderboard(GUILD, 1) == board
-        assert await store.member_results(ADA, guild_id=GUILD) == kept
+        assert await store.guild_results(GUILD) == kept
 
 
 def test_ratings_without_rebuild_is_refused(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ CREATE TABLE results (
     finished_at   TEXT    NOT NULL,
     PRIMARY KEY (game_id, seat)
 );
-CREATE INDEX results_member ON results (guild_id, user_id, finished_at);
+CREATE INDEX results_member ON results (user_id, guild_id, finished_at);
 CREATE INDEX results_guild ON results (guild_id, finished_at);
 
 CREATE TABLE leagues (

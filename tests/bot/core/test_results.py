@@ -190,7 +190,7 @@ async def test_a_finished_game_keeps_every_seat_s_result(
     game_id = await _game(service, ADA, BOB, computer="fast")
     table = await _play_out(service, clock, game_id, seed=1)
     sheet = table.score_sheet()
-    kept = [r for r in await store.member_results(ADA, guild_id=GUILD) if r.game_id == game_id]
+    kept = [r for r in await store.guild_results(GUILD) if r.game_id == game_id]
     assert [r.seat for r in kept] == [0, 1, 2]
     assert [r.score for r in kept] == [p.total for p in sheet.players]
     assert [r.nature_tokens for r in kept] == [p.nature_tokens for p in sheet.players]
@@ -222,7 +222,7 @@ async def test_a_league_game_is_rated_once_everyone_joined(
     board = await store.leaderboard(GUILD, 1)
     assert {r.player for r in board} == {str(ADA), str(BOB), "strong"}
     assert all(r.games == 1 for r in board)
-    kept = await store.member_results(ADA, guild_id=GUILD)
+    kept = await store.guild_results(GUILD)
     assert [r.rated for r in kept if r.game_id == first.game.id] == [False, False]
     rated = [r for r in kept if r.game_id == second.game.id]
     assert [r.rated for r in rated] == [True, True, True]
@@ -250,8 +250,11 @@ async def test_a_seat_handed_to_the_computer_is_not_rated(
     game_id = await _game(service, ADA, BOB)
     await service.turns.leave_game(game_id, user_id=BOB)
     await _play_out(service, clock, game_id, seed=4)
-    kept = await store.member_results(BOB, guild_id=GUILD)
-    assert [(r.handed_over, r.rated) for r in kept] == [(False, False), (True, False)]
+    (kept,) = await store.member_results(BOB, guild_id=GUILD)
+    assert (kept.handed_over, kept.rated) == (True, False)
+    assert [(m.user_id, m.person) for m in await store.tablemates(BOB, guild_id=GUILD)] == [
+        (r.user_id, True) for r in await store.guild_results(GUILD)
+    ]
     assert await store.leaderboard(GUILD, 1) == []
 
 
@@ -260,7 +263,7 @@ async def test_games_finished_before_are_filled_in_once(tmp_path: Path, clock: C
         service = GameService(store, now=clock, seeds=lambda: 5)
         solo = await _play_out(service, clock, await _game(service, ADA), seed=5)
         pair = await _play_out(service, clock, await _game(service, ADA, BOB), seed=6)
-        kept = await store.member_results(ADA, guild_id=GUILD)
+        kept = await store.guild_results(GUILD)
         (alone,) = [r for r in kept if r.game_id == solo.game.id]
         assert (alone.players, alone.rank) == (1, 1)
         assert alone.score == solo.score_sheet().players[0].total
@@ -268,5 +271,5 @@ async def test_games_finished_before_are_filled_in_once(tmp_path: Path, clock: C
             await db.execute("DELETE FROM results")
         assert await store.games_without_results() == [solo.game.id, pair.game.id]
         assert await backfill_results(store, batch=1) == 2
-        assert await store.member_results(ADA, guild_id=GUILD) == kept
+        assert await store.guild_results(GUILD) == kept
         assert await backfill_results(store) == 0

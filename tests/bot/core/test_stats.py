@@ -24,7 +24,7 @@ from bot.core.stats import (
     server_stats,
     stats_message,
 )
-from bot.store import Rating, SeatResult, Store, open_store
+from bot.store import Rating, SeatResult, Store, Tablemate, open_store
 
 GUILD = 1
 ADA, BOB, CY = 100, 200, 300
@@ -74,8 +74,19 @@ RESULTS = [
 MINE = [r for r in RESULTS if r.game_id in (1, 2, 3, 4)]
 
 
+def _own(user: int) -> list[SeatResult]:
+    return [r for r in RESULTS if r.user_id == user]
+
+
+def _mates(results: list[SeatResult]) -> list[Tablemate]:
+    return [
+        Tablemate(r.game_id, r.seat, r.user_id, r.name, r.computer, r.handed_over, r.rank)
+        for r in results
+    ]
+
+
 def test_a_member_s_figures() -> None:
-    stats = member_stats(MINE, ADA)
+    stats = member_stats(_own(ADA), _mates(MINE), ADA)
     assert (stats.games, stats.wins, len(stats.solo)) == (3, 2, 1)
     assert stats.scores == [90, 85, 99, 60]
     assert stats.best is not None
@@ -91,7 +102,7 @@ def test_a_member_s_figures() -> None:
 
 
 def test_the_stats_answer_is_short_and_names_the_games() -> None:
-    text = stats_message("ada", member_stats(MINE, ADA))
+    text = stats_message("ada", member_stats(_own(ADA), _mates(MINE), ADA))
     lines = text.splitlines()
     assert lines[0] == "**ada** in this server: 3 games, 2 won; 1 game solo"
     assert "Score: average 83.5, best 99 (game 3, cards ABCDA)" in lines
@@ -100,7 +111,7 @@ def test_the_stats_answer_is_short_and_names_the_games() -> None:
     assert "vs bob: 1-1-1" in lines
     assert len(lines) <= 10
     assert all(len(line) <= 100 for line in lines)
-    assert stats_message("cy", member_stats([], CY)) == (
+    assert stats_message("cy", member_stats([], [], CY)) == (
         "**cy** has no finished games in this server yet."
     )
 
@@ -177,7 +188,9 @@ async def test_stats_and_server_answers_read_the_kept_results(store: Store) -> N
     await _games(store)
     answer = await stats_answer(store, GUILD, ADA, "ada")
     assert answer.scores == (90, 85, 99, 60)
-    assert answer.text == stats_message("ada", member_stats(MINE, ADA))
+    assert await store.member_results(ADA, guild_id=GUILD) == _own(ADA)
+    assert await store.tablemates(ADA, guild_id=GUILD) == _mates(MINE)
+    assert answer.text == stats_message("ada", member_stats(_own(ADA), _mates(MINE), ADA))
     other = await stats_answer(store, GUILD + 1, ADA, "ada")
     assert other.scores == ()
     text = await server_answer(store, GUILD)
