@@ -102,8 +102,11 @@ def seat_results(
 
 
 def may_be_rated(players: Sequence[Player]) -> bool:
-    """Whether a finished game with these seats can count in a league: more than one seat,
-    and no person's seat handed to the computer. (Games the host ended early never finish.)"""
+    """Whether a finished game with these seats can count in a league.
+
+    It needs more than one seat and no person's seat handed to the computer; games the host
+    ended early never finish, so they are never asked about.
+    """
     if len(players) < 2:
         return False
     return not any(p.computer is not None and p.user_id > 0 for p in players)

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from bot.core.service import GameService
 from bot.store import SqliteStore
-from tests.bot.core.test_results import ADA, BOB, GUILD, Clock, _game, _play_out
+from tests.bot.clocks import FakeClock
+from tests.bot.core.conftest import START
+from tests.bot.core.test_results import ADA, BOB, GUILD, _game, _play_out
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,7 +28,7 @@ def _rebuild(database: Path, *arguments: str) -> subprocess.CompletedProcess[str
 
 
 async def test_the_ratings_are_rebuilt_from_the_kept_results(tmp_path: Path) -> None:
-    database, clock = tmp_path / "bot.sqlite3", Clock()
+    database, clock = tmp_path / "bot.sqlite3", FakeClock(START)
     async with SqliteStore.open(database, now=clock) as store:
         service = GameService(store, now=clock, seeds=lambda: 5)
         before = await _play_out(service, clock, await _game(service, ADA, BOB), seed=6)

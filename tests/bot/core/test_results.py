@@ -4,8 +4,7 @@ move logs, and whole games played through the service on a real store (both back
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,7 @@ from bot.core.messages import Player
 from bot.core.results import may_be_rated, ranks, tokens_used, turn_seconds
 from bot.core.service import GameService, LoadedGame
 from bot.core.standings import backfill_results
-from bot.store import GameStatus, MoveRow, Rating, SeatResult, SqliteStore, Store, open_store
+from bot.store import GameStatus, MoveRow, Rating, SeatResult, SqliteStore, Store
 from engine import (
     Move,
     PlaceTile,
@@ -28,36 +27,11 @@ from engine import (
     apply,
     legal_actions,
 )
+from tests.bot.clocks import FakeClock
+from tests.bot.core.conftest import START
 
 GUILD, CHANNEL = 1, 10
 ADA, BOB, CY = 100, 200, 300
-START = datetime(2024, 5, 1, 12, tzinfo=UTC)
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-async def store(database: str, clock: Clock) -> AsyncIterator[Store]:
-    async with open_store(database, now=clock) as opened:
-        yield opened
-
-
-@pytest.fixture
-def service(store: Store, clock: Clock) -> GameService:
-    return GameService(store, now=clock, seeds=lambda: 5)
 
 
 def _score(name: str, points: int, tokens: int) -> PlayerScore:
@@ -156,7 +130,7 @@ def _any_turn(table: LoadedGame, rng: random.Random) -> Move:
     return Move(pair, pair, place.at, place.rotation, token.at)
 
 
-async def _play_out(service: GameService, clock: Clock, game_id: int, seed: int) -> LoadedGame:
+async def _play_out(service: GameService, clock: FakeClock, game_id: int, seed: int) -> LoadedGame:
     """Play every seat (the computer's too) with random legal turns, a minute each."""
     rng = random.Random(seed)
     table = await service.game_by_id(game_id)
@@ -185,7 +159,7 @@ async def _game(service: GameService, *users: int, computer: str | None = None) 
 
 
 async def test_a_finished_game_keeps_every_seat_s_result(
-    service: GameService, store: Store, clock: Clock
+    service: GameService, store: Store, clock: FakeClock
 ) -> None:
     game_id = await _game(service, ADA, BOB, computer="fast")
     table = await _play_out(service, clock, game_id, seed=1)
@@ -210,7 +184,7 @@ async def test_a_finished_game_keeps_every_seat_s_result(
 
 
 async def test_a_league_game_is_rated_once_everyone_joined(
-    service: GameService, store: Store, clock: Clock
+    service: GameService, store: Store, clock: FakeClock
 ) -> None:
     await store.set_league(GUILD, enabled=True)
     await store.set_member(GUILD, ADA, joined=True)
@@ -242,7 +216,7 @@ async def test_a_league_game_is_rated_once_everyone_joined(
 
 
 async def test_a_seat_handed_to_the_computer_is_not_rated(
-    service: GameService, store: Store, clock: Clock
+    service: GameService, store: Store, clock: FakeClock
 ) -> None:
     await store.set_league(GUILD, enabled=True)
     for user in (ADA, BOB):
@@ -258,7 +232,7 @@ async def test_a_seat_handed_to_the_computer_is_not_rated(
     assert await store.leaderboard(GUILD, 1) == []
 
 
-async def test_games_finished_before_are_filled_in_once(tmp_path: Path, clock: Clock) -> None:
+async def test_games_finished_before_are_filled_in_once(tmp_path: Path, clock: FakeClock) -> None:
     async with SqliteStore.open(tmp_path / "old.sqlite3", now=clock) as store:
         service = GameService(store, now=clock, seeds=lambda: 5)
         solo = await _play_out(service, clock, await _game(service, ADA), seed=5)

@@ -3,8 +3,7 @@ store (both backends)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -24,11 +23,11 @@ from bot.core.stats import (
     server_stats,
     stats_message,
 )
-from bot.store import Rating, SeatResult, Store, Tablemate, open_store
+from bot.store import Rating, SeatResult, Store, Tablemate
+from tests.bot.core.conftest import START
 
 GUILD = 1
 ADA, BOB, CY = 100, 200, 300
-START = datetime(2024, 5, 1, 12, tzinfo=UTC)
 
 
 def _seat(
@@ -167,12 +166,6 @@ def test_the_leaderboard_shows_the_caller_below_the_top() -> None:
 
 
 # --- the answers on a store -------------------------------------------------------------------
-
-
-@pytest.fixture
-async def store(database: str) -> AsyncIterator[Store]:
-    async with open_store(database) as opened:
-        yield opened
 
 
 async def _games(store: Store) -> None:
