@@ -12,7 +12,8 @@ standard error and exit status 2, before any file is touched.
 ``cascadia-bot migrate --from FILE --to URL`` copies an SQLite database into PostgreSQL
 instead (see :mod:`bot.migrate`); ``cascadia-bot backup --to FILE`` and ``cascadia-bot restore
 --from FILE`` back the database of ``CASCADIA_DB`` up and put a backup back (see
-:mod:`bot.backup`). ``cascadia-bot sandbox`` hands the process over to
+:mod:`bot.backup`); ``cascadia-bot ratings --rebuild`` recomputes the league ratings (see
+:mod:`bot.ratings`). ``cascadia-bot sandbox`` hands the process over to
 ``python -m sandbox``, which runs this very bot as a process of its own against a local
 Discord-compatible server; the bot never imports it.
 """
@@ -35,6 +36,7 @@ from bot.client import CascadiaBot
 from bot.clock import clock_for
 from bot.config import ConfigError, Settings
 from bot.preflight import DatabaseLock, StartupError, check_database, check_postgres
+from bot.ratings import ratings_main
 from bot.reach import wait_until_reachable
 from bot.redact import Redactor
 from bot.store import StoreError, describe, open_store
@@ -99,6 +101,8 @@ def main() -> None:
         raise SystemExit(backup.backup_main(arguments[1:]))
     if arguments[:1] == ["restore"]:
         raise SystemExit(backup.restore_main(arguments[1:]))
+    if arguments[:1] == ["ratings"]:
+        raise SystemExit(ratings_main(arguments[1:]))
     if arguments[:1] == ["sandbox"]:
         os.execv(sys.executable, [sys.executable, "-m", "sandbox", *arguments[1:]])
     if arguments:
@@ -107,6 +111,7 @@ def main() -> None:
             "       cascadia-bot migrate --from FILE --to URL\n"
             "       cascadia-bot backup --to FILE\n"
             "       cascadia-bot restore --from FILE\n"
+            "       cascadia-bot ratings --rebuild\n"
             "       cascadia-bot sandbox [--port 8080] [--players 3] [--db PATH]",
             file=sys.stderr,
         )

@@ -174,6 +174,7 @@ class CascadiaBot(commands.AutoShardedBot):
         """Open the cog (it registers the lobby buttons), sync commands, start the loops."""
         await self.load_extension("bot.cog")
         await self.load_extension("bot.archive")
+        await self.load_extension("bot.standings")
         try:
             await self.sync_commands()
         except discord.HTTPException:

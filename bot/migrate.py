@@ -47,6 +47,10 @@ TABLES = (
     "skip_votes",
     "hints",
     "round_scores",
+    "results",
+    "leagues",
+    "league_members",
+    "ratings",
 )
 """Every table of the schema, each after the tables it refers to."""
 

@@ -10,7 +10,8 @@ so the same state always gives the same bytes:
 - :func:`render_preview`: the same after a proposed move, the move highlighted;
 - :func:`render_scores`: the score sheet, final or so far;
 - :func:`render_score_chart`: every player's total after each round of a game (PNG);
-- :func:`render_replay`: the game as an animated GIF, one frame per round.
+- :func:`render_replay`: the game as an animated GIF, one frame per round;
+- :func:`render_score_history`: a member's scores over their games, one bar a game.
 
 This package depends on :mod:`engine` and Pillow only. Rendering takes a few tens of
 milliseconds of CPU: callers on an event loop should run it in a thread.
@@ -28,6 +29,7 @@ from render.environment import draw_environment, plan_environment, shared_hex_si
 from render.png import encode
 from render.replay import encode_gif, replay_frames
 from render.scores import render_scores_image
+from render.standings import render_history_image
 
 
 def render_display(state: GameState) -> bytes:
@@ -141,6 +143,12 @@ def render_replay(rounds: Sequence[Round]) -> bytes:
     return encode_gif(replay_frames(rounds))
 
 
+def render_score_history(scores: Sequence[int], *, title: str) -> bytes:
+    """A member's scores, oldest first, as PNG bytes: one bar a game (the latest 60), the
+    best in gold, the average as a line across."""
+    return encode(render_history_image(scores, title=title))
+
+
 __all__ = [
     "clear_picture_cache",
     "environment_scale",
@@ -149,5 +157,6 @@ __all__ = [
     "render_preview",
     "render_replay",
     "render_score_chart",
+    "render_score_history",
     "render_scores",
 ]

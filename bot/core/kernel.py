@@ -25,6 +25,7 @@ from bot.core.absence import Call, presence_of
 from bot.core.archive import round_totals
 from bot.core.computers import Thinker
 from bot.core.errors import NoGame, NotInGame, NotStarted
+from bot.core.league import update_ratings
 from bot.core.messages import Player
 from bot.core.names import seat_names
 from bot.core.outbox import Announcement, Picture
@@ -38,6 +39,7 @@ from bot.core.records import (
     state_text,
 )
 from bot.core.reminders import next_reminder_time
+from bot.core.standings import finishing_results
 from bot.store import (
     THIS_PROCESS,
     Claimer,
@@ -47,6 +49,7 @@ from bot.store import (
     GameStatus,
     MoveRow,
     Seat,
+    SeatResult,
     Store,
     utc_now,
 )
@@ -250,6 +253,7 @@ class GameKernel:
         line = lead + messages.describe_turn(before, actions, loaded.players[seat])
         now = self._now()
         call = Call()
+        results: list[SeatResult] = []
         if after.is_over:
             sheet = loaded.score_sheet(after)
             # The export as it will read once this move is committed.
@@ -271,6 +275,9 @@ class GameKernel:
                 record=record_for(after, logged_actions([*moves, logged]), loaded.names),
             )
             status, next_at = GameStatus.FINISHED, None
+            results = await finishing_results(
+                self.store, game, loaded.players, after, [*moves, logged], now=now
+            )
         else:
             upcoming = loaded.players[after.current]
             call = await self.call(loaded, after, turn_started_at=now, now=now)
@@ -287,7 +294,7 @@ class GameKernel:
             status = GameStatus.ACTIVE
             next_at = self.turn_reminder(now, game, upcoming)
         text = state_text(after)
-        result = await self.store.commit_move(
+        committed = await self.store.commit_move(
             game.id,
             game.revision,
             user_id=user_id,
@@ -299,10 +306,12 @@ class GameKernel:
             next_reminder_at=next_at,
             played_for=played_for,
             ping_due_at=call.ping_due_at,
+            results=results,
         )
+        await update_ratings(self.store, results)
         if announcement.record is not None:
             await self.keep_round_totals(game.id, announcement.record)
-        return result
+        return committed
 
     async def keep_round_totals(self, game_id: int, record: GameRecord) -> None:
         """Count and keep the totals round by round of the game that just ended (in a

@@ -13,14 +13,18 @@ from bot.store.rows import (
     GameRow,
     GameStatus,
     HintRow,
+    League,
     MoveRow,
     OutboxMessage,
     OutboxRow,
     PanelRow,
     Person,
+    Rating,
     ReminderNote,
     Seat,
+    SeatResult,
     SkipPoll,
+    Tablemate,
     UserGame,
 )
 
@@ -110,8 +114,10 @@ class Store(Protocol):
         next_reminder_at: datetime | None,
         played_for: str | None = None,
         ping_due_at: datetime | None = None,
+        results: Sequence[SeatResult] = (),
     ) -> CommitResult:
-        """Store a move in one transaction: state, status and revision, log entry, outbox rows.
+        """Store a move in one transaction: state, status and revision, log entry, outbox rows
+        and, for the move that finishes the game, its ``results``.
 
         ``new_status`` is ``active`` or ``finished``. When ``turn_started_at`` differs from the
         stored one a new turn has begun and the reminder count starts again from 0.
@@ -349,3 +355,59 @@ class Store(Protocol):
 
     async def hints(self, game_id: int) -> list[HintRow]:
         """The game's hints in turn order."""
+
+    # --- standings ----------------------------------------------------------------------------
+
+    async def record_results(self, results: Sequence[SeatResult]) -> None:
+        """Keep the results of a finished game's seats; a seat kept before stays as it was."""
+
+    async def member_results(self, user_id: int, *, guild_id: int | None) -> list[SeatResult]:
+        """The person ``user_id``'s seats in finished games (those they left to the computer
+        too), in this server's games only unless ``guild_id`` is ``None``; oldest first."""
+
+    async def tablemates(self, user_id: int, *, guild_id: int | None) -> list[Tablemate]:
+        """Every seat (theirs and the others') of the finished games the person ``user_id``
+        sat at, as head to head needs it, by game and seat; ``guild_id`` as for
+        :meth:`member_results`."""
+
+    async def guild_results(self, guild_id: int) -> list[SeatResult]:
+        """Every seat of the server's finished games, oldest game first."""
+
+    async def rated_results(self) -> list[SeatResult]:
+        """Every rated seat, by server and season, oldest game first: what ratings are
+        rebuilt from."""
+
+    async def games_without_results(self, limit: int = 500) -> list[int]:
+        """Ids of finished games whose results are not kept yet (finished before they were),
+        lowest first."""
+
+    async def league(self, guild_id: int) -> League:
+        """The server's league (off, season 1, if it was never turned on)."""
+
+    async def set_league(
+        self, guild_id: int, *, enabled: bool | None = None, new_season: bool = False
+    ) -> League:
+        """Turn the server's league on or off (``None``: as it is) and, with ``new_season``,
+        close its season and start the next; returns the league as it is afterwards."""
+
+    async def set_member(self, guild_id: int, user_id: int, *, joined: bool) -> bool:
+        """Add a person to the server's league or take them out; ``False`` if they were
+        already in (or out)."""
+
+    async def league_members(self, guild_id: int, user_ids: Collection[int]) -> set[int]:
+        """Which of ``user_ids`` joined the server's league."""
+
+    async def ratings(self, guild_id: int, season: int, players: Collection[str]) -> list[Rating]:
+        """The ratings of ``players`` in a season who have one."""
+
+    async def save_ratings(self, guild_id: int, season: int, ratings: Sequence[Rating]) -> None:
+        """Keep these ratings in a season, replacing the players' earlier ones."""
+
+    async def leaderboard(self, guild_id: int, season: int, limit: int = 20) -> list[Rating]:
+        """A season's best ``limit`` ratings, highest ordinal first."""
+
+    async def rating_place(self, guild_id: int, season: int, player: str) -> int | None:
+        """A player's place on a season's leaderboard (1 first), if they are rated in it."""
+
+    async def clear_ratings(self) -> None:
+        """Drop every rating of every server and season (before rebuilding them)."""

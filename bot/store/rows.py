@@ -228,3 +228,83 @@ class HintRow:
     user_id: int
     moves: tuple[str, ...]
     created_at: datetime
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's result in a finished game, as the statistics and the league read it.
+
+    ``user_id`` is negative for a computer seated from the lobby; ``computer`` names the
+    computer player that played the seat at the end (``handed_over`` when a person left their
+    seat to it). ``wildlife`` holds the points per species, ``habitats`` the largest corridor
+    per habitat, ``turn_seconds`` how long each turn the player chose took. ``rank`` 1 is
+    first; players still tied after the nature-token tie-break share a rank.
+    """
+
+    game_id: int
+    seat: int
+    guild_id: int
+    user_id: int
+    name: str
+    computer: str | None
+    handed_over: bool
+    players: int
+    cards: str
+    score: int
+    rank: int
+    nature_tokens: int
+    tokens_used: int
+    wildlife: dict[str, int]
+    habitats: dict[str, int]
+    corridor: int
+    turn_seconds: tuple[float, ...]
+    rated: bool
+    season: int
+    finished_at: datetime
+
+    @property
+    def person(self) -> bool:
+        """Whether a person sat here (and perhaps left it to the computer)."""
+        return self.computer is None or self.handed_over
+
+
+@dataclass(frozen=True)
+class Tablemate:
+    """A seat of a finished game as head to head reads it: who sat there and their rank."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    name: str
+    computer: str | None
+    handed_over: bool
+    rank: int
+
+    @property
+    def person(self) -> bool:
+        """Whether a person sat here (and perhaps left it to the computer)."""
+        return self.computer is None or self.handed_over
+
+
+@dataclass(frozen=True)
+class League:
+    """A server's league: whether it is on, and its current season (1 first)."""
+
+    guild_id: int
+    enabled: bool = False
+    season: int = 1
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating in a season of a server's league; ``player`` is a user id as text
+    or a computer player's name. ``change`` is how the ordinal moved in their last game."""
+
+    player: str
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+    change: float

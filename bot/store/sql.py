@@ -35,6 +35,7 @@ from bot.store.rows import (
     PanelRow,
     ReminderNote,
     Seat,
+    SeatResult,
     UserGame,
 )
 from bot.store.sqlabsence import AbsenceQueries
@@ -53,13 +54,14 @@ from bot.store.sqlbase import (
     reseat,
     seat,
 )
+from bot.store.sqlstandings import StandingsQueries
 
 _PANEL_COLUMNS = "game_id, user_id, turn, revision, version, draft, updated_at"
 _ENDED = {"status": GameStatus.ENDED.value, "next_reminder_at": None, "ping_due_at": None}
 _MAX_ERROR_CHARS = 2_000
 
 
-class SqlStore(AbsenceQueries, ArchiveQueries):
+class SqlStore(AbsenceQueries, ArchiveQueries, StandingsQueries):
     """Every method of the :class:`Store`, once (those of absence in
     :class:`~bot.store.sqlabsence.AbsenceQueries`, of the archive in
     :class:`~bot.store.sqlarchive.ArchiveQueries`); a backend subclass connects it to a
@@ -185,6 +187,7 @@ class SqlStore(AbsenceQueries, ArchiveQueries):
         next_reminder_at: datetime | None,
         played_for: str | None = None,
         ping_due_at: datetime | None = None,
+        results: Sequence[SeatResult] = (),
     ) -> CommitResult:
         if new_status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
             raise ValueError(f"a move cannot leave a game {new_status}")
@@ -209,6 +212,7 @@ class SqlStore(AbsenceQueries, ArchiveQueries):
             )
             await db.execute(q, game_id, user_id, action_text, stamp, played_for)
             ids = await self._insert_outbox(db, game, outbox_messages)
+            await self._insert_results(db, results)
             return CommitResult(revision=revision, outbox_ids=ids)
 
     async def end_game(

@@ -1,0 +1,57 @@
+"""``cascadia-bot ratings --rebuild`` as a process, on an SQLite file with a rated game."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.core.service import GameService
+from bot.store import SqliteStore
+from tests.bot.clocks import FakeClock
+from tests.bot.core.conftest import START
+from tests.bot.core.test_results import ADA, BOB, GUILD, _game, _play_out
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _rebuild(database: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "ratings", *arguments],
+        env={**os.environ, "PYTHONPATH": str(ROOT), "CASCADIA_DB": str(database)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+async def test_the_ratings_are_rebuilt_from_the_kept_results(tmp_path: Path) -> None:
+    database, clock = tmp_path / "bot.sqlite3", FakeClock(START)
+    async with SqliteStore.open(database, now=clock) as store:
+        service = GameService(store, now=clock, seeds=lambda: 5)
+        before = await _play_out(service, clock, await _game(service, ADA, BOB), seed=6)
+        await store.set_league(GUILD, enabled=True)
+        for user in (ADA, BOB):
+            await store.set_member(GUILD, user, joined=True)
+        await _play_out(service, clock, await _game(service, ADA, BOB, computer="fast"), seed=7)
+        board = await store.leaderboard(GUILD, 1)
+        kept = await store.guild_results(GUILD)
+        async with store.transaction() as db:
+            await db.execute("DELETE FROM ratings")
+            await db.execute("DELETE FROM results WHERE game_id = ?", (before.game.id,))
+    assert len(board) == 3
+
+    done = _rebuild(database, "--rebuild")
+    assert done.returncode == 0, done.stderr
+    assert "1 finished games' results filled in; 1 rated games replayed, 3 ratings" in done.stdout
+    async with SqliteStore.open(database, now=clock) as store:
+        assert await store.leaderboard(GUILD, 1) == board
+        assert await store.guild_results(GUILD) == kept
+
+
+def test_ratings_without_rebuild_is_refused(tmp_path: Path) -> None:
+    done = _rebuild(tmp_path / "bot.sqlite3")
+    assert done.returncode == 2
+    assert "--rebuild" in done.stderr
