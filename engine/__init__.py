@@ -44,7 +44,7 @@ from engine.moves import (
     scored_moves,
     turn_actions,
 )
-from engine.players import POLICIES, SEARCH_TURNS, Budget, choose, ranked_moves
+from engine.players import POLICIES, SEARCH_TURNS, Budget, choose, play_game, ranked_moves
 from engine.rounds import Round, play_rounds, replay_rounds
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
 from engine.serialize import (
@@ -111,6 +111,7 @@ __all__ = [
     "new_game",
     "own_score",
     "parse_action",
+    "play_game",
     "play_rounds",
     "play_turn",
     "progress_from_json",

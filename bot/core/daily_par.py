@@ -1,0 +1,30 @@
+"""The daily trek's par: what the ``fast`` computer player scores on the day's deal.
+
+The par is a pure function of the date (the deal is, and ``fast`` does not search), so it is
+worked out once per day and the same on every server; :func:`par_line` says how an attempt
+compares with it.
+"""
+
+from __future__ import annotations
+
+from engine import Day, daily_deal, play_game, score_state
+
+PAR_POLICY = "fast"
+"""The computer player whose score on the day's deal is the par."""
+
+
+def daily_par(day: Day) -> int:
+    """The total ``fast`` scores playing the day's deal alone, as ``engine daily --play fast``."""
+    deal = daily_deal(day)
+    played = play_game(players=1, seed=deal.seed, cards=deal.cards, policies=[PAR_POLICY])
+    (score,) = score_state(played.state, [PAR_POLICY]).players
+    return score.total
+
+
+def par_line(score: int, par: int) -> str:
+    """How a total compares with the par: "you beat the computer by 4", "...tied", "...by 2"."""
+    if score > par:
+        return f"You beat the computer by {score - par} (par {par})."
+    if score < par:
+        return f"The computer beat you by {par - score} (par {par})."
+    return f"You tied the computer (par {par})."
