@@ -13,6 +13,7 @@ users are ids and names, so the whole layer is tested against a real SQLite file
 from __future__ import annotations
 
 import dataclasses
+import logging
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from datetime import datetime, timedelta
 from bot.core import messages
 from bot.core.absence import Call, presence_of
 from bot.core.computers import Thinker
-from bot.core.errors import NoGame, NotInGame, NotStarted
+from bot.core.errors import DamagedState, NoGame, NotInGame, NotStarted
 from bot.core.messages import Player
 from bot.core.names import seat_names
 from bot.core.outbox import Announcement, Picture
@@ -47,6 +48,8 @@ from bot.store import (
     utc_now,
 )
 from engine import Action, GameRecord, GameState, Hex, Move, ScoreSheet, record_for, score_state
+
+log = logging.getLogger(__name__)
 
 HOUR = timedelta(hours=1)
 
@@ -134,6 +137,7 @@ class GameKernel:
         self.scale = reminder_hour / HOUR
         """How long an hour of ``reminder_hours`` lasts, as a share of a real hour."""
         self.thinker = thinker or Thinker()
+        self._damaged: set[int] = set()
 
     async def claim(self, game_id: int) -> bool:
         """Whether this process does the game's background work now (reminders, votes,
@@ -206,8 +210,25 @@ class GameKernel:
     async def load(self, game: GameRow) -> LoadedGame:
         """The game of ``game``'s row, with its players and state."""
         players = players_of(await self.store.seats(game.id))
-        state = None if game.state is None else read_state(game.state)
+        state = None if game.state is None else self._read_state(game)
         return LoadedGame(game, players, state)
+
+    def _read_state(self, game: GameRow) -> GameState:
+        """``game``'s stored state, or :class:`DamagedState` with the detail logged once a game."""
+        assert game.state is not None
+        try:
+            return read_state(game.state)
+        except (ValueError, KeyError, TypeError, IndexError) as error:
+            if game.id not in self._damaged:
+                self._damaged.add(game.id)
+                log.error(
+                    "game %d: its saved state cannot be read (%s: %s); restore it from a backup"
+                    " (README, Backups) or end it",
+                    game.id,
+                    type(error).__name__,
+                    error,
+                )
+            raise DamagedState() from error
 
     def turn_reminder(self, now: datetime, game: GameRow, player: Player) -> datetime | None:
         """When the first reminder of ``player``'s turn, starting at ``now``, falls due."""
