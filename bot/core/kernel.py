@@ -221,7 +221,7 @@ class GameKernel:
         except (ValueError, KeyError, TypeError, IndexError) as error:
             if game.id not in self._damaged:
                 self._damaged.add(game.id)
-                log.error(
+                log.warning(
                     "game %d: its saved state cannot be read (%s: %s); restore it from a backup"
                     " (README, Backups) or end it",
                     game.id,

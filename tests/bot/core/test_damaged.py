@@ -42,7 +42,7 @@ async def test_a_damaged_state_refuses_that_game_only(
                 "UPDATE games SET state = substr(state, 1, 40) WHERE id = ?", (hurt.game.id,)
             )
             await db.commit()
-        with caplog.at_level(logging.ERROR, logger="bot.core.kernel"):
+        with caplog.at_level(logging.WARNING, logger="bot.core.kernel"):
             for _ in range(2):
                 with pytest.raises(DamagedState, match="saved state is damaged"):
                     await service.game(HURT)
