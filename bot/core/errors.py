@@ -53,6 +53,13 @@ class ShuttingDown(BotError):
         super().__init__("The bot is restarting: please try again in a minute.")
 
 
+class DamagedState(BotError):
+    """The game's stored state text cannot be read back; the operator's log has the detail."""
+
+    def __init__(self) -> None:
+        super().__init__("This game's saved state is damaged: the bot's host has been told.")
+
+
 class NotHost(BotError):
     """Only the host (or a channel manager, where allowed) may do this."""
 

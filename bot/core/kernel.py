@@ -24,7 +24,7 @@ from bot.core import messages
 from bot.core.absence import Call, presence_of
 from bot.core.archive import round_totals
 from bot.core.computers import Thinker
-from bot.core.errors import NoGame, NotInGame, NotStarted
+from bot.core.errors import DamagedState, NoGame, NotInGame, NotStarted
 from bot.core.league import update_ratings
 from bot.core.messages import Player
 from bot.core.names import seat_names
@@ -143,6 +143,7 @@ class GameKernel:
         self.scale = reminder_hour / HOUR
         """How long an hour of ``reminder_hours`` lasts, as a share of a real hour."""
         self.thinker = thinker or Thinker()
+        self._damaged: set[int] = set()
 
     async def claim(self, game_id: int) -> bool:
         """Whether this process does the game's background work now (reminders, votes,
@@ -215,8 +216,25 @@ class GameKernel:
     async def load(self, game: GameRow) -> LoadedGame:
         """The game of ``game``'s row, with its players and state."""
         players = players_of(await self.store.seats(game.id))
-        state = None if game.state is None else read_state(game.state)
+        state = None if game.state is None else self._read_state(game)
         return LoadedGame(game, players, state)
+
+    def _read_state(self, game: GameRow) -> GameState:
+        """``game``'s stored state, or :class:`DamagedState` with the detail logged once a game."""
+        assert game.state is not None
+        try:
+            return read_state(game.state)
+        except (ValueError, KeyError, TypeError, IndexError) as error:
+            if game.id not in self._damaged:
+                self._damaged.add(game.id)
+                log.warning(
+                    "game %d: its saved state cannot be read (%s: %s); restore it from a backup"
+                    " (README, Backups) or end it",
+                    game.id,
+                    type(error).__name__,
+                    error,
+                )
+            raise DamagedState() from error
 
     def turn_reminder(self, now: datetime, game: GameRow, player: Player) -> datetime | None:
         """When the first reminder of ``player``'s turn, starting at ``now``, falls due."""
