@@ -17,7 +17,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Iterator, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -348,7 +348,7 @@ class CascadiaBot(commands.AutoShardedBot):
             users=[discord.Object(id=user_id) for user_id in post.mentions],
         )
         view = _buttons(post.buttons) if post.buttons else discord.utils.MISSING
-        try:
+        with _refusals(channel_id):
             try:
                 message = await channel.send(
                     post.text, files=files, allowed_mentions=mentions, nonce=post.nonce, view=view
@@ -364,14 +364,6 @@ class CascadiaBot(commands.AutoShardedBot):
                     text, allowed_mentions=mentions, nonce=post.nonce, view=view
                 )
                 log.warning("posted without pictures in channel %d: no Attach Files", channel_id)
-        except discord.Forbidden as error:
-            if error.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
-                raise
-            raise PostRefused(f"{error.status} {error.code} {error.text}") from error
-        except discord.NotFound as error:
-            if error.code == UNKNOWN_CHANNEL:
-                raise ChannelGone(channel_id) from error
-            raise
         return message.id
 
     async def edit_buttons(
@@ -381,14 +373,9 @@ class CascadiaBot(commands.AutoShardedBot):
         away), as the outbox does to a past turn message's **Play**."""
         message = self.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
-            await message.edit(view=_buttons(buttons) if buttons else None)
-        except discord.Forbidden as error:
-            if error.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
-                raise
-            raise PostRefused(f"{error.status} {error.code} {error.text}") from error
-        except discord.NotFound as error:
-            if error.code == UNKNOWN_CHANNEL:
-                raise ChannelGone(channel_id) from error
+            with _refusals(channel_id):
+                await message.edit(view=_buttons(buttons) if buttons else None)
+        except discord.NotFound:
             log.info("message %d in channel %d is gone: its buttons stay", message_id, channel_id)
 
     @tasks.loop(seconds=OUTBOX_SECONDS)
@@ -415,6 +402,23 @@ class CascadiaBot(commands.AutoShardedBot):
         queued = bool(await self.attendance.check()) or queued
         if queued:
             await self.outbox.drain()
+
+
+@contextlib.contextmanager
+def _refusals(channel_id: int) -> Iterator[None]:
+    """Discord's refusals of a post or an edit in the words the outbox acts on: no access to
+    the channel (:class:`PostRefused`) and the channel gone (:class:`ChannelGone`); any other
+    error as it came."""
+    try:
+        yield
+    except discord.Forbidden as error:
+        if error.code not in (MISSING_ACCESS, MISSING_PERMISSIONS):
+            raise
+        raise PostRefused(f"{error.status} {error.code} {error.text}") from error
+    except discord.NotFound as error:
+        if error.code == UNKNOWN_CHANNEL:
+            raise ChannelGone(channel_id) from error
+        raise
 
 
 def _buttons(buttons: tuple[tuple[str, str], ...]) -> discord.ui.View:
