@@ -45,6 +45,7 @@ from bot.store import (
     Store,
     StoreError,
     load_migrations,
+    open_store,
     split_statements,
 )
 from tests.bot.clocks import FakeClock
@@ -995,10 +996,10 @@ async def test_schema_backstops(sqlite_store: SqliteStore, db_path: Path) -> Non
             db.execute("UPDATE games SET status = 'paused'")
 
 
-async def test_two_processes_one_move_wins(db_path: Path, clock: FakeClock) -> None:
+async def test_two_processes_one_move_wins(database: str, clock: FakeClock) -> None:
     async with (
-        SqliteStore.open(db_path, now=clock) as first,
-        SqliteStore.open(db_path, now=clock) as second,
+        open_store(database, now=clock) as first,
+        open_store(database, now=clock) as second,
     ):
         game = await started(first)
         results = await asyncio.gather(

@@ -244,24 +244,6 @@ async def test_open_store_picks_the_backend(postgres_url: str, tmp_path: Path) -
         assert isinstance(store, SqliteStore)
 
 
-async def test_two_processes_one_move_wins(postgres_url: str, clock: FakeClock) -> None:
-    async with (
-        PostgresStore.open(postgres_url, now=clock) as first,
-        PostgresStore.open(postgres_url, now=clock) as second,
-    ):
-        game = await started(first)
-        results = await asyncio.gather(
-            move(first, game, state='{"by": "first"}'),
-            move(second, game, state='{"by": "second"}'),
-            return_exceptions=True,
-        )
-        assert sorted(type(result).__name__ for result in results) == [
-            "CommitResult",
-            "RevisionConflict",
-        ]
-        assert len(await second.moves(game.id)) == 1
-
-
 async def test_naive_times_are_refused(store: PostgresStore) -> None:
     game = await started(store)
     with pytest.raises(ValueError, match="naive"):
