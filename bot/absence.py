@@ -1,7 +1,7 @@
 """Deadlines, votes to skip, time away and quiet hours, as Discord shows them: the restart-proof
 **Vote to Skip** and **Hand seat to computer** buttons, the question of ``/cascadia skip`` (its
-confirmation is in :mod:`bot.views`), and what ``/cascadia away`` and ``/cascadia quiet``
-answer.
+confirmation is in :mod:`bot.views`) and the time zone autocomplete. Time away and quiet hours
+are set through ``/cascadia notify`` (:mod:`bot.notify`).
 
 The buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only ids (game and
 turn, or game and seat), so a vote posted before a restart still counts presses after it. The
@@ -124,49 +124,7 @@ async def skip(interaction: Interaction) -> None:
     )
 
 
-# --- /cascadia away and /cascadia quiet ----------------------------------------------------------
-
-
-async def away(
-    interaction: Interaction, *, until: str | None, note: str | None, clear: bool
-) -> None:
-    """``/cascadia away until:YYYY-MM-DD [note]``, or ``clear:True`` to come back."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    attendance = interaction.client.attendance
-    user_id = interaction.user.id
-    if clear:
-        text = texts.away_cleared(await attendance.clear_away(user_id))
-    elif until is None:
-        text = "Give the day you are back as `until:` (YYYY-MM-DD), or `clear:True` to end it."
-    else:
-        text = texts.away_answer(await attendance.away(user_id, until=until, note=note))
-    await interaction.followup.send(text, ephemeral=True)
-
-
-async def quiet(
-    interaction: Interaction,
-    *,
-    start: int | None,
-    end: int | None,
-    timezone: str | None,
-    clear: bool,
-) -> None:
-    """``/cascadia quiet from:22 to:8 timezone:Europe/Berlin``, or ``clear:True``."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    attendance = interaction.client.attendance
-    user_id = interaction.user.id
-    if clear:
-        await attendance.clear_quiet(user_id)
-        text = texts.quiet_cleared()
-    elif start is None or end is None or timezone is None:
-        text = (
-            "Give all three: `from:` and `to:` (hours 0-23) and `timezone:` (such as"
-            " Europe/Berlin); or `clear:True` to turn quiet hours off."
-        )
-    else:
-        quiet_hours = await attendance.quiet(user_id, start=start, end=end, zone=timezone)
-        text = texts.quiet_answer(quiet_hours)
-    await interaction.followup.send(text, ephemeral=True)
+# --- time zones ---------------------------------------------------------------------------
 
 
 async def zone_autocomplete(

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import absence, lobby, panel
+from bot import notify as notifications
 from bot.client import CascadiaBot
 from bot.core import choices, messages
 from bot.core.captions import (
@@ -492,41 +493,41 @@ class Cascadia(commands.Cog):
         """Ask for confirmation, then the computer plays the current turn."""
         await absence.skip(interaction)
 
-    @cascadia.command(name="away", description="Time away: no reminders, your deadlines wait")
-    @app_commands.describe(
-        until="The day you are back, YYYY-MM-DD",
-        note="A word for the others (shown with your turns)",
-        clear="True: you are back now",
+    @cascadia.command(
+        name="notify", description="Your own settings: quiet hours and time away, in every game"
     )
-    async def away(
-        self,
-        interaction: Interaction,
-        until: str | None = None,
-        note: app_commands.Range[str, 1, 100] | None = None,
-        clear: bool = False,
-    ) -> None:
-        """Set or end the caller's time away, in all their games."""
-        await absence.away(interaction, until=until, note=note, clear=clear)
-
-    @cascadia.command(name="quiet", description="Quiet hours: no pings for you in these hours")
-    @app_commands.rename(start="from", end="to")
     @app_commands.describe(
-        start="From this hour (0-23)",
-        end="Up to this hour (0-23)",
-        timezone="Your time zone, such as Europe/Berlin",
-        clear="True: turn quiet hours off",
+        away_until="Time away: the day you are back, YYYY-MM-DD (no reminders, deadlines wait)",
+        away_note="A word for the others with your time away (shown with your turns)",
+        quiet_from="Quiet hours: no pings from this hour (0-23)",
+        quiet_to="Quiet hours: up to this hour (0-23)",
+        timezone="Your time zone for quiet hours, such as Europe/Berlin",
+        clear="Turn off: away (you are back now) or quiet (quiet hours off)",
+    )
+    @app_commands.choices(
+        clear=[app_commands.Choice(name=name, value=name) for name in notifications.CLEARABLE]
     )
     @app_commands.autocomplete(timezone=absence.zone_autocomplete)
-    async def quiet(
+    async def notify(
         self,
         interaction: Interaction,
-        start: app_commands.Range[int, 0, 23] | None = None,
-        end: app_commands.Range[int, 0, 23] | None = None,
+        away_until: str | None = None,
+        away_note: app_commands.Range[str, 1, 100] | None = None,
+        quiet_from: app_commands.Range[int, 0, 23] | None = None,
+        quiet_to: app_commands.Range[int, 0, 23] | None = None,
         timezone: str | None = None,
-        clear: bool = False,
+        clear: str | None = None,
     ) -> None:
-        """Set or clear the caller's quiet hours, in all their games."""
-        await absence.quiet(interaction, start=start, end=end, timezone=timezone, clear=clear)
+        """Show the caller's own settings, or change them, in all their games."""
+        change = notifications.PresenceChange(
+            away_until=away_until,
+            away_note=away_note,
+            quiet_from=quiet_from,
+            quiet_to=quiet_to,
+            timezone=timezone,
+            clear=clear,
+        )
+        await notifications.notify(interaction, change)
 
     @cascadia.command(name="end", description="End this channel's game (host or Manage Channels)")
     async def end(self, interaction: Interaction) -> None:

@@ -5,7 +5,7 @@ the player to move is not away: :func:`deadline_at` adds the time of every away 
 overlaps the turn. When the deadline has passed, the other human players may vote to skip the
 turn; :class:`SkipTally` says whether enough have. Nothing here skips anything by itself.
 
-Time away is a period per person (:class:`AwayPeriod`); ``/cascadia away until:2026-12-05``
+Time away is a period per person (:class:`AwayPeriod`); ``/cascadia notify away_until:2026-12-05``
 means back on that day, from midnight in the person's time zone (:func:`away_end`).
 
 Nothing here reads a clock: callers pass ``now``.

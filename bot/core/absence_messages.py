@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.core.absence import AwayPeriod, SkipTally
+from bot.core.absence import AwayPeriod, Presence, SkipTally
 from bot.core.messages import Player, away_text, timestamp
 from bot.core.quiet import QuietHours
 
@@ -75,23 +75,23 @@ def vote_answer(tally: SkipTally, *, counted: bool, skipped: bool) -> str:
 
 
 def away_answer(period: AwayPeriod) -> str:
-    """The answer to ``/cascadia away``."""
+    """The answer to ``/cascadia notify away_until:``."""
     return (
         f"You are {away_text(period)}. No reminders until then, the deadline clock of your"
         " turns stops, and the other players see that you are away."
-        " `/cascadia away clear` ends it sooner."
+        " `/cascadia notify clear:away` ends it sooner."
     )
 
 
 def away_cleared(was_away: bool) -> str:
-    """The answer to ``/cascadia away clear``."""
+    """The answer to ``/cascadia notify clear:away``."""
     if not was_away:
         return "You were not away."
     return "Welcome back: reminders and deadlines count for you again."
 
 
 def quiet_answer(quiet: QuietHours) -> str:
-    """The answer to ``/cascadia quiet``."""
+    """The answer to ``/cascadia notify quiet_from: quiet_to: timezone:``."""
     return (
         f"Quiet hours: {quiet.describe()}, in all your games. A turn of yours that comes then"
         " names you without a ping, and one short ping follows when they end;"
@@ -100,8 +100,20 @@ def quiet_answer(quiet: QuietHours) -> str:
 
 
 def quiet_cleared() -> str:
-    """The answer to ``/cascadia quiet clear``."""
+    """The answer to ``/cascadia notify clear:quiet``."""
     return "Quiet hours are off: you are pinged whenever it's your turn."
+
+
+def presence_settings(presence: Presence, now: datetime) -> list[str]:
+    """The lines of ``/cascadia notify`` without options about quiet hours and time away."""
+    period = presence.away_at(now)
+    away = f"You are {away_text(period)}." if period is not None else "Time away: none."
+    quiet = (
+        f"Quiet hours: {presence.quiet.describe()}."
+        if presence.quiet is not None
+        else "Quiet hours: off."
+    )
+    return [quiet, away]
 
 
 def skip_question(player: Player) -> str:

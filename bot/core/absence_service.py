@@ -1,10 +1,10 @@
 """Games that never stall: turn deadlines, votes to skip, time away and quiet hours.
 
 The operations behind ``/cascadia settings deadline_hours``, the **Vote to Skip** button,
-``/cascadia skip``, handing a seat to the computer, ``/cascadia away`` and ``/cascadia quiet``,
-and the checks the bot runs periodically: open a vote where a deadline passed, skip a turn a
-vote has decided (also one decided before a restart), play the seats handed to the computer,
-and post the ping owed after quiet hours.
+``/cascadia skip``, handing a seat to the computer, time away and quiet hours (set with
+``/cascadia notify``), and the checks the bot runs periodically: open a vote where a deadline
+passed, skip a turn a vote has decided (also one decided before a restart), play the seats
+handed to the computer, and post the ping owed after quiet hours.
 
 A skipped turn is chosen like every computer turn, by the ``fast`` player in the thinker's
 worker processes (:class:`~bot.core.computers.Thinker`), and committed through
@@ -22,6 +22,7 @@ from bot.core.absence import (
     HANDOVER_AFTER_SKIPS,
     AwayPeriod,
     BadAwayDate,
+    Presence,
     SkipTally,
     away_end,
     deadline_at,
@@ -367,6 +368,10 @@ class Attendance:
         )
 
     # --- the person's own settings ------------------------------------------------------------
+
+    async def presence(self, user_id: int) -> Presence:
+        """The person's quiet hours and time away as they stand."""
+        return presence_of(await self.store.person(user_id))
 
     async def away(self, user_id: int, *, until: str, note: str | None) -> AwayPeriod:
         """Time away until the day ``until`` (``YYYY-MM-DD``) begins in the person's time zone

@@ -517,14 +517,14 @@ Typing works too: `/cascadia play pair:2 tile_at:1,-1 rotation:3 token_at:0,1`, 
 `/cascadia preview` with the same options, `/cascadia wipe`, \
 or `/cascadia wipe tokens:1 3` to spend a nature token. `/cascadia hint`: 3 moves, once a turn.
 
-`/cascadia new [cards]`: open a lobby (cards: random, A-D, five letters like ABCDA, family, \
-intermediate; host: **Add**/**Remove computer**) · `/cascadia join` · `/cascadia leave` \
-(in play: to the computer) · `/cascadia start` (host)
-`/cascadia board [player]` · `/cascadia status` · `/cascadia score` · `/cascadia mygames`: look
-`/cascadia history [user]` · `/cascadia replay [game]`: past games
-`/cascadia settings [reminder_hours] [deadline_hours]` (host, 0 for none) · `/cascadia skip` (host)
-`/cascadia away until:YYYY-MM-DD` · `/cascadia quiet from:22 to:8 timezone:Europe/Berlin`
-`/cascadia end` (host) · `/cascadia export`: stop the game, download its record"""
+`/cascadia new [cards]`: a lobby (cards: random, A-D, ABCDA, family, intermediate; host: \
+**Add**/**Remove computer**) · `/cascadia join` · `/cascadia leave` · `/cascadia start` (host)
+Look: `/cascadia board [player]` · `/cascadia status` · `/cascadia score` · `/cascadia mygames` \
+· `/cascadia export`
+Past games: `/cascadia history [user]` · `/cascadia replay [game]` · `/cascadia stats` \
+· `/cascadia server` · `/cascadia leaderboard` · `/cascadia league`
+Host: `/cascadia settings` · `/cascadia skip` · `/cascadia end`
+You: `/cascadia notify` (quiet hours, time away)"""
 
 
 def help_message() -> str:

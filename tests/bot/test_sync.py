@@ -86,7 +86,7 @@ def test_commands_are_one_guild_only_group(bot: CascadiaBot) -> None:
     assert group["contexts"] == [0]
     assert sorted(o["name"] for o in group["options"]) == sorted(
         ["new", "join", "leave", "start", "play", "preview", "wipe", "board", "status", "score",
-         "settings", "end", "mygames", "export", "help", "skip", "away", "quiet", "hint"]
+         "settings", "end", "mygames", "export", "help", "skip", "notify", "hint"]
     )  # fmt: skip
 
 
@@ -117,8 +117,11 @@ def test_turn_options(bot: CascadiaBot, command: str) -> None:
         ("status", [], []),
         ("end", [], []),
         ("skip", [], []),
-        ("away", ["until", "note", "clear"], [False, False, False]),
-        ("quiet", ["from", "to", "timezone", "clear"], [False, False, False, False]),
+        (
+            "notify",
+            ["away_until", "away_note", "quiet_from", "quiet_to", "timezone", "clear"],
+            [False] * 6,
+        ),
     ],
 )
 def test_other_options(
@@ -132,8 +135,9 @@ def test_other_options(
 
 
 def test_quiet_hours_are_whole_hours_and_zones_are_suggested(bot: CascadiaBot) -> None:
-    options = _options(bot, "quiet")
-    for hour in ("from", "to"):
+    options = _options(bot, "notify")
+    assert [c["value"] for c in options["clear"]["choices"]] == ["away", "quiet"]
+    for hour in ("quiet_from", "quiet_to"):
         assert (options[hour]["min_value"], options[hour]["max_value"]) == (0, 23)
     assert options["timezone"]["autocomplete"]
     assert _options(bot, "settings")["deadline_hours"]["min_value"] == 0

@@ -192,7 +192,9 @@ async def test_time_away_holds_reminders_and_the_deadline(world: World, clock: B
     table = await started(world, [world.alice, world.bob])
     if table.to_move == world.bob:
         await table.play()
-    answer = await table.run(world.bob, "away", {"until": "2026-06-03", "note": "hiking"})
+    answer = await table.run(
+        world.bob, "notify", {"away_until": "2026-06-03", "away_note": "hiking"}
+    )
     assert "You are away until <t:" in answer.content
     turn = await table.play(world.alice)  # Bob's turn, while he is away
     assert "**bob** is away until <t:" in turn.content
@@ -216,7 +218,7 @@ async def test_time_away_holds_reminders_and_the_deadline(world: World, clock: B
 
     # Back early: the reminder that waited comes now; the deadline counts on from here.
     since = len(world.server.messages)
-    cleared = await table.run(world.bob, "away", {"clear": True})
+    cleared = await table.run(world.bob, "notify", {"clear": "away"})
     assert "Welcome back" in cleared.content
     reminder = await world.server.wait_for_message(
         lambda m: m.channel_id == table.channel and is_reminder(m),
@@ -241,17 +243,19 @@ async def test_quiet_hours_hold_the_ping_to_the_minute_across_a_clock_change(
     if table.to_move == world.bob:
         await table.play()
     found = await world.server.autocomplete(
-        world.bob, table.channel, "cascadia", "quiet", options={"timezone": "berl"},
+        world.bob, table.channel, "cascadia", "notify", options={"timezone": "berl"},
         focused="timezone",
     )  # fmt: skip
     assert [c["value"] for c in found] == ["Europe/Berlin"]
     await table.refused(
         world.bob,
-        "quiet",
-        {"from": 22, "to": 8, "timezone": "Mars/Olympus"},
+        "notify",
+        {"quiet_from": 22, "quiet_to": 8, "timezone": "Mars/Olympus"},
         reason="not a time zone I know",
     )
-    answer = await table.run(world.bob, "quiet", {"from": 22, "to": 8, "timezone": "Europe/Berlin"})
+    answer = await table.run(
+        world.bob, "notify", {"quiet_from": 22, "quiet_to": 8, "timezone": "Europe/Berlin"}
+    )
     assert "22:00 to 08:00 (Europe/Berlin)" in answer.content
 
     clock.set(datetime(2026, 10, 24, 20, 30, tzinfo=UTC))  # 22:30 in Berlin: quiet
@@ -335,7 +339,7 @@ async def test_time_away_ends_by_itself_and_the_reminder_and_deadline_follow(
     table = await started(world, [world.alice, world.bob])
     if table.to_move == world.bob:
         await table.play()
-    answer = await table.run(world.bob, "away", {"until": "2026-06-02"})
+    answer = await table.run(world.bob, "notify", {"away_until": "2026-06-02"})
     assert "You are away until <t:" in answer.content
     await table.play(world.alice)
     await table.run(world.alice, "settings", {"reminder_hours": 2, "deadline_hours": 4})
@@ -357,3 +361,41 @@ async def test_time_away_ends_by_itself_and_the_reminder_and_deadline_follow(
     assert "away until" not in status.content, status.content
     vote = await vote_posted(table, since, world.bob)
     assert clock.bot_time(vote) >= back + timedelta(seconds=4 * UNIT)
+
+
+async def test_notify_shows_and_sets_both_and_a_refusal_changes_nothing(
+    world: World, clock: BotClock
+) -> None:
+    """Quiet hours and time away share ``/cascadia notify``; with no options it shows them."""
+    clock.set(datetime(2026, 6, 1, 12, tzinfo=UTC))
+    table = await started(world, [world.alice, world.bob])
+    shown = await table.run(world.bob, "notify")
+    assert "Quiet hours: off." in shown.content
+    assert "Time away: none." in shown.content
+
+    await table.refused(
+        world.bob,
+        "notify",
+        {"quiet_from": 22, "timezone": "Europe/Berlin", "away_until": "2026-06-03"},
+        reason="give all three for quiet hours",
+    )
+    await table.refused(
+        world.bob, "notify", {"away_until": "2026-06-03", "clear": "away"}, reason="not both"
+    )
+    assert "Time away: none." in (await table.run(world.bob, "notify")).content
+
+    both = await table.run(
+        world.bob,
+        "notify",
+        {"quiet_from": 23, "quiet_to": 7, "timezone": "Europe/Berlin", "away_until": "2026-06-03"},
+    )
+    assert "23:00 to 07:00 (Europe/Berlin)" in both.content
+    assert "You are away until <t:" in both.content
+    shown = await table.run(world.bob, "notify")
+    assert "Quiet hours: 23:00 to 07:00 (Europe/Berlin)." in shown.content
+    assert "You are away until <t:" in shown.content
+
+    await table.run(world.bob, "notify", {"clear": "quiet"})
+    shown = await table.run(world.bob, "notify")
+    assert "Quiet hours: off." in shown.content
+    assert "You are away until <t:" in shown.content, "clearing quiet hours kept the time away"

@@ -310,7 +310,8 @@ def test_help_fits_in_one_message_and_names_every_command() -> None:
         assert f"**{button}**" in text
     for command in (
         "new", "join", "leave", "start", "play", "preview", "wipe", "board", "status", "score",
-        "settings", "end", "mygames", "export", "skip", "away", "quiet", "hint",
+        "settings", "end", "mygames", "export", "skip", "notify", "hint", "history", "replay",
+        "stats", "server", "leaderboard", "league",
     ):  # fmt: skip
         assert f"/cascadia {command}" in text
 
