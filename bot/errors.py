@@ -38,6 +38,12 @@ def user_message(error: BaseException) -> str | None:
 
 
 def _store_message(error: BaseException) -> str | None:
+    if isinstance(error, store.ConnectionLost):
+        return "The game's database is not answering; try again in a minute."
+    if isinstance(error, store.CannotSave):
+        return f"The bot cannot save right now ({error.why}); nothing was changed."
+    if isinstance(error, store.DatabaseUnavailable):
+        return "The game's database cannot do this right now; try again in a minute."
     if isinstance(error, store.ChannelBusy):
         return "A game is already running in this channel (or waiting in its lobby)."
     if isinstance(error, store.LobbyFull):

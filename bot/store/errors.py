@@ -140,3 +140,33 @@ class HintTaken(StoreError):
 
     def __str__(self) -> str:
         return f"turn {self.turn} of game {self.game_id} had its hint already"
+
+
+@dataclass(eq=False)
+class DatabaseUnavailable(StoreError):
+    """The database cannot do this now, through no fault of the request: nothing was changed,
+    and the same request may well succeed later. ``detail`` is the driver's own words, for the
+    log."""
+
+    detail: str
+
+    def __str__(self) -> str:
+        return f"the database is unavailable: {self.detail}"
+
+
+class ConnectionLost(DatabaseUnavailable):
+    """The database server is not answering: down, restarting, or the connection to it broke."""
+
+    def __str__(self) -> str:
+        return f"the database is not answering: {self.detail}"
+
+
+@dataclass(eq=False)
+class CannotSave(DatabaseUnavailable):
+    """The database refuses writes (its disk full, its file read-only, an I/O error) while
+    reads still work; ``why`` says which, in a few words a player can read."""
+
+    why: str
+
+    def __str__(self) -> str:
+        return f"the database cannot save ({self.why}): {self.detail}"

@@ -16,14 +16,15 @@ import asyncio
 import contextvars
 import logging
 import os
-from collections.abc import AsyncIterator, Collection, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Collection, Iterable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from datetime import UTC, datetime
 from typing import Any, Self
 
 import asyncpg
 
-from bot.store.errors import StoreError
+from bot.store.errors import ConnectionLost, StoreError
+from bot.store.outage import Outage
 from bot.store.rows import (
     Claimer,
     Clock,
@@ -53,6 +54,20 @@ POOL_SIZE = 10
 
 _MIGRATION_LOCK = 0x636173636164  # "cascad": the advisory lock held while migrating
 
+_LOST = (
+    OSError,  # the socket refused or gone, a timeout
+    asyncpg.exceptions.PostgresConnectionError,  # class 08, a connection closed mid-query
+    asyncpg.exceptions.CannotConnectNowError,  # starting up or shutting down
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CrashShutdownError,
+)
+"""What asyncpg raises when the server is not answering: each is :class:`ConnectionLost`."""
+
+_ADVICE = (
+    "Commands are answered that the database is not answering, and background work waits and "
+    "retries; the bot reconnects by itself once the PostgreSQL server is back"
+)
+
 _in_transaction: contextvars.ContextVar[PostgresStore | None] = contextvars.ContextVar(
     "cascadia_postgres_transaction", default=None
 )
@@ -73,13 +88,17 @@ class PostgresStore(SqlStore):
         self._url = url
         self._presence: dict[str, asyncpg.Connection] = {}
         self._presence_lock = asyncio.Lock()
+        self._outage = Outage(log, _ADVICE)
 
     @classmethod
     async def _connected(cls, target: str | os.PathLike[str], *, now: Clock) -> Self:
         url = os.fspath(target)
         settings = {"application_name": "cascadia-bot"}
+        # No floor of open connections: while the server is down, asyncpg would reconnect the
+        # floor in the background and log a traceback each time. The pool connects on demand,
+        # so after a restart the next operation finds the server again.
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=POOL_SIZE, server_settings=settings
+            url, min_size=0, max_size=POOL_SIZE, server_settings=settings
         )
         return cls(pool, url, now=now)
 
@@ -99,21 +118,28 @@ class PostgresStore(SqlStore):
 
     async def schema_version(self) -> int:
         """The number of the last migration applied to the database."""
-        async with self._open_pool().acquire() as db:
-            return await _schema_version(db)
+        with self._answering():
+            async with self._open_pool().acquire() as db:
+                return await _schema_version(db)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Any]:
         """Run the block in one transaction on a connection of the pool: COMMIT at its end,
         ROLLBACK on an error. Not reentrant: do not call store methods inside (they would
-        wait for the locks the block holds)."""
+        wait for the locks the block holds).
+
+        :class:`ConnectionLost` when the server stops answering; if that happens during the
+        COMMIT, the write may or may not have been kept, and a retry meets the revision check.
+        """
         self._refuse_reentry()
-        async with self._open_pool().acquire() as connection, connection.transaction():
-            token = _in_transaction.set(self)
-            try:
-                yield connection
-            finally:
-                _in_transaction.reset(token)
+        pool = self._open_pool()
+        with self._answering():
+            async with pool.acquire() as connection, connection.transaction():
+                token = _in_transaction.set(self)
+                try:
+                    yield connection
+                finally:
+                    _in_transaction.reset(token)
 
     # --- where several processes share the database -------------------------------------------
 
@@ -210,9 +236,10 @@ class PostgresStore(SqlStore):
             connection = self._presence.get(claimer.name)
             if connection is not None and not connection.is_closed():
                 return
-            self._presence[claimer.name] = await asyncpg.connect(
-                self._url, server_settings={"application_name": claimer.name}
-            )
+            with self._answering():
+                self._presence[claimer.name] = await asyncpg.connect(
+                    self._url, server_settings={"application_name": claimer.name}
+                )
 
     # --- PostgreSQL's ways --------------------------------------------------------------------
 
@@ -222,8 +249,10 @@ class PostgresStore(SqlStore):
     @asynccontextmanager
     async def _reading(self) -> AsyncIterator[Connection]:
         self._refuse_reentry()
-        async with self._open_pool().acquire() as connection:
-            yield connection
+        pool = self._open_pool()
+        with self._answering():
+            async with pool.acquire() as connection:
+                yield connection
 
     def _time(self, moment: datetime) -> datetime:
         if moment.utcoffset() is None:
@@ -265,6 +294,17 @@ class PostgresStore(SqlStore):
         # Without parameters asyncpg sends the whole file, every statement, at once.
         await db.execute(migration.sql)
         await db.execute("UPDATE schema_version SET version = $1", migration.version)
+
+    @contextmanager
+    def _answering(self) -> Iterator[None]:
+        """Turn the server not answering into :class:`ConnectionLost`; keep :attr:`_outage`."""
+        try:
+            yield
+        except _LOST as error:
+            lost = ConnectionLost(f"{type(error).__name__}: {error}")
+            self._outage.failed(lost)
+            raise lost from error
+        self._outage.worked()
 
     def _open_pool(self) -> asyncpg.Pool:
         if self._pool is None:

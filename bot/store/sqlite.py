@@ -13,14 +13,15 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from datetime import UTC, datetime
 from typing import Any, Self
 
 import aiosqlite
 
-from bot.store.errors import StoreError
+from bot.store.errors import CannotSave, StoreError
+from bot.store.outage import Outage
 from bot.store.rows import Clock, utc_now
 from bot.store.schema import Migration
 from bot.store.sql import SqlStore
@@ -35,6 +36,19 @@ _INCREMENTAL = 2
 """``PRAGMA auto_vacuum`` value of incremental auto-vacuum."""
 
 _PLACEHOLDER = re.compile(r"\$(\d+)")
+
+_CANNOT_SAVE = {
+    sqlite3.SQLITE_FULL: "the disk is full",
+    sqlite3.SQLITE_READONLY: "the database file is read-only",
+    sqlite3.SQLITE_IOERR: "the disk failed to write",
+    sqlite3.SQLITE_CANTOPEN: "the database's files cannot be opened",
+}
+"""SQLite's primary result codes of a write the disk refused, and the reason a player reads."""
+
+_ADVICE = (
+    "Moves are refused until it can save again: free some disk space (or make the database "
+    "file and its folder writable); play goes on by itself then, without a restart"
+)
 
 
 @functools.lru_cache(maxsize=512)
@@ -90,6 +104,7 @@ class SqliteStore(SqlStore):
         self._db = SqliteConnection(connection)
         self._lock = asyncio.Lock()
         self._transaction_task: asyncio.Task[Any] | None = None
+        self._outage = Outage(log, _ADVICE)
 
     @classmethod
     async def _connected(cls, target: str | os.PathLike[str], *, now: Clock) -> Self:
@@ -117,7 +132,8 @@ class SqliteStore(SqlStore):
     async def reclaim_space(self) -> int:
         self._refuse_reentry()
         async with self._lock:
-            return await _reclaim(self._open_connection())
+            with self._saving():
+                return await _reclaim(self._open_connection())
 
     async def schema_version(self) -> int:
         """The database's ``PRAGMA user_version``: the number of the last migration applied."""
@@ -129,19 +145,22 @@ class SqliteStore(SqlStore):
 
         IMMEDIATE takes the write lock up front, so a transaction never fails halfway with
         ``SQLITE_BUSY`` when it first writes. Not reentrant: do not call store methods inside.
+        :class:`CannotSave` when the disk refuses the write: it is rolled back whole.
         """
         self._refuse_reentry()
         async with self._lock:
             connection = self._open_connection()
             self._transaction_task = asyncio.current_task()
             try:
-                # Inside the try: a cancelled BEGIN still runs on aiosqlite's thread.
-                await connection.execute("BEGIN IMMEDIATE")
-                yield connection
-                await connection.execute("COMMIT")
-            except BaseException:
-                await _rollback(connection)
-                raise
+                with self._saving():
+                    try:
+                        # Inside the try: a cancelled BEGIN still runs on aiosqlite's thread.
+                        await connection.execute("BEGIN IMMEDIATE")
+                        yield connection
+                        await connection.execute("COMMIT")
+                    except BaseException:
+                        await _rollback(connection)
+                        raise
             finally:
                 self._transaction_task = None
 
@@ -192,8 +211,11 @@ class SqliteStore(SqlStore):
         await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
         # Pages freed by sent messages' snapshots go back to the file system with
         # :meth:`reclaim_space`. Only a file without tables takes this setting directly; an
-        # older one is converted once after its migrations (see connect).
-        await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        # older one is converted once after its migrations (see connect). Set only where it
+        # differs: setting it writes, and a read-only file should still open for reading.
+        [(vacuum,)] = await connection.execute_fetchall("PRAGMA auto_vacuum")
+        if vacuum != _INCREMENTAL:
+            await connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
         rows = list(await connection.execute_fetchall("PRAGMA journal_mode = WAL"))
         mode = str(rows[0][0]).lower()
         if mode != "wal":
@@ -216,6 +238,20 @@ class SqliteStore(SqlStore):
                 await self._open_connection().execute("VACUUM")
         except sqlite3.OperationalError:
             log.warning("could not vacuum the database; trying again next start", exc_info=True)
+
+    @contextmanager
+    def _saving(self) -> Iterator[None]:
+        """Turn a write the disk refused into :class:`CannotSave`; keep :attr:`_outage`."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            why = _CANNOT_SAVE.get(getattr(error, "sqlite_errorcode", 0) & 0xFF)
+            if why is None:
+                raise
+            refused = CannotSave(f"{error.sqlite_errorname}: {error}", why)
+            self._outage.failed(refused)
+            raise refused from error
+        self._outage.worked()
 
     def _open_connection(self) -> aiosqlite.Connection:
         if self._connection is None:

@@ -35,6 +35,14 @@ from engine import IllegalAction, InvalidInput, Reason
         (store.GameClosed(1, store.GameStatus.FINISHED), "This game is over."),
         (store.RevisionConflict(1, 3, 4), "someone was faster"),
         (app_commands.NoPrivateMessage(), "server channel"),
+        (
+            store.ConnectionLost("ConnectionDoesNotExistError: connection was closed"),
+            "The game's database is not answering; try again in a minute.",
+        ),
+        (
+            store.CannotSave("SQLITE_FULL: database or disk is full", "the disk is full"),
+            "The bot cannot save right now (the disk is full); nothing was changed.",
+        ),
     ],
 )
 def test_expected_errors_have_messages(error: Exception, text: str) -> None:
