@@ -38,10 +38,11 @@ from bot.core.computers import start_thinker
 from bot.core.errors import ShuttingDown
 from bot.core.outbox import MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
 from bot.core.pictures import start_renderer
+from bot.core.retry import when_available
 from bot.core.service import GameService
 from bot.core.uploads import fit_upload
 from bot.permissions import missing_permissions, permission_note
-from bot.store import Claimer, Clock, Store, utc_now
+from bot.store import Claimer, Clock, DatabaseUnavailable, Store, utc_now
 from bot.sync import SyncRecord, record_path, sync_if_changed
 
 log = logging.getLogger(__name__)
@@ -209,7 +210,11 @@ class CascadiaBot(commands.AutoShardedBot):
         if task is not None:
             self._requests.add(task)
             task.add_done_callback(self._requests.discard)
-        await self._replace_departed_host(interaction)
+        try:
+            await self._replace_departed_host(interaction)
+        except DatabaseUnavailable as error:
+            await errors.report(interaction, error)
+            return False
         channel_id = interaction.channel_id
         if (
             channel_id is not None
@@ -260,7 +265,13 @@ class CascadiaBot(commands.AutoShardedBot):
         """A command in a game's channel where the bot lacks a permission the game needs
         (taken away mid-game) ends with a private word on what to fix."""
         channel_id = interaction.channel_id
-        if channel_id is None or await self.store.get_active_game(channel_id) is None:
+        if channel_id is None:
+            return
+        try:
+            game = await self.store.get_active_game(channel_id)
+        except DatabaseUnavailable:
+            return  # the command has had its answer; the note waits for another
+        if game is None:
             return
         note = permission_note(interaction)
         if note is not None:
@@ -318,15 +329,22 @@ class CascadiaBot(commands.AutoShardedBot):
     async def announce(self, outbox_ids: Sequence[int]) -> bool:
         """Post the messages a write just queued (and any older ones of the same channels);
         returns whether those went out now. When not, the loop retries them. A computer whose
-        turn that write made due starts thinking."""
-        rows = [await self.store.get_outbox(outbox_id) for outbox_id in outbox_ids]
-        await self.outbox.drain({row.channel_id for row in rows if row is not None})
-        if not self._stopping:
-            self.computers.wake({row.game_id for row in rows if row is not None})
-        for outbox_id in outbox_ids:
-            row = await self.store.get_outbox(outbox_id)
-            if row is None or row.sent_at is None:
-                return False
+        turn that write made due starts thinking.
+
+        The write is committed before this is called: the database failing now only delays
+        its messages (and the computer's turn) until the loop finds the database again."""
+        try:
+            rows = [await self.store.get_outbox(outbox_id) for outbox_id in outbox_ids]
+            await self.outbox.drain({row.channel_id for row in rows if row is not None})
+            if not self._stopping:
+                self.computers.wake({row.game_id for row in rows if row is not None})
+            for outbox_id in outbox_ids:
+                row = await self.store.get_outbox(outbox_id)
+                if row is None or row.sent_at is None:
+                    return False
+        except DatabaseUnavailable as error:
+            log.info("outbox %s waits for the database: %s", list(outbox_ids), error)
+            return False
         return True
 
     async def post(self, channel_id: int, post: Post) -> int:
@@ -381,22 +399,35 @@ class CascadiaBot(commands.AutoShardedBot):
     @tasks.loop(seconds=OUTBOX_SECONDS)
     async def drain_outbox(self) -> None:
         """Post whatever is due in the outbox, then give back the space of the sent messages'
-        snapshots; the first run catches up after a restart."""
+        snapshots; the first run catches up after a restart. While the database is
+        unavailable it waits and tries again (see :func:`~bot.core.retry.when_available`)."""
         try:
-            await self.outbox.drain()
-            await self.store.reclaim_space()
-            # A computer turn whose last try failed (the database busy, say) is tried again.
-            await self.computers.wake_all()
+            await when_available(self._drain_once, what="the outbox drain")
         except Exception:
             log.exception("the outbox drain failed; trying again in %.0fs", OUTBOX_SECONDS)
+
+    async def _drain_once(self) -> None:
+        await self.outbox.drain()
+        await self.store.reclaim_space()
+        # A computer turn whose last try failed (the database busy, say) is tried again.
+        await self.computers.wake_all()
 
     @tasks.loop(seconds=60)
     async def send_reminders(self) -> None:
         """Queue the reminders that are due, open votes on passed deadlines, carry out the
-        turns decided for absent players and the pings owed after quiet hours; then post."""
+        turns decided for absent players and the pings owed after quiet hours; then post.
+        While the database is unavailable it waits and tries again."""
+        try:
+            await when_available(self._remind_once, what="the reminder check")
+        except Exception:
+            log.exception("the reminder check failed; trying again at the next check")
+
+    async def _remind_once(self) -> None:
         queued = False
         try:
             queued = bool(await self.service.reminders.queue_reminders())
+        except DatabaseUnavailable:
+            raise
         except Exception:
             log.exception("the reminder check failed; trying again at the next check")
         queued = bool(await self.attendance.check()) or queued

@@ -32,7 +32,7 @@ from bot.core.names import clean, safe
 from bot.core.records import export_file
 from bot.core.service import LoadedGame
 from bot.permissions import outcome
-from bot.store import GameStatus
+from bot.store import DatabaseUnavailable, GameStatus
 from bot.views import CONFIRM_BUTTONS, EndConfirmation, LeaveConfirmation
 from engine import Hex, InvalidInput, Move
 from render import render_display, render_environment, render_preview, render_scores
@@ -98,8 +98,8 @@ async def _position_choices(
             app_commands.Choice(name=c.name, value=c.value)
             for c in choices.matching(options, typed)
         ]
-    except NoGame:
-        return []
+    except (NoGame, DatabaseUnavailable):
+        return []  # nothing to offer; the command itself says why
     except Exception:
         log.exception("autocomplete failed in channel %s", interaction.channel_id)
         return []

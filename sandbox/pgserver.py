@@ -62,6 +62,9 @@ class PostgresServer:
     binaries: Path
     user: str | None
     """The system user the server runs as when the tests run as root."""
+    durable: bool = False
+    """Whether a commit is written to the server's log before it is answered, so that a
+    crash of the server (not of the machine) loses nothing acknowledged."""
     _names: Iterator[int] = dataclasses.field(default_factory=itertools.count)
 
     @property
@@ -135,8 +138,32 @@ class PostgresServer:
 
     def stop(self) -> None:
         """Stop the server at once (test data need no clean shutdown) and remove its files."""
-        self.run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        self.halt("immediate")
         shutil.rmtree(self.base, ignore_errors=True)
+
+    def halt(self, mode: str = "fast") -> None:
+        """Stop the server and keep its files, to :meth:`launch` it again: ``fast`` ends every
+        connection with an error, as a restart by an operator does; ``immediate`` kills the
+        server's processes, as a crash does."""
+        self.run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def launch(self) -> None:
+        """Start the server on its files and wait until it takes connections."""
+        options = " ".join(
+            [
+                "-c listen_addresses=''",
+                f"-c unix_socket_directories='{self.socket_dir}'",
+                f"-p {PORT}",
+                "-c fsync=off",
+                f"-c synchronous_commit={'on' if self.durable else 'off'}",
+                "-c full_page_writes=off",
+                "-c max_connections=200",
+            ]
+        )
+        log = str(self.base / "server.log")
+        done = self.run("pg_ctl", "-D", str(self.data), "-l", log, "-o", options, "-w", "start")
+        if done.returncode != 0:
+            raise PostgresMissing(f"the PostgreSQL server did not start: {self.log()[-2000:]}")
 
 
 def _system_user() -> str | None:
@@ -149,12 +176,13 @@ def _system_user() -> str | None:
     raise PostgresMissing("running as root, and neither a postgres nor a nobody user exists")
 
 
-def start() -> PostgresServer:
-    """Make a cluster in a new temporary directory and start a server on it."""
+def start(*, durable: bool = False) -> PostgresServer:
+    """Make a cluster in a new temporary directory and start a server on it; ``durable``:
+    one that tests crash (see :attr:`PostgresServer.durable`)."""
     binaries = find_binaries()
     user = _system_user()
     base = Path(tempfile.mkdtemp(prefix="cascadia-pg-"))
-    server = PostgresServer(base=base, binaries=binaries, user=user)
+    server = PostgresServer(base=base, binaries=binaries, user=user, durable=durable)
     server.socket_dir.mkdir()
     if user is not None:
         entry = pwd.getpwnam(user)
@@ -174,32 +202,11 @@ def start() -> PostgresServer:
     if done.returncode != 0:
         shutil.rmtree(base, ignore_errors=True)
         raise PostgresMissing(f"initdb failed: {done.stderr.strip() or done.stdout.strip()}")
-    options = " ".join(
-        [
-            "-c listen_addresses=''",
-            f"-c unix_socket_directories='{server.socket_dir}'",
-            f"-p {PORT}",
-            "-c fsync=off",
-            "-c synchronous_commit=off",
-            "-c full_page_writes=off",
-            "-c max_connections=200",
-        ]
-    )
-    done = server.run(
-        "pg_ctl",
-        "-D",
-        str(server.data),
-        "-l",
-        str(base / "server.log"),
-        "-o",
-        options,
-        "-w",
-        "start",
-    )
-    if done.returncode != 0:
-        log = server.log()
+    try:
+        server.launch()
+    except PostgresMissing:
         shutil.rmtree(base, ignore_errors=True)
-        raise PostgresMissing(f"the PostgreSQL server did not start: {log.strip()[-2000:]}")
+        raise
     server.psql(f'CREATE DATABASE "{DATABASE}"', database="postgres")
     return server
 

@@ -37,7 +37,14 @@ from bot.core.outbox import Announcement
 from bot.core.quiet import QuietHours, UnknownZone
 from bot.core.records import read_progress
 from bot.core.service import GameService, LoadedGame
-from bot.store import CommitResult, GameRow, GameStatus, RevisionConflict, SkipPoll
+from bot.store import (
+    CommitResult,
+    DatabaseUnavailable,
+    GameRow,
+    GameStatus,
+    RevisionConflict,
+    SkipPoll,
+)
 from engine import GameState
 
 __all__ = [
@@ -119,11 +126,15 @@ class Attendance:
     async def check(self) -> list[int]:
         """The periodic work: open the votes of passed deadlines, carry out votes already
         decided, play computer seats, post pings owed after quiet hours. Returns the outbox
-        ids queued; one game's failure is logged and does not stop the others."""
+        ids queued; one game's failure is logged and does not stop the others. The database
+        unavailable stops the check with :class:`~bot.store.DatabaseUnavailable`: the caller
+        waits for it and checks again."""
         queued: list[int] = []
         for step in (self._open_votes, self._decided_votes, self._computer_turns, self._pings):
             try:
                 queued.extend(await step())
+            except DatabaseUnavailable:
+                raise  # the caller waits for the database, then checks again
             except Exception:
                 log.exception("the %s check failed", step.__name__.strip("_"))
         return queued

@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 
+from bot.core.retry import when_available
 from bot.core.service import GameService
 from bot.store import RevisionConflict
 
@@ -68,22 +69,28 @@ class ComputerTurns:
 
     async def _play(self, game_id: int) -> None:
         try:
-            while True:
-                if not await self.service.claim(game_id):
-                    return  # another process's shards own the game, or it plays it now
-                try:
-                    result = await self.service.turns.play_computer(game_id)
-                except RevisionConflict:
-                    # The game changed while the computer thought (a person left, the host
-                    # ended it): look again.
-                    log.info("game %d changed during a computer's turn; looking again", game_id)
-                    continue
-                if result is None:
-                    return
-                await self.announce(result.outbox_ids)
+            while await when_available(
+                lambda: self._play_one(game_id), what=f"the computer's turn in game {game_id}"
+            ):
+                pass
         except asyncio.CancelledError:
             raise
         except Exception:
             # Committed turns are safe; the next wake-up (a move, a restart, the periodic
             # check) tries again.
             log.exception("could not play the computer's turn in game %d", game_id)
+
+    async def _play_one(self, game_id: int) -> bool:
+        """Play the game's due computer turn, if any; returns whether to look again."""
+        if not await self.service.claim(game_id):
+            return False  # another process's shards own the game, or it plays it now
+        try:
+            result = await self.service.turns.play_computer(game_id)
+        except RevisionConflict:
+            # The game changed while the computer thought (a person left, the host ended it).
+            log.info("game %d changed during a computer's turn; looking again", game_id)
+            return True
+        if result is None:
+            return False
+        await self.announce(result.outbox_ids)
+        return True

@@ -38,7 +38,7 @@ from bot.core.captions import (
 )
 from bot.core.panel_draft import PLAY_LABEL, play_custom_id
 from bot.core.replays import game_pictures
-from bot.store import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow, Store
+from bot.store import THIS_PROCESS, Claimer, DatabaseUnavailable, OutboxMessage, OutboxRow, Store
 from engine import GameRecord, GameState, Hex, score_state, state_from_json
 from render import environment_scale, render_display, render_environment, render_scores
 
@@ -269,7 +269,9 @@ class Outbox:
         """Post every unsent row that is due (only in ``channels``, when given); returns how
         many were posted.
 
-        Never raises for a failed post: the row stays unsent and is retried later.
+        Never raises for a failed post: the row stays unsent and is retried later. Raises
+        :class:`~bot.store.DatabaseUnavailable` when the database is: a row posted but not
+        yet marked sent is remembered and marked by a later drain, not posted again.
         """
         if self._closed:
             return 0
@@ -347,6 +349,8 @@ class Outbox:
                 )
                 await self.gone(row.channel_id)
                 return False
+            except DatabaseUnavailable:
+                raise  # nothing was posted; the row is tried when the database is back
             except Exception as error:
                 await self._failed(row, error)
                 return False
@@ -354,6 +358,8 @@ class Outbox:
             self._retry_at.pop(row.id, None)
         try:
             await self.store.mark_sent(row.id, message_id)
+        except DatabaseUnavailable:
+            raise  # remembered in _posted: marked, not posted again, when it is back
         except Exception:
             log.exception(
                 "outbox %d was posted as %d but could not be marked sent", row.id, message_id
@@ -412,6 +418,8 @@ class Outbox:
     async def _note_failure(self, row: OutboxRow, error: Exception) -> None:
         try:
             await self.store.mark_failed(row.id, repr(error))
+        except DatabaseUnavailable:
+            raise
         except Exception:
             log.exception("could not record the failure of outbox %d", row.id)
 

@@ -13,10 +13,9 @@ class Outage:
     :class:`DatabaseUnavailable` it raises and :meth:`worked` after each operation that
     succeeded."""
 
-    def __init__(self, log: logging.Logger, advice: str) -> None:
-        """``advice`` is what the operator should do, said once with the first failure."""
+    def __init__(self, log: logging.Logger) -> None:
+        """Tell ``log``."""
         self._log = log
-        self._advice = advice
         self._failing: str | None = None
         """The kind of failure going on (its class and reason), or ``None``."""
 
@@ -25,14 +24,15 @@ class Outage:
         """Whether the last operation failed."""
         return self._failing is not None
 
-    def failed(self, error: DatabaseUnavailable) -> None:
-        """An operation failed with ``error``: the log says so if it is a new failure."""
+    def failed(self, error: DatabaseUnavailable, advice: str) -> None:
+        """An operation failed with ``error``: if it is a new failure, the log says so, and
+        what the operator should do (``advice``)."""
         kind = f"{type(error).__name__}: {getattr(error, 'why', '')}"
         if kind == self._failing:
             self._log.debug("still failing: %s", error)
             return
         self._failing = kind
-        self._log.warning("%s. %s", error, self._advice)
+        self._log.warning("%s. %s", error, advice)
 
     def worked(self) -> None:
         """An operation succeeded: the log says the failure is over, if there was one."""

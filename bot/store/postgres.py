@@ -88,7 +88,7 @@ class PostgresStore(SqlStore):
         self._url = url
         self._presence: dict[str, asyncpg.Connection] = {}
         self._presence_lock = asyncio.Lock()
-        self._outage = Outage(log, _ADVICE)
+        self._outage = Outage(log)
 
     @classmethod
     async def _connected(cls, target: str | os.PathLike[str], *, now: Clock) -> Self:
@@ -302,7 +302,7 @@ class PostgresStore(SqlStore):
             yield
         except _LOST as error:
             lost = ConnectionLost(f"{type(error).__name__}: {error}")
-            self._outage.failed(lost)
+            self._outage.failed(lost, _ADVICE)
             raise lost from error
         self._outage.worked()
 

@@ -37,18 +37,22 @@ _INCREMENTAL = 2
 
 _PLACEHOLDER = re.compile(r"\$(\d+)")
 
-_CANNOT_SAVE = {
-    sqlite3.SQLITE_FULL: "the disk is full",
-    sqlite3.SQLITE_READONLY: "the database file is read-only",
-    sqlite3.SQLITE_IOERR: "the disk failed to write",
-    sqlite3.SQLITE_CANTOPEN: "the database's files cannot be opened",
-}
-"""SQLite's primary result codes of a write the disk refused, and the reason a player reads."""
-
-_ADVICE = (
-    "Moves are refused until it can save again: free some disk space (or make the database "
-    "file and its folder writable); play goes on by itself then, without a restart"
+_SPACE = (
+    "Moves are refused until it can save again: free some disk space (or see to the disk); "
+    "play goes on by itself then, without a restart"
 )
+_WRITABLE = (
+    "Moves are refused until it can save again: make the database file and its folder "
+    "writable (a bot started on a read-only file goes on only after a restart)"
+)
+_CANNOT_SAVE = {
+    sqlite3.SQLITE_FULL: ("the disk is full", _SPACE),
+    sqlite3.SQLITE_IOERR: ("the disk failed to write", _SPACE),
+    sqlite3.SQLITE_READONLY: ("the database file is read-only", _WRITABLE),
+    sqlite3.SQLITE_CANTOPEN: ("the database's files cannot be opened", _WRITABLE),
+}
+"""SQLite's primary result codes of a write the disk refused: the reason a player reads, and
+what the operator should do."""
 
 
 @functools.lru_cache(maxsize=512)
@@ -104,7 +108,7 @@ class SqliteStore(SqlStore):
         self._db = SqliteConnection(connection)
         self._lock = asyncio.Lock()
         self._transaction_task: asyncio.Task[Any] | None = None
-        self._outage = Outage(log, _ADVICE)
+        self._outage = Outage(log)
 
     @classmethod
     async def _connected(cls, target: str | os.PathLike[str], *, now: Clock) -> Self:
@@ -245,11 +249,12 @@ class SqliteStore(SqlStore):
         try:
             yield
         except sqlite3.Error as error:
-            why = _CANNOT_SAVE.get(getattr(error, "sqlite_errorcode", 0) & 0xFF)
-            if why is None:
+            known = _CANNOT_SAVE.get(getattr(error, "sqlite_errorcode", 0) & 0xFF)
+            if known is None:
                 raise
+            why, advice = known
             refused = CannotSave(f"{error.sqlite_errorname}: {error}", why)
-            self._outage.failed(refused)
+            self._outage.failed(refused, advice)
             raise refused from error
         self._outage.worked()
 

@@ -93,7 +93,7 @@ async def test_a_full_disk_refuses_the_move_whole_and_play_goes_on_when_space_is
                 assert await store.pending() == []
             told = [r for r in caplog.records if r.levelno >= logging.WARNING]
             assert len(told) == 1, f"the log should tell the operator once: {told}"
-            assert "free some disk space" in told[0].getMessage()
+            assert "free some disk space" in told[0].getMessage(), told[0].getMessage()
 
             await _limit_pages(store, None)
             await service.turns.play(CHANNEL, user_id=mover, move=move)

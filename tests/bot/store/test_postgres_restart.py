@@ -1,0 +1,126 @@
+"""The PostgreSQL store through a restart of its real server (a server of this module's own, so
+the session's is never stopped): while the server is down every operation raises
+:class:`ConnectionLost` and the log says so once; once it is back the pool reconnects by
+itself, a claim of the connection that died holds nothing, and the claimer's named connection
+is made again."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterator
+from datetime import timedelta
+
+import pytest
+
+from bot.core.outbox import Outbox, Post
+from bot.store import Claimer, ConnectionLost, PostgresStore
+from sandbox import pgserver
+from tests.bot.clocks import FakeClock
+from tests.bot.store.test_store import HOST, NAMES, START, message
+
+LEASE = timedelta(minutes=5)
+ONE = Claimer("restart-one", lease=LEASE)
+TWO = Claimer("restart-two", lease=LEASE)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[pgserver.PostgresServer]:
+    """A server of this module's own, which its tests stop and start (and crash)."""
+    try:
+        started = pgserver.start(durable=True)
+    except pgserver.PostgresMissing as error:
+        pytest.fail(str(error), pytrace=False)
+    try:
+        yield started
+    finally:
+        started.stop()
+
+
+@pytest.fixture
+async def store(server: pgserver.PostgresServer) -> AsyncIterator[PostgresStore]:
+    """A store on a new schema of the module's server."""
+    url = server.url(server.create_schema())
+    async with PostgresStore.open(url, now=FakeClock(START)) as opened:
+        yield opened
+
+
+@pytest.fixture
+def restarting(server: pgserver.PostgresServer) -> Iterator[pgserver.PostgresServer]:
+    """The server, started again at the end of the test whatever happened."""
+    try:
+        yield server
+    finally:
+        if "server is running" not in server.run("pg_ctl", "-D", str(server.data), "status").stdout:
+            server.launch()
+
+
+def connected_names(server: pgserver.PostgresServer) -> set[str]:
+    """The ``application_name`` of every connection open on the server now."""
+    listed = server.psql("SELECT application_name FROM pg_stat_activity")
+    return set(listed.splitlines())
+
+
+async def test_while_the_server_is_down_each_operation_says_so_and_after_it_works_again(
+    store: PostgresStore, restarting: pgserver.PostgresServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = await store.create_lobby(1, 100, HOST, NAMES[HOST], "A")
+    with caplog.at_level(logging.INFO, logger="bot.store"):
+        restarting.halt("fast")
+        for _ in range(3):
+            with pytest.raises(ConnectionLost):
+                await store.get_game(game.id)
+            with pytest.raises(ConnectionLost):
+                await store.create_lobby(1, 200, HOST, NAMES[HOST], "A")
+            with pytest.raises(ConnectionLost):
+                await store.claim_games([game.id], ONE)
+        told = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(told) == 1, f"the log should tell of the server down once: {told}"
+        assert "not answering" in told[0]
+
+        restarting.launch()
+        assert await store.get_game(game.id) == game
+        other = await store.create_lobby(1, 200, HOST, NAMES[HOST], "A")
+        assert await store.get_active_game(200) == other
+    assert any("works again" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_claim_of_a_connection_lost_holds_nothing_and_the_claimer_reconnects(
+    store: PostgresStore, restarting: pgserver.PostgresServer
+) -> None:
+    game = await store.create_lobby(1, 100, HOST, NAMES[HOST], "A")
+    later = await store.create_lobby(1, 200, HOST, NAMES[HOST], "A")
+    assert await store.claim_games([game.id], ONE) == {game.id}
+    assert ONE.name in connected_names(restarting)
+
+    restarting.halt("immediate")  # a crash: no goodbye to any connection
+    restarting.launch()
+    assert ONE.name not in connected_names(restarting)
+    # The claim's lease runs for minutes, but its connection is gone: it holds nothing.
+    assert await store.claim_games([game.id], TWO) == {game.id}
+    assert await store.claim_games([later.id], ONE) == {later.id}
+    assert ONE.name in connected_names(restarting), "the claimer did not reconnect"
+    assert await store.claim_games([game.id], ONE) == set()
+
+
+async def test_a_post_whose_mark_was_cut_by_the_restart_is_marked_not_posted_again(
+    store: PostgresStore, restarting: pgserver.PostgresServer
+) -> None:
+    game = await store.create_lobby(1, 100, HOST, NAMES[HOST], "A")
+    await store.end_game(game.id, outbox_messages=[message("end", "once")])
+    posts: list[str] = []
+
+    async def send(channel_id: int, post: Post) -> int:
+        posts.append(post.text)
+        if len(posts) == 1:
+            restarting.halt("fast")  # Discord took it; the database goes before it is marked
+        return 9000 + len(posts)
+
+    outbox = Outbox(store, send, render=lambda announcement: [])
+    with pytest.raises(ConnectionLost):
+        await outbox.drain()
+    with pytest.raises(ConnectionLost):
+        await outbox.drain()
+    restarting.launch()
+    assert await outbox.drain() == 1
+    assert posts == ["once"]
+    assert await store.pending() == []
