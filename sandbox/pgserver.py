@@ -147,6 +147,11 @@ class PostgresServer:
         server's processes, as a crash does."""
         self.run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
+    @property
+    def running(self) -> bool:
+        """Whether the server is up (``pg_ctl status``)."""
+        return self.run("pg_ctl", "-D", str(self.data), "status").returncode == 0
+
     def launch(self) -> None:
         """Start the server on its files and wait until it takes connections."""
         options = " ".join(

@@ -30,6 +30,30 @@ def postgres_server() -> Iterator[pgserver.PostgresServer]:
         server.stop()
 
 
+@pytest.fixture(scope="module")
+def own_postgres() -> Iterator[pgserver.PostgresServer]:
+    """A PostgreSQL server of one test module's own, whose tests stop, crash and start it
+    (the session's server is never stopped); durable, so a crash loses no commit."""
+    try:
+        server = pgserver.start(durable=True)
+    except pgserver.PostgresMissing as error:
+        pytest.fail(str(error), pytrace=False)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def restarting_postgres(own_postgres: pgserver.PostgresServer) -> Iterator[pgserver.PostgresServer]:
+    """:func:`own_postgres`, running again at the end of the test whatever happened in it."""
+    try:
+        yield own_postgres
+    finally:
+        if not own_postgres.running:
+            own_postgres.launch()
+
+
 @pytest.fixture
 def postgres_url(postgres_server: pgserver.PostgresServer) -> str:
     """The URL of a new empty schema of the session's database, for one test (the server

@@ -7,7 +7,7 @@ is made again."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
@@ -23,35 +23,12 @@ ONE = Claimer("restart-one", lease=LEASE)
 TWO = Claimer("restart-two", lease=LEASE)
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[pgserver.PostgresServer]:
-    """A server of this module's own, which its tests stop and start (and crash)."""
-    try:
-        started = pgserver.start(durable=True)
-    except pgserver.PostgresMissing as error:
-        pytest.fail(str(error), pytrace=False)
-    try:
-        yield started
-    finally:
-        started.stop()
-
-
 @pytest.fixture
-async def store(server: pgserver.PostgresServer) -> AsyncIterator[PostgresStore]:
+async def store(own_postgres: pgserver.PostgresServer) -> AsyncIterator[PostgresStore]:
     """A store on a new schema of the module's server."""
-    url = server.url(server.create_schema())
+    url = own_postgres.url(own_postgres.create_schema())
     async with PostgresStore.open(url, now=FakeClock(START)) as opened:
         yield opened
-
-
-@pytest.fixture
-def restarting(server: pgserver.PostgresServer) -> Iterator[pgserver.PostgresServer]:
-    """The server, started again at the end of the test whatever happened."""
-    try:
-        yield server
-    finally:
-        if "server is running" not in server.run("pg_ctl", "-D", str(server.data), "status").stdout:
-            server.launch()
 
 
 def connected_names(server: pgserver.PostgresServer) -> set[str]:
@@ -61,11 +38,13 @@ def connected_names(server: pgserver.PostgresServer) -> set[str]:
 
 
 async def test_while_the_server_is_down_each_operation_says_so_and_after_it_works_again(
-    store: PostgresStore, restarting: pgserver.PostgresServer, caplog: pytest.LogCaptureFixture
+    store: PostgresStore,
+    restarting_postgres: pgserver.PostgresServer,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     game = await store.create_lobby(1, 100, HOST, NAMES[HOST], "A")
     with caplog.at_level(logging.INFO, logger="bot.store"):
-        restarting.halt("fast")
+        restarting_postgres.halt("fast")
         for _ in range(3):
             with pytest.raises(ConnectionLost):
                 await store.get_game(game.id)
@@ -77,7 +56,7 @@ async def test_while_the_server_is_down_each_operation_says_so_and_after_it_work
         assert len(told) == 1, f"the log should tell of the server down once: {told}"
         assert "not answering" in told[0]
 
-        restarting.launch()
+        restarting_postgres.launch()
         assert await store.get_game(game.id) == game
         other = await store.create_lobby(1, 200, HOST, NAMES[HOST], "A")
         assert await store.get_active_game(200) == other
@@ -85,25 +64,25 @@ async def test_while_the_server_is_down_each_operation_says_so_and_after_it_work
 
 
 async def test_a_claim_of_a_connection_lost_holds_nothing_and_the_claimer_reconnects(
-    store: PostgresStore, restarting: pgserver.PostgresServer
+    store: PostgresStore, restarting_postgres: pgserver.PostgresServer
 ) -> None:
     game = await store.create_lobby(1, 100, HOST, NAMES[HOST], "A")
     later = await store.create_lobby(1, 200, HOST, NAMES[HOST], "A")
     assert await store.claim_games([game.id], ONE) == {game.id}
-    assert ONE.name in connected_names(restarting)
+    assert ONE.name in connected_names(restarting_postgres)
 
-    restarting.halt("immediate")  # a crash: no goodbye to any connection
-    restarting.launch()
-    assert ONE.name not in connected_names(restarting)
+    restarting_postgres.halt("immediate")  # a crash: no goodbye to any connection
+    restarting_postgres.launch()
+    assert ONE.name not in connected_names(restarting_postgres)
     # The claim's lease runs for minutes, but its connection is gone: it holds nothing.
     assert await store.claim_games([game.id], TWO) == {game.id}
     assert await store.claim_games([later.id], ONE) == {later.id}
-    assert ONE.name in connected_names(restarting), "the claimer did not reconnect"
+    assert ONE.name in connected_names(restarting_postgres), "the claimer did not reconnect"
     assert await store.claim_games([game.id], ONE) == set()
 
 
 async def test_a_post_whose_mark_was_cut_by_the_restart_is_marked_not_posted_again(
-    store: PostgresStore, restarting: pgserver.PostgresServer
+    store: PostgresStore, restarting_postgres: pgserver.PostgresServer
 ) -> None:
     game = await store.create_lobby(1, 100, HOST, NAMES[HOST], "A")
     await store.end_game(game.id, outbox_messages=[message("end", "once")])
@@ -112,7 +91,9 @@ async def test_a_post_whose_mark_was_cut_by_the_restart_is_marked_not_posted_aga
     async def send(channel_id: int, post: Post) -> int:
         posts.append(post.text)
         if len(posts) == 1:
-            restarting.halt("fast")  # Discord took it; the database goes before it is marked
+            restarting_postgres.halt(
+                "fast"
+            )  # Discord took it; the database goes before it is marked
         return 9000 + len(posts)
 
     outbox = Outbox(store, send, render=lambda announcement: [])
@@ -120,7 +101,7 @@ async def test_a_post_whose_mark_was_cut_by_the_restart_is_marked_not_posted_aga
         await outbox.drain()
     with pytest.raises(ConnectionLost):
         await outbox.drain()
-    restarting.launch()
+    restarting_postgres.launch()
     assert await outbox.drain() == 1
     assert posts == ["once"]
     assert await store.pending() == []

@@ -1,0 +1,110 @@
+"""The real bot on a real PostgreSQL server that is stopped and started, then crashed, while two
+games are played: meanwhile commands and buttons are answered privately that the database is
+not answering, the background work waits without filling the log, and once the server is back
+both games go on with no move lost or doubled, no message posted twice and the claims' named
+connection made again."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.client import OUTBOX_SECONDS
+from bot.core.retry import LONGEST_WAIT
+from sandbox import pgserver
+from tests.e2e.harness import GameChannel, World, button, poll_until
+
+pytestmark = pytest.mark.e2e
+
+NOT_ANSWERING = "The game's database is not answering; try again in a minute."
+
+
+@pytest.fixture
+def bot_env(restarting_postgres: pgserver.PostgresServer, tmp_path: Path) -> dict[str, str]:
+    url = restarting_postgres.url(restarting_postgres.create_schema())
+    return {"CASCADIA_DB": url, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+
+
+def claim_connections(server: pgserver.PostgresServer, pid: int) -> list[str]:
+    """The named connections the bot process ``pid`` holds for its claims (``host:pid:tag``)."""
+    names = server.psql("SELECT application_name FROM pg_stat_activity").splitlines()
+    return [name for name in names if re.fullmatch(rf".*:{pid}:[0-9a-f]{{8}}", name)]
+
+
+def logged_more(world: World, text: str, *, than: int) -> Callable[[], bool]:
+    """Whether the bot's log has ``text`` more than ``than`` times (to wait on)."""
+    return lambda: world.bot.log_text().count(text) > than
+
+
+async def answered(table: GameChannel, user: int, command: str) -> str:
+    """``/cascadia command``'s private answer, read without the database (it may be down)."""
+    return (await table.run(user, command)).content
+
+
+async def test_two_games_go_on_through_a_restart_and_a_crash_of_postgresql(
+    world: World, restarting_postgres: pgserver.PostgresServer
+) -> None:
+    server = restarting_postgres
+    first, second = world.table(), world.table(world.new_channel())
+    await first.setup([world.alice, world.bob])
+    await second.setup([world.carol, world.dave])
+    await first.play()
+    turn = await second.play()
+    await first.settled()
+    await second.settled()
+    assert claim_connections(server, world.bot.pid), "the bot holds no named claim connection"
+
+    for how in ("fast", "immediate"):
+        mover, waiting = first.to_move, second.to_move
+        assert mover is not None
+        assert waiting is not None
+        move = await first.choose(mover)
+        waits = world.bot.log_text().count("the outbox drain waits for the database")
+        server.halt(how)
+
+        handle = await first.send(mover, "play", move.options())
+        assert (await first.reply(handle)).content == NOT_ANSWERING
+        assert await answered(second, waiting, "status") == NOT_ANSWERING
+        pressed = await world.server.click(waiting, turn, button(turn, "Play"))
+        answer = await second.reply(pressed)
+        assert answer.ephemeral
+        assert answer.content == NOT_ANSWERING
+        await poll_until(
+            logged_more(world, "the outbox drain waits", than=waits),
+            timeout=OUTBOX_SECONDS + 5,
+            what="the outbox drain to wait for the database",
+            server=world.server,
+        )
+
+        server.launch()
+        await first.play(mover, move)
+        turn = await second.play()
+        await poll_until(
+            lambda: claim_connections(server, world.bot.pid),
+            timeout=10,
+            what="the bot to make its named claim connection again",
+            server=world.server,
+        )
+        await poll_until(
+            logged_more(world, "the outbox drain goes on", than=waits),
+            timeout=LONGEST_WAIT + 5,
+            what="the outbox drain to find the database again",
+            server=world.server,
+        )
+
+    for table in (first, second):
+        for _ in range(3):
+            await table.play()
+        await table.settled()
+        table.check_channel()
+        moves = world.db.moves(table.game_id)
+        assert [seq for seq, _, _ in moves] == list(range(1, table.turns + 1))
+    assert world.db.unsent() == []
+    log = world.bot.log_text()
+    told = [line for line in log.splitlines() if "the database is not answering" in line]
+    assert len([line for line in told if "WARNING" in line]) == 2, told
+    assert log.count("the outbox drain waits for the database") == 2
+    assert log.count("the outbox drain goes on") == 2
