@@ -45,6 +45,7 @@ from bot.store import (
     Claimer,
     Clock,
     CommitResult,
+    DatabaseUnavailable,
     GameRow,
     GameStatus,
     MoveRow,
@@ -337,6 +338,8 @@ class GameKernel:
         try:
             totals = await asyncio.to_thread(round_totals, record)
             await self.store.save_round_scores(game_id, totals)
+        except DatabaseUnavailable as error:
+            log.info("the round totals of game %d wait for the archive: %s", game_id, error)
         except Exception:
             log.exception("could not keep the round totals of game %d", game_id)
 
