@@ -17,7 +17,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Coroutine, Iterator, Sequence
+from collections.abc import Collection, Coroutine, Iterator, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -223,7 +223,7 @@ class CascadiaBot(commands.AutoShardedBot):
         ):
             # The permissions that refused a post are back: what waited goes out now.
             self.outbox.permissions_changed([channel_id])
-            self._background(self.outbox.drain([channel_id]))
+            self._background(self.drain_now([channel_id]))
         return True
 
     async def _replace_departed_host(self, interaction: discord.Interaction[CascadiaBot]) -> None:
@@ -283,12 +283,20 @@ class CascadiaBot(commands.AutoShardedBot):
     ) -> None:
         """Permissions may have changed: refused posts are tried again."""
         if self.outbox.permissions_changed():
-            await self.outbox.drain()
+            await self.drain_now()
 
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         """A role's permissions may have changed: refused posts are tried again."""
         if self.outbox.permissions_changed():
-            await self.outbox.drain()
+            await self.drain_now()
+
+    async def drain_now(self, channels: Collection[int] | None = None) -> None:
+        """Post what waits (in ``channels``, when given) now rather than at the loop's next
+        run; with the database unavailable, the loop posts it once it is back."""
+        try:
+            await self.outbox.drain(channels)
+        except DatabaseUnavailable as error:
+            log.info("the outbox waits for the database: %s", error)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A deleted channel's game ends."""
