@@ -52,6 +52,10 @@ _ALIVE = "SELECT application_name FROM pg_stat_activity WHERE application_name I
 POOL_SIZE = 10
 """The most connections one process keeps open to the database."""
 
+CONNECT_SECONDS = 10.0
+"""How long a new connection may take before the server counts as not answering (asyncpg's
+own default, a minute, would hold a command that long while a failover is under way)."""
+
 _MIGRATION_LOCK = 0x636173636164  # "cascad": the advisory lock held while migrating
 
 _LOST = (
@@ -98,7 +102,11 @@ class PostgresStore(SqlStore):
         # floor in the background and log a traceback each time. The pool connects on demand,
         # so after a restart the next operation finds the server again.
         pool = await asyncpg.create_pool(
-            url, min_size=0, max_size=POOL_SIZE, server_settings=settings
+            url,
+            min_size=0,
+            max_size=POOL_SIZE,
+            server_settings=settings,
+            timeout=CONNECT_SECONDS,
         )
         return cls(pool, url, now=now)
 
@@ -238,7 +246,9 @@ class PostgresStore(SqlStore):
                 return
             with self._answering():
                 self._presence[claimer.name] = await asyncpg.connect(
-                    self._url, server_settings={"application_name": claimer.name}
+                    self._url,
+                    server_settings={"application_name": claimer.name},
+                    timeout=CONNECT_SECONDS,
                 )
 
     # --- PostgreSQL's ways --------------------------------------------------------------------
@@ -300,8 +310,11 @@ class PostgresStore(SqlStore):
         """Turn the server not answering into :class:`ConnectionLost`; keep :attr:`_outage`."""
         try:
             yield
-        except _LOST as error:
-            lost = ConnectionLost(f"{type(error).__name__}: {error}")
+        except (*_LOST, asyncpg.exceptions.InterfaceError) as error:
+            cause = _cause_lost(error)
+            if cause is None:
+                raise
+            lost = ConnectionLost(f"{type(cause).__name__}: {cause}")
             self._outage.failed(lost, _ADVICE)
             raise lost from error
         self._outage.worked()
@@ -314,6 +327,20 @@ class PostgresStore(SqlStore):
     def _refuse_reentry(self) -> None:
         if _in_transaction.get() is self:
             raise RuntimeError("store used inside its own transaction: this would deadlock")
+
+
+def _cause_lost(error: BaseException) -> BaseException | None:
+    """The error of the server not answering behind ``error``, if that is what it is: itself,
+    or for asyncpg's complaint that a connection is closed (a transaction's end after its
+    connection died), the error it was raised while handling."""
+    if isinstance(error, _LOST):
+        return error
+    context = error.__context__
+    while context is not None:
+        if isinstance(context, _LOST):
+            return context
+        context = context.__context__
+    return None
 
 
 async def _schema_version(db: Connection) -> int:
