@@ -108,3 +108,36 @@ async def test_two_games_go_on_through_a_restart_and_a_crash_of_postgresql(
     assert len([line for line in told if "WARNING" in line]) == 2, told
     assert log.count("the outbox drain waits for the database") == 2
     assert log.count("the outbox drain goes on") == 2
+
+
+async def test_a_move_cut_off_by_a_crash_of_postgresql_counts_once_or_not_at_all(
+    world: World, restarting_postgres: pgserver.PostgresServer
+) -> None:
+    server = restarting_postgres
+    table = world.table()
+    await table.setup([world.alice, world.bob])
+    await table.settled()
+    for deferred in (False, True, False, True):
+        mover = table.to_move
+        assert mover is not None
+        move = await table.choose(mover)
+        before, since = len(world.db.moves(table.game_id)), len(world.server.messages)
+        handle = await table.send(mover, "play", move.options())
+        if deferred:
+            await handle.response()  # the bot is saving the move now
+        server.halt("immediate")
+        answer = (await table.reply(handle)).content
+        server.launch()
+        kept = len(world.db.moves(table.game_id)) - before
+        if answer == NOT_ANSWERING and not kept:
+            await table.play(mover, move)
+        else:
+            # Played, whether or not the answer could say so: its message comes once.
+            assert answer in ("Turn played.", NOT_ANSWERING), answer
+            assert kept == 1
+            await table.turn_posted(since, mover)
+    await table.play()
+    await table.settled()
+    table.check_channel()
+    moves = world.db.moves(table.game_id)
+    assert [seq for seq, _, _ in moves] == list(range(1, table.turns + 1))
