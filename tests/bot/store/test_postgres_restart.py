@@ -112,10 +112,14 @@ async def test_a_transaction_the_restart_cuts_leaves_nothing_written(
     store: PostgresStore, restarting_postgres: pgserver.PostgresServer, how: str
 ) -> None:
     game = await store.create_lobby(1, 100, HOST, NAMES[HOST], "A")
-    with pytest.raises(ConnectionLost):
+
+    async def cut() -> None:
         async with store.transaction() as db:
             await db.execute("UPDATE games SET host_id = $1 WHERE id = $2", 7, game.id)
             restarting_postgres.halt(how)  # the server goes between the write and its COMMIT
             await db.execute("UPDATE games SET cards = $1 WHERE id = $2", "B", game.id)
+
+    with pytest.raises(ConnectionLost):
+        await cut()
     restarting_postgres.launch()
     assert await store.get_game(game.id) == game
