@@ -19,11 +19,6 @@ class Outage:
         self._failing: str | None = None
         """The kind of failure going on (its class and reason), or ``None``."""
 
-    @property
-    def failing(self) -> bool:
-        """Whether the last operation failed."""
-        return self._failing is not None
-
     def failed(self, error: DatabaseUnavailable, advice: str) -> None:
         """An operation failed with ``error``: if it is a new failure, the log says so, and
         what the operator should do (``advice``)."""

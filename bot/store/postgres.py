@@ -69,7 +69,8 @@ _LOST = (
 
 _ADVICE = (
     "Commands are answered that the database is not answering, and background work waits and "
-    "retries; the bot reconnects by itself once the PostgreSQL server is back"
+    "retries; the bot reconnects by itself once the PostgreSQL server is back (if this lasts, "
+    "see to the server or the network to it)"
 )
 
 _in_transaction: contextvars.ContextVar[PostgresStore | None] = contextvars.ContextVar(

@@ -43,7 +43,7 @@ _SPACE = (
 )
 _WRITABLE = (
     "Moves are refused until it can save again: make the database file and its folder "
-    "writable (a bot started on a read-only file goes on only after a restart)"
+    "writable (a file system mounted read-only: writable again); play goes on by itself then"
 )
 _CANNOT_SAVE = {
     sqlite3.SQLITE_FULL: ("the disk is full", _SPACE),
