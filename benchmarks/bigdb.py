@@ -22,7 +22,10 @@ Then it measures, each against its target:
   for the heavy user and for random users: p50 and p99;
 * one reminder pass after an hour of downtime, then passes a minute apart, and the other
   periodic checks (deadlines, votes, computer seats, pings owed after quiet hours);
-* the database size per game.
+* the database size per game;
+* the bot's first pass of forgetting messages posted over a week ago on it (see
+  :meth:`bot.store.Store.forget_sent`), after which the figures above are measured (with
+  ``--keep-sent``, they are measured on every message kept).
 
 Exits with status 1 if a target was missed.
 """
@@ -49,6 +52,7 @@ if __name__ == "__main__" and not __package__:
     # Run as a file, this file's folder comes first on the path: look in the repository root.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from bot.client import FORGET_BATCH, KEEP_SENT
 from bot.core import messages
 from bot.core.absence_service import Attendance
 from bot.core.messages import Player
@@ -494,6 +498,34 @@ async def measure(startup: str, reads: str, now: datetime, workdir: Path, sample
     return report.ok
 
 
+def forget_sent(path: Path, now: datetime) -> None:
+    """The bot's first pass of forgetting old sent messages on the file, batch by batch as
+    the bot does it, then the space given back; prints how long each part took."""
+
+    async def forget() -> tuple[int, list[float], float, int]:
+        async with SqliteStore.open(path, now=lambda: now) as store:
+            batches: list[float] = []
+            forgotten = 0
+            while True:
+                began = time.perf_counter()
+                batch = await store.forget_sent(now - KEEP_SENT, limit=FORGET_BATCH)
+                batches.append(time.perf_counter() - began)
+                forgotten += batch
+                if batch < FORGET_BATCH:
+                    break
+            began = time.perf_counter()
+            pages = await store.reclaim_space()
+            return forgotten, batches, time.perf_counter() - began, pages
+
+    before = database_bytes(path)
+    forgotten, batches, reclaim, pages = asyncio.run(forget())
+    after = database_bytes(path)
+    print(f"forgot {forgotten} sent messages in {sum(batches):.1f}s ({len(batches)} batches,"
+          f" the longest {max(batches) * 1000:.0f} ms), gave {pages} pages back in"
+          f" {reclaim * 1000:.0f} ms: {before / 2**20:.1f} MiB before, {after / 2**20:.1f} MiB"
+          " after")  # fmt: skip
+
+
 def sqlite_run(path: Path, workdir: Path, args: argparse.Namespace) -> bool:
     """Measure on copies of the SQLite file."""
     size = database_bytes(path)
@@ -536,6 +568,9 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=300, help="timings per figure")
     parser.add_argument("--db", help="generate into this SQLite file and keep it, or reuse it")
     parser.add_argument("--backend", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument(
+        "--keep-sent", action="store_true", help="measure without forgetting old messages"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="cascadia-bigdb-") as tmp:
         workdir = Path(tmp)
@@ -548,6 +583,11 @@ def main() -> None:
             games = args.finished + args.running
             print(f"generated {args.finished} finished and {args.running} running games in "
                   f"{took:.0f}s ({took / games * 1000:.1f} ms a game)")  # fmt: skip
+        if not args.keep_sent:
+            forgetting = workdir / "forgetting.sqlite3"
+            shutil.copyfile(path, forgetting)
+            forget_sent(forgetting, NOW)
+            path = forgetting
         run = sqlite_run if args.backend == "sqlite" else postgres_run
         ok = run(path, workdir, args)
     sys.exit(0 if ok else 1)

@@ -49,6 +49,13 @@ log = logging.getLogger(__name__)
 
 OUTBOX_SECONDS = 10.0
 """How often unsent messages are looked for (besides right after each commit)."""
+KEEP_SENT = timedelta(days=7)
+"""How long a posted message's row is kept before it is forgotten (see
+:meth:`bot.store.Store.forget_sent`: what is still read is kept for good)."""
+FORGET_SECONDS = 3600.0
+"""How often the rows past :data:`KEEP_SENT` are looked for."""
+FORGET_BATCH = 1000
+"""Rows forgotten a transaction, so that commands wait for none for long."""
 SHUTDOWN_GRACE_SECONDS = 10.0
 """How long shutting down waits for requests being handled to finish."""
 UNKNOWN_CHANNEL = 10003
@@ -165,6 +172,7 @@ class CascadiaBot(commands.AutoShardedBot):
         )
         self._requests: set[asyncio.Task[Any]] = set()
         self._stopping = False
+        self._forgot_at: float | None = None
 
     async def login(self, token: str) -> None:
         """Log in, at the configured hosts."""
@@ -416,9 +424,27 @@ class CascadiaBot(commands.AutoShardedBot):
 
     async def _drain_once(self) -> None:
         await self.outbox.drain()
+        await self._forget_sent()
         await self.store.reclaim_space()
         # A computer turn whose last try failed (the database busy, say) is tried again.
         await self.computers.wake_all()
+
+    async def _forget_sent(self) -> None:
+        """Once every :data:`FORGET_SECONDS`, forget the rows of messages posted more than
+        :data:`KEEP_SENT` ago, a batch at a time; the drain then gives their space back."""
+        now = asyncio.get_running_loop().time()
+        if self._forgot_at is not None and now - self._forgot_at < FORGET_SECONDS:
+            return
+        before = self.service.now() - KEEP_SENT
+        forgotten = 0
+        while (batch := await self.store.forget_sent(before, limit=FORGET_BATCH)) > 0:
+            forgotten += batch
+            if batch < FORGET_BATCH:
+                break
+            await asyncio.sleep(0)  # let commands in between batches
+        self._forgot_at = now
+        if forgotten:
+            log.info("forgot %d messages posted before %s", forgotten, before.isoformat())
 
     @tasks.loop(seconds=60)
     async def send_reminders(self) -> None:

@@ -221,6 +221,16 @@ class Store(Protocol):
     async def mark_failed(self, outbox_id: int, error: str) -> None:
         """Count a failed attempt to post a row and keep the error; ignored once it is sent."""
 
+    async def forget_sent(self, sent_before: datetime, *, limit: int = 1000) -> int:
+        """Delete up to ``limit`` outbox rows posted before ``sent_before`` that nothing reads
+        any more, oldest first; returns how many (call again while it is ``limit``).
+
+        Kept whatever their age: every row not yet posted (a restart posts it, with its nonce),
+        each game's final message (``finish``, which its history links to) and its latest
+        turn message (what :meth:`latest_message` and :meth:`latest_turn_message` give). The
+        game rows, the move log and the final record are never touched. The space comes back
+        with :meth:`reclaim_space`."""
+
     async def reclaim_space(self) -> int:
         """Give the space that deleted rows (mostly sent messages' snapshots) left free back to
         the file system; returns how many pages were free. Cheap when there are none: the bot

@@ -447,6 +447,21 @@ class SqlStore(AbsenceQueries, ArchiveQueries, StandingsQueries):
         message_id = await self._fetchval(q, game_id)
         return None if message_id is None else int(message_id)
 
+    async def forget_sent(self, sent_before: datetime, *, limit: int = 1000) -> int:
+        q = (
+            "SELECT o.id FROM outbox o WHERE o.sent_at < $1 AND o.kind <> 'finish'"
+            " AND o.id <> COALESCE((SELECT max(t.id) FROM outbox t WHERE t.game_id = o.game_id"
+            " AND t.message_id IS NOT NULL AND t.kind IN ('start', 'turn', 'wipe')), 0)"
+            " ORDER BY o.id LIMIT $2"
+        )
+        async with self._transaction() as db:
+            ids = self._list(row[0] for row in await db.fetch(q, self._time(sent_before), limit))
+            await db.execute(f"DELETE FROM outbox_snapshots WHERE outbox_id {self._in('$1')}", ids)
+            deleted = await db.fetch(
+                f"DELETE FROM outbox WHERE id {self._in('$1')} RETURNING id", ids
+            )
+        return len(deleted)
+
     async def latest_turn_message(self, game_id: int) -> OutboxRow | None:
         q = (
             f"SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLES} WHERE o.game_id = $1"
