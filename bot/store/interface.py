@@ -232,9 +232,9 @@ class Store(Protocol):
         with :meth:`reclaim_space`."""
 
     async def reclaim_space(self) -> int:
-        """Give the space that deleted rows (mostly sent messages' snapshots) left free back to
-        the file system; returns how many pages were free. Cheap when there are none: the bot
-        calls it periodically."""
+        """Give the space that deleted rows (sent messages' snapshots, forgotten messages) left
+        free back to the file system, a few thousand pages at most a call; returns how many
+        pages were given back. Cheap when there are none: the bot calls it periodically."""
 
     async def due_reminders(self, now: datetime) -> list[GameRow]:
         """Games being played, with reminders on, whose next reminder is at or before ``now``,

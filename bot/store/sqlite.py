@@ -35,6 +35,11 @@ BUSY_TIMEOUT_MS = 5_000
 _INCREMENTAL = 2
 """``PRAGMA auto_vacuum`` value of incremental auto-vacuum."""
 
+RECLAIM_PAGES = 2048
+"""The most pages (8 MiB) :meth:`SqliteStore.reclaim_space` gives back a call: each call holds
+the database, and the drain calls it every few seconds, so a large give-back (the first pass
+of forgetting old messages) is spread over its runs."""
+
 _PLACEHOLDER = re.compile(r"\$(\d+)")
 
 _SPACE = (
@@ -271,11 +276,11 @@ class SqliteStore(SqlStore):
 
 async def _reclaim(db: aiosqlite.Connection) -> int:
     rows = list(await db.execute_fetchall("PRAGMA freelist_count"))
-    free = int(rows[0][0]) if rows else 0
+    free = min(int(rows[0][0]) if rows else 0, RECLAIM_PAGES)
     if free:
         # executescript steps the pragma to its end; execute() would free a single page.
         # Outside any transaction it is one atomic statement of its own.
-        await db.executescript("PRAGMA incremental_vacuum;")
+        await db.executescript(f"PRAGMA incremental_vacuum({free:d});")
     return free
 
 
