@@ -35,8 +35,8 @@ BUSY_TIMEOUT_MS = 5_000
 _INCREMENTAL = 2
 """``PRAGMA auto_vacuum`` value of incremental auto-vacuum."""
 
-RECLAIM_PAGES = 2048
-"""The most pages (8 MiB) :meth:`SqliteStore.reclaim_space` gives back a call: each call holds
+RECLAIM_PAGES = 512
+"""The most pages (2 MiB) :meth:`SqliteStore.reclaim_space` gives back a call: each call holds
 the database, and the drain calls it every few seconds, so a large give-back (the first pass
 of forgetting old messages) is spread over its runs."""
 
