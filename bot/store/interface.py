@@ -15,6 +15,7 @@ from bot.store.rows import (
     HintRow,
     League,
     MoveRow,
+    NotifySettings,
     OutboxMessage,
     OutboxRow,
     PanelRow,
@@ -411,3 +412,44 @@ class Store(Protocol):
 
     async def clear_ratings(self) -> None:
         """Drop every rating of every server and season (before rebuilding them)."""
+
+    # --- how people hear of their turns -------------------------------------------------------
+
+    async def notify_settings(self, user_id: int) -> NotifySettings:
+        """A user's notification settings (nothing set: the defaults)."""
+
+    async def notify_settings_of(self, user_ids: Collection[int]) -> dict[int, NotifySettings]:
+        """The notification settings of each of ``user_ids`` (the defaults for those with
+        none)."""
+
+    async def save_notify_settings(self, settings: NotifySettings) -> NotifySettings:
+        """Store a user's notification settings, every field as given (a digest hour 0-23,
+        reminder hours 0-720, else ``ValueError``); returns them as stored."""
+
+    async def digest_people(self) -> list[NotifySettings]:
+        """The settings of everyone who asked for a daily digest."""
+
+    async def queue_digest(
+        self,
+        user_id: int,
+        day: str,
+        *,
+        game_id: int | None,
+        outbox_messages: Sequence[OutboxMessage] = (),
+    ) -> tuple[int, ...] | None:
+        """Record that the user's digest of their own ``day`` is done and, in the same
+        transaction, queue ``outbox_messages`` (under ``game_id``); ``None`` if that day's was
+        done already (another process, or before a restart), else the outbox ids."""
+
+    async def refuse_direct(self, outbox_id: int, user_id: int, error: str) -> bool:
+        """Discord refused the direct message ``outbox_id`` to ``user_id``: the row is done
+        (never tried again) and the user's DMs are refused from now on. Returns whether this
+        is news (their DMs were not refused before)."""
+
+    async def take_refusal_note(self, user_id: int) -> bool:
+        """Whether the user should now be told that their DMs are refused: ``True`` once per
+        refusal, recorded as told in the same write."""
+
+    async def turn_message_before(self, game_id: int, outbox_id: int) -> OutboxRow | None:
+        """The game's last turn message (start, turn or wipe) queued before ``outbox_id``,
+        sent or not."""
