@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import os
@@ -36,12 +37,14 @@ from bot.core.absence_service import Attendance
 from bot.core.computer_turns import ComputerTurns
 from bot.core.computers import start_thinker
 from bot.core.errors import ShuttingDown
-from bot.core.outbox import MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
+from bot.core.notify_service import Notices
+from bot.core.outbox import DIRECT, MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
 from bot.core.pictures import start_renderer
 from bot.core.service import GameService
 from bot.core.uploads import fit_upload
+from bot.direct import send_direct
 from bot.permissions import missing_permissions, permission_note
-from bot.store import Claimer, Clock, Store, utc_now
+from bot.store import Claimer, Clock, OutboxRow, Store, utc_now
 from bot.sync import SyncRecord, record_path, sync_if_changed
 
 log = logging.getLogger(__name__)
@@ -143,6 +146,7 @@ class CascadiaBot(commands.AutoShardedBot):
             claimer=self.claimer,
         )
         self.attendance = Attendance(self.service)
+        self.notices = Notices(self.service)
         self.renderer = start_renderer()
         self.outbox = Outbox(
             store,
@@ -151,6 +155,8 @@ class CascadiaBot(commands.AutoShardedBot):
             gone=self.channel_gone,
             edit_buttons=self.edit_buttons,
             claimer=self.claimer,
+            send_direct=functools.partial(send_direct, self),
+            direct_refused=self.direct_refused,
         )
         self.computers = ComputerTurns(self.service, self.announce)
         self.backups = (
@@ -258,7 +264,9 @@ class CascadiaBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction[CascadiaBot], command: object
     ) -> None:
         """A command in a game's channel where the bot lacks a permission the game needs
-        (taken away mid-game) ends with a private word on what to fix."""
+        (taken away mid-game) ends with a private word on what to fix; one whose user's
+        direct messages Discord refused, with that word, once."""
+        await self.tell_refusal(interaction)
         channel_id = interaction.channel_id
         if channel_id is None or await self.store.get_active_game(channel_id) is None:
             return
@@ -313,6 +321,23 @@ class CascadiaBot(commands.AutoShardedBot):
             await asyncio.to_thread(self.renderer.shutdown, wait=True, cancel_futures=True)
         await super().close()
 
+    async def tell_refusal(self, interaction: discord.Interaction[CascadiaBot]) -> None:
+        """Tell the user, privately and once, that Discord refused a direct message to them
+        (after the answer to their command or press)."""
+        try:
+            note = await self.notices.refusal_note(interaction.user.id)
+            if note is not None:
+                await interaction.followup.send(note, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell user %d of a refused DM", interaction.user.id)
+
+    async def direct_refused(self, row: OutboxRow) -> None:
+        """Discord refused a direct message: recorded once, and a ping owed in the game's
+        channel instead is posted."""
+        queued = await self.notices.refused(row)
+        if queued:
+            self._background(self.announce(queued))
+
     # --- the outbox ---------------------------------------------------------------------------
 
     async def announce(self, outbox_ids: Sequence[int]) -> bool:
@@ -320,7 +345,9 @@ class CascadiaBot(commands.AutoShardedBot):
         returns whether those went out now. When not, the loop retries them. A computer whose
         turn that write made due starts thinking."""
         rows = [await self.store.get_outbox(outbox_id) for outbox_id in outbox_ids]
-        await self.outbox.drain({row.channel_id for row in rows if row is not None})
+        # The channels first: a direct message links to the turn message posted there.
+        await self.outbox.drain({row.channel_id for row in rows if row and row.kind not in DIRECT})
+        await self.outbox.drain({row.channel_id for row in rows if row and row.kind in DIRECT})
         if not self._stopping:
             self.computers.wake({row.game_id for row in rows if row is not None})
         for outbox_id in outbox_ids:
@@ -400,6 +427,10 @@ class CascadiaBot(commands.AutoShardedBot):
         except Exception:
             log.exception("the reminder check failed; trying again at the next check")
         queued = bool(await self.attendance.check()) or queued
+        try:
+            queued = bool(await self.notices.check()) or queued
+        except Exception:
+            log.exception("the digest check failed; trying again at the next check")
         if queued:
             await self.outbox.drain()
 

@@ -29,6 +29,7 @@ from bot.core.captions import (
 )
 from bot.core.errors import NoGame, NotInGame
 from bot.core.names import clean, safe
+from bot.core.notify import NotifyChange
 from bot.core.records import export_file
 from bot.core.service import LoadedGame
 from bot.permissions import outcome
@@ -494,7 +495,8 @@ class Cascadia(commands.Cog):
         await absence.skip(interaction)
 
     @cascadia.command(
-        name="notify", description="Your own settings: quiet hours and time away, in every game"
+        name="notify",
+        description="Your own settings: how you hear of your turns, quiet hours, time away",
     )
     @app_commands.describe(
         away_until="Time away: the day you are back, YYYY-MM-DD (no reminders, deadlines wait)",
@@ -502,7 +504,12 @@ class Cascadia(commands.Cog):
         quiet_from="Quiet hours: no pings from this hour (0-23)",
         quiet_to="Quiet hours: up to this hour (0-23)",
         timezone="Your time zone for quiet hours, such as Europe/Berlin",
-        clear="Turn off: away (you are back now) or quiet (quiet hours off)",
+        clear="Turn off: away, quiet, digest, or reminders (back to each game's)",
+        dm="Also a direct message at each of your turns, with a Play button",
+        heads_up="A short direct message when you are next",
+        digest_hour="Once a day at this hour (your time zone), your games waiting for you",
+        channel_ping="Mention you in the channel at your turn (off: your name only)",
+        reminder_hours="Your own reminder interval in every game, hours (0: none)",
     )
     @app_commands.choices(
         clear=[app_commands.Choice(name=name, value=name) for name in notifications.CLEARABLE]
@@ -517,6 +524,11 @@ class Cascadia(commands.Cog):
         quiet_to: app_commands.Range[int, 0, 23] | None = None,
         timezone: str | None = None,
         clear: str | None = None,
+        dm: bool | None = None,
+        heads_up: bool | None = None,
+        digest_hour: app_commands.Range[int, 0, 23] | None = None,
+        channel_ping: bool | None = None,
+        reminder_hours: app_commands.Range[int, 0, MAX_REMINDER_HOURS] | None = None,
     ) -> None:
         """Show the caller's own settings, or change them, in all their games."""
         change = notifications.PresenceChange(
@@ -527,7 +539,14 @@ class Cascadia(commands.Cog):
             timezone=timezone,
             clear=clear,
         )
-        await notifications.notify(interaction, change)
+        notices = NotifyChange(
+            dm=dm,
+            heads_up=heads_up,
+            digest_hour=digest_hour,
+            channel_ping=channel_ping,
+            reminder_hours=reminder_hours,
+        )
+        await notifications.notify(interaction, change, notices)
 
     @cascadia.command(name="end", description="End this channel's game (host or Manage Channels)")
     async def end(self, interaction: Interaction) -> None:

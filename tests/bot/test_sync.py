@@ -119,8 +119,11 @@ def test_turn_options(bot: CascadiaBot, command: str) -> None:
         ("skip", [], []),
         (
             "notify",
-            ["away_until", "away_note", "quiet_from", "quiet_to", "timezone", "clear"],
-            [False] * 6,
+            [
+                *("away_until", "away_note", "quiet_from", "quiet_to", "timezone", "clear"),
+                *("dm", "heads_up", "digest_hour", "channel_ping", "reminder_hours"),
+            ],
+            [False] * 11,
         ),
     ],
 )
@@ -136,9 +139,14 @@ def test_other_options(
 
 def test_quiet_hours_are_whole_hours_and_zones_are_suggested(bot: CascadiaBot) -> None:
     options = _options(bot, "notify")
-    assert [c["value"] for c in options["clear"]["choices"]] == ["away", "quiet"]
-    for hour in ("quiet_from", "quiet_to"):
+    clearable = ["away", "quiet", "digest", "reminders"]
+    assert [c["value"] for c in options["clear"]["choices"]] == clearable
+    for hour in ("quiet_from", "quiet_to", "digest_hour"):
         assert (options[hour]["min_value"], options[hour]["max_value"]) == (0, 23)
+    limits = (options["reminder_hours"]["min_value"], options["reminder_hours"]["max_value"])
+    assert limits == (0, 720)
+    for switch in ("dm", "heads_up", "channel_ping"):
+        assert options[switch]["type"] == 5  # a boolean
     assert options["timezone"]["autocomplete"]
     assert _options(bot, "settings")["deadline_hours"]["min_value"] == 0
 
