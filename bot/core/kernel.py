@@ -213,7 +213,7 @@ class GameKernel:
         if (
             heads_up is not None
             and heads_up.heads_up
-            and notify.reach_of(heads_up).direct
+            and heads_up.dms_refused_at is None
             and following.user_id not in (to_move.user_id, mover)
             and presence_of(await self.store.person(following.user_id)).may_remind(now)
         ):
