@@ -336,12 +336,14 @@ async def test_a_refused_direct_message_pings_in_the_channel_and_is_told_once(
     await outbox.drain()
     [row] = fake.refused
     assert fake.posts == []
-    assert fake.channel[-1].mentions == (), "the turn message named them"
+    turn = fake.channel[-1]
+    assert turn.mentions == (), "the turn message named them"
     ids = await notices.refused(row)
     assert len(ids) == 1
     await outbox.drain()
-    assert fake.channel[-1].mentions == (nxt,)
-    assert "it's your turn in Cascadia" in fake.channel[-1].text
+    ping = fake.channel[-1]
+    assert ping.mentions == (nxt,)
+    assert "it's your turn in Cascadia" in ping.text
     assert await store.pending() == []
     assert await notices.refusal_note(nxt) == notify.refusal_note()
     assert await notices.refusal_note(nxt) is None, "told twice"

@@ -31,10 +31,12 @@ async def test_settings_are_kept_per_person_and_replaced_whole(store: Store) -> 
     assert await store.digest_people() == []
 
 
-@pytest.mark.parametrize("field", [{"digest_hour": 24}, {"reminder_hours": 721}])
-async def test_settings_out_of_range_are_refused(store: Store, field: dict[str, int]) -> None:
+@pytest.mark.parametrize(
+    "wrong", [NotifySettings(BOB, digest_hour=24), NotifySettings(BOB, reminder_hours=721)]
+)
+async def test_settings_out_of_range_are_refused(store: Store, wrong: NotifySettings) -> None:
     with pytest.raises(ValueError, match=r"0-23|0-720"):
-        await store.save_notify_settings(NotifySettings(BOB, **field))
+        await store.save_notify_settings(wrong)
     assert await store.notify_settings(BOB) == NotifySettings(BOB)
 
 
