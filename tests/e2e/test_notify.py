@@ -141,7 +141,7 @@ async def test_a_digest_at_the_set_hour_lists_the_games_waiting_once_a_day(
     world: World, clock: BotClock
 ) -> None:
     alice, bob = world.alice, world.bob
-    clock.set(DAY.replace(hour=7, minute=59, second=50))
+    clock.set(DAY.replace(hour=7, minute=30))
     tables = [world.table(), world.table(world.new_channel())]
     for table in tables:
         await table.setup([alice, bob])
@@ -176,14 +176,18 @@ async def test_quiet_hours_hold_a_direct_message_back_until_they_end(
     world: World, clock: BotClock
 ) -> None:
     alice, bob = world.alice, world.bob
-    clock.set(DAY.replace(hour=23))
+    clock.set(DAY.replace(hour=20))
     table = world.table()
     table.interleaved = lambda m: "your quiet hours are over" in m.content
     await table.run(bob, "notify", {"dm": True, "quiet_from": 22, "quiet_to": 8, "timezone": "UTC"})
     await table.setup([alice, bob])
     await table.run(alice, "settings", {"reminder_hours": 0})
     if table.to_move == bob:
+        await dm_count(world, bob, 1, what="bob's direct message at the start, before 22:00")
         await table.play()
+    await table.settled()
+    before = len(dms(world, bob))
+    clock.set(DAY.replace(hour=23))
     since = len(world.server.messages)
     move = await table.choose(alice)
     await table.run(alice, "play", move.options())
@@ -192,15 +196,15 @@ async def test_quiet_hours_hold_a_direct_message_back_until_they_end(
     table.turns += 1
     table.to_move = bob
     await table.settled()
-    assert dms(world, bob) == [], "a direct message in quiet hours"
+    assert len(dms(world, bob)) == before, "a direct message in quiet hours"
 
     clock.set(DAY.replace(day=2, hour=8, second=1))
-    held = await dm_count(world, bob, 1, what="bob's direct message when quiet hours end")
+    held = await dm_count(world, bob, before + 1, what="bob's direct message when quiet ends")
     assert "(held back in your quiet hours)" in held.content
     assert held.content.endswith(f"[The turn message]({link(world, table, turn)})")
     assert labels(held) == ["Play"]
     await table.settled()
-    assert len(dms(world, bob)) == 1
+    assert len(dms(world, bob)) == before + 1
     await table.play(bob)
 
 
