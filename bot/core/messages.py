@@ -524,7 +524,7 @@ Look: `/cascadia board [player]` · `/cascadia status` · `/cascadia score` · `
 Past games: `/cascadia history [user]` · `/cascadia replay [game]` · `/cascadia stats` \
 · `/cascadia server` · `/cascadia leaderboard` · `/cascadia league`
 Host: `/cascadia settings` · `/cascadia skip` · `/cascadia end`
-You: `/cascadia notify` (quiet hours, time away)"""
+You: `/cascadia notify` (DMs, digest, quiet hours, time away)"""
 
 
 def help_message() -> str:
