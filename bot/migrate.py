@@ -51,6 +51,7 @@ TABLES = (
     "leagues",
     "league_members",
     "ratings",
+    "notify_settings",
 )
 """Every table of the schema, each after the tables it refers to."""
 
