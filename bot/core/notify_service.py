@@ -61,6 +61,10 @@ class Notices:
     async def refusal_note(self, user_id: int) -> str | None:
         """The word owed once to a person whose direct messages Discord refused, if owed now
         (then it is recorded as told)."""
+        # Asked at every command: a read first, the write only when a word is owed.
+        settings = await self.store.notify_settings(user_id)
+        if settings.dms_refused_at is None or settings.refusal_told:
+            return None
         if await self.store.take_refusal_note(user_id):
             return notify.refusal_note()
         return None

@@ -11,6 +11,11 @@ Only a game's newest turn message offers **Play**: before a row that moves the g
 buttons only. The edit is part of posting that row, so it is retried with it and done again
 after a restart (which changes nothing the second time).
 
+Direct messages to a person (:data:`DIRECT`) are rows too, whose ``channel_id`` is the
+person's user id: they go out in order per person through ``send_direct``, after the turn
+message they link to; one Discord refuses (the person's privacy settings) is handed to
+``direct_refused`` and never tried again.
+
 Nothing here imports discord: posting is the ``send`` callable the client supplies, so the
 drain is tested against a real database with a fake ``send``.
 """
