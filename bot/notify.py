@@ -25,6 +25,7 @@ CLEARABLE = ("away", "quiet", "digest", "reminders")
 """What ``clear:`` turns off: the time away going on, the quiet hours, the daily digest, or
 the person's own reminder interval (each game's counts again)."""
 PRESENCE_CLEARABLE = ("away", "quiet")
+"""The part of :data:`CLEARABLE` about quiet hours and time away."""
 
 
 @dataclass(frozen=True, slots=True)
