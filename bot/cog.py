@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import absence, lobby, panel
+from bot import daily as trek
 from bot import notify as notifications
 from bot.client import CascadiaBot
 from bot.core import choices, messages
@@ -169,8 +170,9 @@ class Cascadia(commands.Cog):
     cascadia = app_commands.Group(
         name="cascadia",
         description="Play Cascadia in this channel",
-        guild_only=True,
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        # Direct messages too: a daily trek is played there (the client admits only the
+        # commands that work without a server, see CascadiaBot.admit).
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
     )
 
     def __init__(self, bot: CascadiaBot) -> None:
@@ -528,6 +530,27 @@ class Cascadia(commands.Cog):
             clear=clear,
         )
         await notifications.notify(interaction, change)
+
+    @cascadia.command(
+        name="daily", description="The daily trek: one solo deal a day, and its board"
+    )
+    @app_commands.describe(
+        action="play (default), board, show (a member's board) or channel (Manage Server)",
+        date="The day, YYYY-MM-DD (board and show; default today, UTC)",
+        user="Whose finished board (show)",
+        channel="Where the daily messages go (channel; default this one)",
+    )
+    @app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in trek.ACTIONS])
+    async def daily(
+        self,
+        interaction: Interaction,
+        action: str | None = None,
+        date: str | None = None,
+        user: discord.Member | discord.User | None = None,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        """Play today's deal, or see a day's board."""
+        await trek.daily(interaction, trek.DailyRequest(action, date, user, channel))
 
     @cascadia.command(name="end", description="End this channel's game (host or Manage Channels)")
     async def end(self, interaction: Interaction) -> None:

@@ -24,6 +24,7 @@ from bot.core import messages
 from bot.core.absence import Call, presence_of
 from bot.core.archive import round_totals
 from bot.core.computers import Thinker
+from bot.core.daily_par import cached_par, finish_note
 from bot.core.errors import DamagedState, NoGame, NotInGame, NotStarted
 from bot.core.league import update_ratings
 from bot.core.messages import Player
@@ -53,7 +54,17 @@ from bot.store import (
     Store,
     utc_now,
 )
-from engine import Action, GameRecord, GameState, Hex, Move, ScoreSheet, record_for, score_state
+from engine import (
+    Action,
+    Day,
+    GameRecord,
+    GameState,
+    Hex,
+    Move,
+    ScoreSheet,
+    record_for,
+    score_state,
+)
 
 log = logging.getLogger(__name__)
 
@@ -274,6 +285,7 @@ class GameKernel:
         results: list[SeatResult] = []
         if after.is_over:
             sheet = loaded.score_sheet(after)
+            tail = await self.daily_note(game.id, sheet.players[seat].total) + tail
             # The export as it will read once this move is committed.
             seq = moves[-1].seq + 1 if moves else 1
             logged = MoveRow(game.id, seq, user_id, str(move), now, played_for)
@@ -330,6 +342,15 @@ class GameKernel:
         if announcement.record is not None:
             await self.keep_round_totals(game.id, announcement.record)
         return committed
+
+    async def daily_note(self, game_id: int, score: int) -> str:
+        """For a daily trek's attempt that ends with ``score``, the line its final message
+        adds (the par, and whether it counts); "" for any other game."""
+        attempt = await self.store.daily_attempt(game_id)
+        if attempt is None:
+            return ""
+        par = await asyncio.to_thread(cached_par, Day.parse(attempt.day))
+        return finish_note(attempt, score, par)
 
     async def keep_round_totals(self, game_id: int, record: GameRecord) -> None:
         """Count and keep the totals round by round of the game that just ended (in a

@@ -79,14 +79,14 @@ class _Guild:
         self.id = id
 
 
-def test_commands_are_one_guild_only_group(bot: CascadiaBot) -> None:
+def test_commands_are_one_group_in_servers_and_direct_messages(bot: CascadiaBot) -> None:
     group = _payload(bot)
     assert group["name"] == "cascadia"
-    assert group["dm_permission"] is False
-    assert group["contexts"] == [0]
+    # Direct messages with the bot (context 1) hold daily treks; other DMs (2) nothing.
+    assert group["contexts"] == [0, 1]
     assert sorted(o["name"] for o in group["options"]) == sorted(
         ["new", "join", "leave", "start", "play", "preview", "wipe", "board", "status", "score",
-         "settings", "end", "mygames", "export", "help", "skip", "notify", "hint"]
+         "settings", "end", "mygames", "export", "help", "skip", "notify", "hint", "daily"]
     )  # fmt: skip
 
 
