@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.client import CascadiaBot
 from bot.core import standings
+from bot.core.daily import streak_line
 from bot.core.errors import BotError
 from bot.core.names import clean
 from render import render_score_history
@@ -58,7 +59,9 @@ async def stats(
                 description=f"Bars of {len(answer.scores)} game scores, oldest first",
             )
         )
-    await interaction.followup.send(answer.text, files=files, ephemeral=True)
+    streak = await interaction.client.service.daily.streak_of(who.id)
+    text = answer.text + streak_line(streak)
+    await interaction.followup.send(text, files=files, ephemeral=True)
 
 
 @app_commands.command(name="server", description="This server's games, players and records")

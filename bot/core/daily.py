@@ -119,6 +119,13 @@ class Board:
     """Each listed member's streak, by user id."""
 
 
+def streak_line(days: int) -> str:
+    """The line ``/cascadia stats`` adds for a member's daily trek streak ("" with none)."""
+    if days == 0:
+        return ""
+    return f"\nDaily trek: a streak of {days} day{'s' if days != 1 else ''} in a row."
+
+
 def rank_of(entries: Sequence[DailyEntry], index: int) -> int:
     """The rank of ``entries[index]`` (best first): tied scores share the better rank."""
     score = entries[index].score

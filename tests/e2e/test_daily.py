@@ -184,6 +184,9 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
     assert {a.filename for a in shown.attachments} == {"scores.png", "environment.png"}
     mine = await trek.ask(world.alice, world.channel, {"action": "board"})
     assert "place 1 of 1 among every player" in mine.content, mine.content
+    asker = GameChannel(world, world.channel, random.Random(0))
+    stats = await asker.run(world.alice, "stats")
+    assert "Daily trek: a streak of 1 day in a row." in stats.content, stats.content
 
     # A second go the same day is practice, in the same direct messages.
     since = len(world.server.messages)

@@ -15,6 +15,7 @@ from bot.core.daily import (
     board_text,
     shift,
     streak,
+    streak_line,
 )
 from bot.core.daily_par import daily_par
 from bot.core.outbox import Announcement
@@ -206,6 +207,9 @@ def test_a_streak_counts_consecutive_days_up_to_today_or_yesterday() -> None:
     assert streak([*days, "2025-01-01"], today) == 3
     assert streak(days, Day.parse("2025-01-02")) == 0
     assert streak(["2024-02-28", "2024-02-29", "2024-03-01"], Day.parse("2024-03-01")) == 3
+    assert streak_line(0) == ""
+    assert streak_line(1) == "\nDaily trek: a streak of 1 day in a row."
+    assert streak_line(3) == "\nDaily trek: a streak of 3 days in a row."
 
 
 async def test_streaks_show_on_the_board(service: GameService, clock: FakeClock) -> None:
