@@ -70,6 +70,13 @@ def _channel_id(interaction: Interaction) -> int:
     return interaction.channel_id
 
 
+async def _turn_channel(interaction: Interaction) -> int:
+    """Where a typed turn plays: this channel's game, or the caller's daily trek when they
+    have no seat here."""
+    daily = interaction.client.service.daily
+    return await daily.turn_channel(_channel_id(interaction), interaction.user.id)
+
+
 async def _position_choices(
     interaction: Interaction, typed: str, *, token: bool
 ) -> list[app_commands.Choice[str]]:
@@ -78,7 +85,7 @@ async def _position_choices(
     Autocomplete cannot show an error, so any failure is logged and shows nothing.
     """
     try:
-        loaded = await interaction.client.service.game(_channel_id(interaction))
+        loaded = await interaction.client.service.game(await _turn_channel(interaction))
         seat = loaded.seat_of(interaction.user.id)
         state = loaded.state
         if state is None or seat is None or state.is_over:
@@ -264,7 +271,7 @@ class Cascadia(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
         result = await self.bot.service.turns.play(
-            _channel_id(interaction), user_id=interaction.user.id, move=move
+            await _turn_channel(interaction), user_id=interaction.user.id, move=move
         )
         await self._done(interaction, await self.bot.announce(result.outbox_ids), "Turn played.")
 
@@ -283,7 +290,7 @@ class Cascadia(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
         found = await self.bot.service.turns.preview(
-            _channel_id(interaction), user_id=interaction.user.id, move=move
+            await _turn_channel(interaction), user_id=interaction.user.id, move=move
         )
         state = found.game.require_state()
         image = await asyncio.to_thread(
@@ -318,7 +325,7 @@ class Cascadia(commands.Cog):
         ``/cascadia play`` command, and the preview of the first; once per turn."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self.bot.service.turns.hint(
-            _channel_id(interaction), user_id=interaction.user.id
+            await _turn_channel(interaction), user_id=interaction.user.id
         )
         files = []
         if found.previews:
@@ -348,7 +355,7 @@ class Cascadia(commands.Cog):
         """Replace display tokens; the same player then goes on with their turn."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await self.bot.service.turns.wipe(
-            _channel_id(interaction), user_id=interaction.user.id, tokens=tokens
+            await _turn_channel(interaction), user_id=interaction.user.id, tokens=tokens
         )
         sent = await self.bot.announce(result.outbox_ids)
         await self._done(interaction, sent, "Wiped: the new display is in the channel.")

@@ -253,6 +253,17 @@ class DailyTrek:
             turn_started_at=self.kernel.now(),
         )
 
+    async def turn_channel(self, channel_id: int, user_id: int) -> int:
+        """The channel whose game a turn typed by ``user_id`` in ``channel_id`` plays: this
+        one's when they have a seat in its game, else that of their daily attempt being
+        played, if they have one."""
+        game = await self.store.get_active_game(channel_id)
+        if game is not None and any(s.user_id == user_id for s in await self.store.seats(game.id)):
+            return channel_id
+        attempt = await self.store.open_attempt(user_id)
+        found = None if attempt is None else await self.store.get_game(attempt.game_id)
+        return channel_id if found is None else found.channel_id
+
     async def board(self, guild_id: int, day: Day) -> Board:
         """The day's board in this server."""
         everyone = tuple(await self.store.daily_entries(str(day), guild_id=None))

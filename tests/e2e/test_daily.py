@@ -159,6 +159,14 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
     for _ in range(5):
         await alice.play()
     await world.bot.restart()
+    # Typed in the server's channel, where she has no game, a turn plays her daily trek.
+    here = GameChannel(world, world.channel, random.Random(1))
+    move = await here.choose(world.alice)
+    since = len(world.server.messages)
+    answer = await here.run(world.alice, "play", move.options())
+    assert "Turn played" in answer.content, answer.content
+    await alice.turn_posted(since, world.alice)
+    assert here.public_messages() == []
     final = await alice.play_to_end()
     assert alice.turns == 20
     record = alice.check_final(final)

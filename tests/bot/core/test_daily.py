@@ -264,3 +264,20 @@ async def test_a_channel_named_today_gets_no_board_of_yesterday(
     changed = await service.daily.set_channel(GUILD, 778, user_id=BEA)
     assert changed.channel_id == 778
     assert changed.set_by == BEA
+
+
+async def test_a_turn_typed_where_one_has_no_game_plays_the_daily_trek(
+    service: GameService,
+) -> None:
+    server_channel = 42
+    assert await service.daily.turn_channel(server_channel, ADA) == server_channel
+    await start(service, ADA)
+    assert await service.daily.turn_channel(server_channel, ADA) == dm(ADA)
+    lobby = await service.lobby.open_lobby(
+        guild_id=GUILD, channel_id=server_channel, user_id=BEA, name="Bea", cards=None
+    )
+    assert await service.daily.turn_channel(server_channel, ADA) == dm(ADA)
+    await service.lobby.join(lobby.game.id, user_id=ADA, name="Ada")
+    assert await service.daily.turn_channel(server_channel, ADA) == server_channel
+    await play_out(service, ADA)
+    assert await service.daily.turn_channel(dm(ADA), BEA) == dm(ADA)
