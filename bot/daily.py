@@ -18,7 +18,7 @@ import discord
 
 from bot.client import CascadiaBot
 from bot.core.captions import environment_description, environment_score, scores_description
-from bot.core.daily import ACTIONS
+from bot.core.daily import ACTIONS, AttemptOpen
 from bot.core.errors import BotError
 from bot.core.names import clean, safe
 from engine import Day
@@ -99,7 +99,12 @@ async def play(interaction: Interaction, guild_id: int) -> str:
     bot = interaction.client
     trek = bot.service.daily
     user = interaction.user
-    await trek.check_can_start(user.id)
+    try:
+        await trek.check_can_start(user.id)
+    except AttemptOpen as error:
+        if await _is_direct(bot, error.channel_id):
+            raise AttemptOpen(error.attempt, error.channel_id, "in our direct messages") from None
+        raise
     name = clean(user.display_name)
     day = trek.today()
     channel_id, where = await _place(interaction, day, name)
@@ -107,6 +112,17 @@ async def play(interaction: Interaction, guild_id: int) -> str:
     await bot.announce(started.outbox_ids)
     what = "Your attempt that counts today" if started.counted else "Practice (not counted)"
     return f"The daily trek of {day}: {what} is {where}."
+
+
+async def _is_direct(bot: CascadiaBot, channel_id: int) -> bool:
+    """Whether the channel is a direct message with the bot (a thread is mentioned instead)."""
+    found = bot.get_channel(channel_id)
+    if found is None:
+        try:
+            found = await bot.fetch_channel(channel_id)
+        except discord.HTTPException:
+            return False
+    return isinstance(found, discord.DMChannel)
 
 
 async def _place(interaction: Interaction, day: Day, name: str) -> tuple[int, str]:

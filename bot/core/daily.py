@@ -77,14 +77,15 @@ def streak(days: Sequence[str], today: Day) -> int:
 
 
 class AttemptOpen(BotError):
-    """The member's earlier attempt is still being played: one at a time."""
+    """The member's earlier attempt is still being played: one at a time. ``channel_id`` is
+    where it is played (their direct messages or a private thread)."""
 
-    def __init__(self, attempt: DailyAttempt, channel_id: int) -> None:
+    def __init__(self, attempt: DailyAttempt, channel_id: int, where: str | None = None) -> None:
         self.attempt = attempt
         self.channel_id = channel_id
+        where = where or f"<#{channel_id}>"
         super().__init__(
-            f"Your daily trek of {attempt.day} is not finished yet: play it on in <#{channel_id}>"
-            " (our direct messages, or the private thread I opened for you)."
+            f"Your daily trek of {attempt.day} is not finished yet: play it on {where} first."
         )
 
 

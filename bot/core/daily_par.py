@@ -33,9 +33,10 @@ def par_line(score: int, par: int) -> str:
     return f"You tied the computer (par {par})."
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def cached_par(day: Day) -> int:
-    """:func:`daily_par`, worked out once per day in this process."""
+    """:func:`daily_par`, worked out once per day in this process (the last 64 days asked
+    for are kept: boards of any past day may be asked for)."""
     return daily_par(day)
 
 

@@ -159,6 +159,12 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
     for _ in range(5):
         await alice.play()
     await world.bot.restart()
+    busy = await trek.ask(world.alice, world.channel)
+    assert "not finished yet: play it on in our direct messages" in busy.content, busy.content
+    late = await trek.ask(world.alice, world.channel, {"action": "board", "date": "2026-12-03"})
+    assert "has not come yet" in late.content, late.content
+    bad = await trek.ask(world.alice, world.channel, {"action": "board", "date": "banana"})
+    assert "expected YYYY-MM-DD" in bad.content, bad.content
     # Typed in the server's channel, where she has no game, a turn plays her daily trek.
     here = GameChannel(world, world.channel, random.Random(1))
     move = await here.choose(world.alice)
@@ -186,8 +192,8 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
     board = await trek.ask(trek.fay, trek.channel2, {"action": "board"})
     assert "Nobody here has finished" in board.content, board.content
     assert "to open the others' boards" in board.content
-    here = await trek.ask(world.bob, world.channel, {"action": "board"})
-    assert re.search(r"^1\. \*\*alice\*\*: \d+ points, largest corridor \d+", here.content, re.M)
+    theirs = await trek.ask(world.bob, world.channel, {"action": "board"})
+    assert re.search(r"^1\. \*\*alice\*\*: \d+ points, largest corridor \d+", theirs.content, re.M)
     shown = await trek.ask(world.alice, world.channel, {"action": "show", "user": world.alice})
     assert {a.filename for a in shown.attachments} == {"scores.png", "environment.png"}
     mine = await trek.ask(world.alice, world.channel, {"action": "board"})
@@ -231,6 +237,8 @@ async def test_a_refused_direct_message_falls_back_to_a_private_thread(trek: Tre
     await started(table, world.bob, since)
     await table.play()
     await world.bot.restart()
+    busy = await trek.ask(world.bob, world.channel)
+    assert f"not finished yet: play it on <#{thread}> first" in busy.content, busy.content
     await table.play()
     assert len(world.db.moves(table.game_id)) == 2
 
