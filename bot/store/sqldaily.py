@@ -139,26 +139,30 @@ class DailyQueries(SqlBase):
         self, guild_id: int, channel_id: int, *, user_id: int
     ) -> DailyChannel:
         stamp = self._stamp()
+        q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
         async with self._transaction() as db:
-            q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
-            if await db.fetchrow(q + self._for_update, guild_id) is None:
-                q = (
-                    "INSERT INTO games (guild_id, channel_id, status, host_id, cards,"
-                    " created_at, updated_at, revision) VALUES ($1, $2, $3, $4, $5, $6, $6, 1)"
-                    " RETURNING id"
-                )
-                anchor = await db.fetchval(
-                    q, guild_id, channel_id, GameStatus.ENDED.value, user_id, ANCHOR_CARDS, stamp
-                )
-                q = f"INSERT INTO daily_channels ({_CHANNEL_COLUMNS}) VALUES ($1, $2, $3, $4, $5)"
-                await db.execute(q, guild_id, channel_id, anchor, user_id, stamp)
-            else:
-                q = (
+            if await db.fetchrow(q + self._for_update, guild_id) is not None:
+                update = (
                     "UPDATE daily_channels SET channel_id = $2, set_by = $3, set_at = $4"
                     " WHERE guild_id = $1"
                 )
-                await db.execute(q, guild_id, channel_id, user_id, stamp)
-            q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
+                await db.execute(update, guild_id, channel_id, user_id, stamp)
+                return self._channel(await db.fetchrow(q, guild_id))
+            insert = (
+                "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
+                " updated_at, revision) VALUES ($1, $2, $3, $4, $5, $6, $6, 1) RETURNING id"
+            )
+            ended = GameStatus.ENDED.value
+            anchor = await db.fetchval(
+                insert, guild_id, channel_id, ended, user_id, ANCHOR_CARDS, stamp
+            )
+            # Two first namings at once: the later keeps the earlier's anchor (its own stays
+            # behind, an ended row with no seats and no messages).
+            upsert = (
+                f"INSERT INTO daily_channels ({_CHANNEL_COLUMNS}) VALUES ($1, $2, $3, $4, $5)"
+                " ON CONFLICT (guild_id) DO UPDATE SET channel_id = $2, set_by = $4, set_at = $5"
+            )
+            await db.execute(upsert, guild_id, channel_id, anchor, user_id, stamp)
             return self._channel(await db.fetchrow(q, guild_id))
 
     async def daily_channel(self, guild_id: int) -> DailyChannel | None:
