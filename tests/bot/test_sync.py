@@ -95,6 +95,20 @@ def _options(bot: CascadiaBot, command: str) -> dict[str, dict[str, Any]]:
     return {o["name"]: o for o in sub["options"]}
 
 
+def test_daily_options(bot: CascadiaBot) -> None:
+    options = _options(bot, "daily")
+    assert list(options) == ["action", "date", "user", "channel"]
+    assert [c["value"] for c in options["action"]["choices"]] == [
+        "play",
+        "board",
+        "show",
+        "channel",
+    ]
+    assert [o["required"] for o in options.values()] == [False] * 4
+    assert [o["type"] for o in options.values()] == [3, 3, 6, 7]
+    assert options["channel"]["channel_types"] == [0, 5], "text channels (and announcements)"
+
+
 @pytest.mark.parametrize("command", ["play", "preview"])
 def test_turn_options(bot: CascadiaBot, command: str) -> None:
     options = _options(bot, command)

@@ -143,16 +143,26 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
     trek: Trek,
 ) -> None:
     world = trek.world
-    alice, _ = await trek.play_from(world.alice, world.channel)
+    alice, start = await trek.play_from(world.alice, world.channel)
     fay, _ = await trek.play_from(trek.fay, trek.channel2)
     assert world.db.state(alice.game_id) == world.db.state(fay.game_id)
     assert world.db.state(alice.game_id).seed == daily_seed(DAY)
     [(guild,)] = world.db.rows("SELECT guild_id FROM games WHERE id = ?", fay.game_id)
     assert guild == trek.guild2
 
+    # In the direct messages only a daily trek's commands work.
+    await alice.refused(world.alice, "new", reason="works in a server's channels")
+    await alice.refused(world.alice, "daily", reason="played from a server")
+    for options, reason in (
+        ({"user": world.bob}, "`user:` goes with `action:show`"),
+        ({"action": "show"}, "whose board"),
+        ({"action": "play", "date": "2026-12-01"}, "`date:` goes with"),
+    ):
+        refused = await trek.ask(world.alice, world.channel, options)
+        assert reason in refused.content, refused.content
+
     # One turn through the panel, the rest typed; the bot restarts in the middle.
     since = len(world.server.messages)
-    start = world.server.dm_messages(world.alice)[-1]
     panel = await open_panel(alice, world.alice, start)
     await tap_a_turn(alice, panel)
     await alice.turn_posted(since, world.alice)
