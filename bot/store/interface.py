@@ -170,7 +170,8 @@ class Store(Protocol):
         self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0
     ) -> list[GameRow]:
         """The guild's finished games (only those ``user_id`` sat at, when given), the last
-        to finish first: ``limit`` of them after skipping ``offset``."""
+        to finish first: ``limit`` of them after skipping ``offset``. A daily trek's attempts
+        are not among them."""
 
     async def count_finished_games(self, guild_id: int, *, user_id: int | None = None) -> int:
         """How many games :meth:`finished_games` would list in all."""

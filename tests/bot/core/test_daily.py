@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.core.archive import Archive, NoArchivedGame
 from bot.core.daily import (
     AttemptOpen,
     NoAttempt,
@@ -281,3 +282,13 @@ async def test_a_turn_typed_where_one_has_no_game_plays_the_daily_trek(
     assert await service.daily.turn_channel(server_channel, ADA) == server_channel
     await play_out(service, ADA)
     assert await service.daily.turn_channel(dm(ADA), BEA) == dm(ADA)
+
+
+async def test_the_archive_leaves_the_daily_treks_out(service: GameService) -> None:
+    game_id = await start(service, ADA)
+    await play_out(service, ADA)
+    archive = Archive(service.store)
+    with pytest.raises(NoArchivedGame):
+        await archive.finished(GUILD, game_id)
+    assert await service.store.finished_games(GUILD) == []
+    assert await service.store.count_finished_games(GUILD, user_id=ADA) == 0
