@@ -27,7 +27,7 @@ from bot.core.errors import BotError
 from bot.core.kernel import GameKernel, LoadedGame
 from bot.core.messages import Player
 from bot.core.names import safe
-from bot.core.outbox import Announcement, Picture
+from bot.core.outbox import MAX_TEXT, Announcement, Picture
 from bot.core.records import state_text
 from bot.store import (
     AttemptCounted,
@@ -42,7 +42,7 @@ from engine import Day, daily_deal, daily_game
 ACTIONS = ("play", "board", "show", "channel")
 """The ``action`` choices of ``/cascadia daily`` (no action: play)."""
 MAX_BOARD = 20
-"""How many places a board lists (the caller's own is added below when lower)."""
+"""How many places a board lists at most (the caller's own place is said below them)."""
 MORNING, BOARD = "morning", "board"
 """The kinds of daily post."""
 
@@ -136,30 +136,39 @@ def rank_of(entries: Sequence[DailyEntry], index: int) -> int:
 def board_text(board: Board, *, caller: int | None, played: bool) -> str:
     """The board's text: a line a place (rank, member, score, largest corridor, streak) and
     the par; the caller's place among everyone. ``played``: whether the caller has played
-    that day (only then may they open the others' boards)."""
-    lines = [f"**The daily trek of {board.day}** (par {board.par}, what `fast` scores)"]
-    if not board.entries:
-        lines.append("Nobody here has finished this day's trek yet.")
-    for index, entry in enumerate(board.entries[:MAX_BOARD]):
-        lines.append(_board_line(board, index, entry, mine=entry.user_id == caller))
+    that day (only then may they open the others' boards). ``caller`` ``None``: the daily
+    channel's post. As many places as fit in one message, then how many more there are."""
+    head = f"**The daily trek of {board.day}** (par {board.par}, what `fast` scores)"
+    tail: list[str] = []
     mine = next((i for i, e in enumerate(board.everyone) if e.user_id == caller), None)
     if mine is not None:
         entry = board.everyone[mine]
-        lines.append(
+        tail.append(
             f"You: {entry.score} points, place {rank_of(board.everyone, mine)} of"
             f" {len(board.everyone)} among every player that day."
             f" {par_line(entry.score, board.par)}"
         )
     if caller is None:
-        lines.append(
+        tail.append(
             "Those who played it may open a board:"
             f" `/cascadia daily action:show date:{board.day} user:`."
         )
     elif played:
-        lines.append("Open anyone's finished board with `/cascadia daily action:show user:`.")
+        tail.append("Open anyone's finished board with `/cascadia daily action:show user:`.")
     else:
-        lines.append("Play the deal yourself (`/cascadia daily`) to open the others' boards.")
-    return "\n".join(lines)
+        tail.append("Play the deal yourself (`/cascadia daily`) to open the others' boards.")
+    places = [] if board.entries else ["Nobody here has finished this day's trek yet."]
+    # Room for the head, the tail and the line saying how many places are left out.
+    room = MAX_TEXT - len(head) - sum(len(line) + 1 for line in tail) - 40
+    for index, entry in enumerate(board.entries[:MAX_BOARD]):
+        line = _board_line(board, index, entry, mine=entry.user_id == caller)
+        if sum(len(p) + 1 for p in places) + len(line) + 1 > room:
+            break
+        places.append(line)
+    left_out = len(board.entries) - len(places) if board.entries else 0
+    if left_out:
+        places.append(f"…and {left_out} more.")
+    return "\n".join([head, *places, *tail])
 
 
 def _board_line(board: Board, index: int, entry: DailyEntry, *, mine: bool) -> str:

@@ -4,13 +4,16 @@ until one has played, and the daily posts queued once each."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.core.archive import Archive, NoArchivedGame
 from bot.core.daily import (
+    MAX_BOARD,
     AttemptOpen,
+    Board,
     NoAttempt,
     NotPlayedYet,
     board_text,
@@ -22,7 +25,7 @@ from bot.core.daily_par import daily_par
 from bot.core.outbox import Announcement
 from bot.core.records import move_text, read_state
 from bot.core.service import GameService
-from bot.store import AttemptCounted, Store
+from bot.store import AttemptCounted, DailyEntry, Store
 from engine import Day, Move, choose, daily_deal
 from engine.daily import daily_seed
 from tests.bot.clocks import FakeClock
@@ -292,3 +295,21 @@ async def test_the_archive_leaves_the_daily_treks_out(service: GameService) -> N
         await archive.finished(GUILD, game_id)
     assert await service.store.finished_games(GUILD) == []
     assert await service.store.count_finished_games(GUILD, user_id=ADA) == 0
+
+
+def test_a_board_fits_in_one_message_however_long_the_names() -> None:
+    entries = tuple(
+        DailyEntry(
+            game_id=n, guild_id=GUILD, user_id=n, name="_" * 80, day=str(DAY),
+            score=100 - n, corridor=n, finished_at=START,
+        )
+        for n in range(1, 31)
+    )  # fmt: skip
+    board = Board(DAY, entries, entries, 80, {n: 5 for n in range(1, 31)})
+    text = board_text(board, caller=30, played=True)
+    assert len(text) <= 2000
+    assert "place 30 of 30 among every player" in text
+    shown = re.findall(r"^(\d+)\. ", text, re.MULTILINE)
+    assert shown == [str(n) for n in range(1, len(shown) + 1)]
+    assert f"…and {30 - len(shown)} more." in text
+    assert len(shown) < MAX_BOARD
