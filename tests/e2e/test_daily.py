@@ -139,6 +139,7 @@ async def trek(request: pytest.FixtureRequest, tmp_path: Path, backend: str) -> 
         await close_world(world, failed=body_failed(request))
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_members_of_two_servers_play_the_same_deal_in_their_direct_messages(
     trek: Trek,
 ) -> None:
