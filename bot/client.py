@@ -36,7 +36,7 @@ from bot.config import Settings
 from bot.core.absence_service import Attendance
 from bot.core.computer_turns import ComputerTurns
 from bot.core.computers import start_thinker
-from bot.core.errors import ShuttingDown
+from bot.core.errors import ServerOnly, ShuttingDown
 from bot.core.notify_service import Notices
 from bot.core.outbox import DIRECT, MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
 from bot.core.pictures import start_renderer
@@ -57,6 +57,10 @@ UNKNOWN_CHANNEL = 10003
 """Discord's error code for a channel that does not exist (any more)."""
 HOST_COMMANDS = frozenset({"start", "end", "settings", "skip"})
 """The commands only the host may use (``end`` and ``skip`` also Manage Channels)."""
+DIRECT_COMMANDS = frozenset(
+    {"play", "preview", "hint", "wipe", "board", "status", "score", "export", "help", "daily"}
+)
+"""The commands that work in a direct message with the bot, where a daily trek is played."""
 MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
 """Discord's error codes for a post the bot's permissions in the channel do not allow."""
 NO_PICTURES = (
@@ -210,6 +214,15 @@ class CascadiaBot(commands.AutoShardedBot):
         if self._stopping:
             if interaction.type is not discord.InteractionType.autocomplete:
                 await errors.report(interaction, ShuttingDown())
+            return False
+        command = interaction.command
+        if (
+            interaction.guild_id is None
+            and command is not None
+            and command.name not in DIRECT_COMMANDS
+        ):
+            if interaction.type is not discord.InteractionType.autocomplete:
+                await errors.report(interaction, ServerOnly(command.name))
             return False
         task = asyncio.current_task()
         if task is not None:
@@ -420,13 +433,18 @@ class CascadiaBot(commands.AutoShardedBot):
     @tasks.loop(seconds=60)
     async def send_reminders(self) -> None:
         """Queue the reminders that are due, open votes on passed deadlines, carry out the
-        turns decided for absent players and the pings owed after quiet hours; then post."""
+        turns decided for absent players and the pings owed after quiet hours, and the daily
+        trek's posts that are due; then post."""
         queued = False
         try:
             queued = bool(await self.service.reminders.queue_reminders())
         except Exception:
             log.exception("the reminder check failed; trying again at the next check")
         queued = bool(await self.attendance.check()) or queued
+        try:
+            queued = bool(await self.service.daily.queue_posts()) or queued
+        except Exception:
+            log.exception("queueing the daily posts failed; trying again at the next check")
         try:
             queued = bool(await self.notices.check()) or queued
         except Exception:

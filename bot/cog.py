@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import absence, lobby, panel
+from bot import daily as trek
 from bot import notify as notifications
 from bot.client import CascadiaBot
 from bot.core import choices, messages
@@ -70,6 +71,13 @@ def _channel_id(interaction: Interaction) -> int:
     return interaction.channel_id
 
 
+async def _turn_channel(interaction: Interaction) -> int:
+    """Where a typed turn plays: this channel's game, or the caller's daily trek when they
+    have no seat here."""
+    daily = interaction.client.service.daily
+    return await daily.turn_channel(_channel_id(interaction), interaction.user.id)
+
+
 async def _position_choices(
     interaction: Interaction, typed: str, *, token: bool
 ) -> list[app_commands.Choice[str]]:
@@ -78,7 +86,7 @@ async def _position_choices(
     Autocomplete cannot show an error, so any failure is logged and shows nothing.
     """
     try:
-        loaded = await interaction.client.service.game(_channel_id(interaction))
+        loaded = await interaction.client.service.game(await _turn_channel(interaction))
         seat = loaded.seat_of(interaction.user.id)
         state = loaded.state
         if state is None or seat is None or state.is_over:
@@ -170,8 +178,9 @@ class Cascadia(commands.Cog):
     cascadia = app_commands.Group(
         name="cascadia",
         description="Play Cascadia in this channel",
-        guild_only=True,
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        # Direct messages too: a daily trek is played there (the client admits only the
+        # commands that work without a server, see CascadiaBot.admit).
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
     )
 
     def __init__(self, bot: CascadiaBot) -> None:
@@ -263,7 +272,7 @@ class Cascadia(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
         result = await self.bot.service.turns.play(
-            _channel_id(interaction), user_id=interaction.user.id, move=move
+            await _turn_channel(interaction), user_id=interaction.user.id, move=move
         )
         await self._done(interaction, await self.bot.announce(result.outbox_ids), "Turn played.")
 
@@ -282,7 +291,7 @@ class Cascadia(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
         found = await self.bot.service.turns.preview(
-            _channel_id(interaction), user_id=interaction.user.id, move=move
+            await _turn_channel(interaction), user_id=interaction.user.id, move=move
         )
         state = found.game.require_state()
         image = await asyncio.to_thread(
@@ -317,7 +326,7 @@ class Cascadia(commands.Cog):
         ``/cascadia play`` command, and the preview of the first; once per turn."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self.bot.service.turns.hint(
-            _channel_id(interaction), user_id=interaction.user.id
+            await _turn_channel(interaction), user_id=interaction.user.id
         )
         files = []
         if found.previews:
@@ -347,7 +356,7 @@ class Cascadia(commands.Cog):
         """Replace display tokens; the same player then goes on with their turn."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await self.bot.service.turns.wipe(
-            _channel_id(interaction), user_id=interaction.user.id, tokens=tokens
+            await _turn_channel(interaction), user_id=interaction.user.id, tokens=tokens
         )
         sent = await self.bot.announce(result.outbox_ids)
         await self._done(interaction, sent, "Wiped: the new display is in the channel.")
@@ -547,6 +556,27 @@ class Cascadia(commands.Cog):
             reminder_hours=reminder_hours,
         )
         await notifications.notify(interaction, change, notices)
+
+    @cascadia.command(
+        name="daily", description="The daily trek: one solo deal a day, and its board"
+    )
+    @app_commands.describe(
+        action="play (default), board, show (a member's board) or channel (Manage Server)",
+        date="The day, YYYY-MM-DD (board and show; default today, UTC)",
+        user="Whose finished board (show)",
+        channel="Where the daily messages go (channel; default this one)",
+    )
+    @app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in trek.ACTIONS])
+    async def daily(
+        self,
+        interaction: Interaction,
+        action: str | None = None,
+        date: str | None = None,
+        user: discord.Member | discord.User | None = None,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        """Play today's deal, or see a day's board."""
+        await trek.daily(interaction, trek.DailyRequest(action, date, user, channel))
 
     @cascadia.command(name="end", description="End this channel's game (host or Manage Channels)")
     async def end(self, interaction: Interaction) -> None:

@@ -249,7 +249,7 @@ class Attendance:
                     if reach.direct and presence.away_at(now) is None:
                         messages.append(await self._held_direct(loaded, state))
                     # The ping stands for a reminder held back: the next is a period away.
-                    hours = notify.reminder_hours(settings, game.reminder_hours)
+                    hours = await self.service.reminder_hours_of(game, player)
                     next_reminder = self.service.reminder_after(now, hours, 0)
             try:
                 result = await self.store.record_ping(

@@ -24,6 +24,7 @@ from bot.core import messages, notify
 from bot.core.absence import Call, presence_of
 from bot.core.archive import round_totals
 from bot.core.computers import Thinker
+from bot.core.daily_par import cached_par, finish_note
 from bot.core.errors import DamagedState, NoGame, NotInGame, NotStarted
 from bot.core.league import update_ratings
 from bot.core.messages import Player
@@ -54,7 +55,17 @@ from bot.store import (
     Store,
     utc_now,
 )
-from engine import Action, GameRecord, GameState, Hex, Move, ScoreSheet, record_for, score_state
+from engine import (
+    Action,
+    Day,
+    GameRecord,
+    GameState,
+    Hex,
+    Move,
+    ScoreSheet,
+    record_for,
+    score_state,
+)
 
 log = logging.getLogger(__name__)
 
@@ -195,8 +206,8 @@ class GameKernel:
         move in ``state``: theirs if they asked for one, and the heads-up of the player after
         them if they asked (not to ``mover``, who just played). Held back in quiet hours
         (a turn's comes when they end) and time away."""
-        if state.is_over:
-            return []
+        if state.is_over or await self.store.daily_attempt(loaded.game.id) is not None:
+            return []  # a daily trek is played in the person's own direct messages already
         to_move = loaded.players[state.current]
         following = loaded.players[(state.current + 1) % len(loaded.players)]
         people = {p.user_id for p in (to_move, following) if p.computer is None}
@@ -223,8 +234,8 @@ class GameKernel:
 
     async def reminder_hours_of(self, game: GameRow, player: Player) -> int:
         """The hours between reminders of ``player``'s turns in ``game``: their own, if they
-        set them, else the game's."""
-        if player.computer is not None:
+        set them, else the game's (a daily trek's: none)."""
+        if player.computer is not None or await self.store.daily_attempt(game.id) is not None:
             return game.reminder_hours
         settings = await self.store.notify_settings(player.user_id)
         return notify.reminder_hours(settings, game.reminder_hours)
@@ -328,6 +339,7 @@ class GameKernel:
         results: list[SeatResult] = []
         if after.is_over:
             sheet = loaded.score_sheet(after)
+            tail = await self.daily_note(game.id, sheet.players[seat].total) + tail
             # The export as it will read once this move is committed.
             seq = moves[-1].seq + 1 if moves else 1
             logged = MoveRow(game.id, seq, user_id, str(move), now, played_for)
@@ -394,6 +406,15 @@ class GameKernel:
         if announcement.record is not None:
             await self.keep_round_totals(game.id, announcement.record)
         return committed
+
+    async def daily_note(self, game_id: int, score: int) -> str:
+        """For a daily trek's attempt that ends with ``score``, the line its final message
+        adds (the par, and whether it counts); "" for any other game."""
+        attempt = await self.store.daily_attempt(game_id)
+        if attempt is None:
+            return ""
+        par = await asyncio.to_thread(cached_par, Day.parse(attempt.day))
+        return finish_note(attempt, score, par)
 
     async def keep_round_totals(self, game_id: int, record: GameRecord) -> None:
         """Count and keep the totals round by round of the game that just ended (in a

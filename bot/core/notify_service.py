@@ -142,6 +142,8 @@ class Notices:
             state = loaded.state
             if state is None or state.is_over or loaded.seat_of(user_id) != state.current:
                 continue
+            if await self.store.daily_attempt(seated.game.id) is not None:
+                continue  # a daily trek waits in the person's own direct messages
             game = loaded.game
             message_id = await self.store.latest_message(game.id)
             shown = DigestGame(game.guild_id, game.channel_id, message_id, loaded.players, state)

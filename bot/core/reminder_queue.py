@@ -60,7 +60,10 @@ class ReminderQueue:
             if player.computer is not None:
                 continue  # a computer is not reminded
             settings = people[player.user_id]
-            due = self._catch_up(now, game, notify.reminder_hours(settings, game.reminder_hours))
+            hours = notify.reminder_hours(settings, game.reminder_hours)
+            if game.reminder_hours != hours and await self.store.daily_attempt(game.id):
+                hours = game.reminder_hours  # a daily trek is never reminded
+            due = self._catch_up(now, game, hours)
             if due is None:
                 continue
             if player.user_id not in presences:

@@ -140,3 +140,14 @@ class HintTaken(StoreError):
 
     def __str__(self) -> str:
         return f"turn {self.turn} of game {self.game_id} had its hint already"
+
+
+@dataclass(eq=False)
+class AttemptCounted(StoreError):
+    """The member's attempt of that day that counts exists already: another is practice."""
+
+    user_id: int
+    day: str
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} has a counted daily attempt on {self.day} already"

@@ -330,3 +330,53 @@ class Rating:
     games: int
     wins: int
     change: float
+
+
+@dataclass(frozen=True)
+class DailyAttempt:
+    """A game that is a member's attempt at a day's deal of the daily trek; ``day`` is the
+    deal's date, ``YYYY-MM-DD``. ``counted``: their one attempt that counts that day (the
+    others are practice, never on a board)."""
+
+    game_id: int
+    user_id: int
+    day: str
+    counted: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class DailyStart:
+    """A daily attempt just started: its game (in play), whether it counts, the outbox rows
+    of its first message."""
+
+    game: GameRow
+    counted: bool
+    outbox_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DailyEntry:
+    """A finished attempt that counts, as a day's board shows it: the server it was played
+    from, the member, their score and largest corridor."""
+
+    game_id: int
+    guild_id: int
+    user_id: int
+    name: str
+    day: str
+    score: int
+    corridor: int
+    finished_at: datetime
+
+
+@dataclass(frozen=True)
+class DailyChannel:
+    """Where a server's daily messages go; ``anchor_game_id`` is the (ended, seatless) games
+    row whose outbox rows they are."""
+
+    guild_id: int
+    channel_id: int
+    anchor_game_id: int
+    set_by: int
+    set_at: datetime

@@ -352,3 +352,21 @@ async def test_a_refused_direct_message_pings_in_the_channel_and_is_told_once(
     # Turning direct messages on again tries them again.
     await notices.change(nxt, NotifyChange(dm=True))
     assert notify.reach_of(await store.notify_settings(nxt)) == notify.Reach(False, True)
+
+
+async def test_a_daily_trek_brings_no_direct_message_reminder_or_digest(
+    service: GameService, notices: Notices, store: Store, clock: FakeClock
+) -> None:
+    """A daily attempt is played in the person's own direct messages, without reminders."""
+    await notices.change(ADA, NotifyChange(dm=True, digest_hour=13, reminder_hours=1))
+    started = await service.daily.start(guild_id=GUILD, channel_id=9_000, user_id=ADA, name="Ada")
+    clock.advance(timedelta(minutes=1))
+    table = await service.game(9_000)
+    await play(service, table)
+    rows = await sent(store)
+    assert {r.kind for r in rows} == {"start", "turn"}, [r.kind for r in rows]
+    game = await store.get_game(started.game.id)
+    assert game is not None
+    assert game.next_reminder_at is None
+    clock.now = START.replace(hour=13)
+    assert await notices.check() == [], "a digest of the daily trek"

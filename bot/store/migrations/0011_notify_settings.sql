@@ -1,4 +1,4 @@
--- 0010_notify_settings: how each person hears of their turns, in every game on every server.
+-- 0011_notify_settings: how each person hears of their turns, in every game on every server.
 --
 -- Why: one ping in the channel does not suit everyone. A person may ask for a direct message
 -- at each of their turns (dm), a short one when they are next (heads_up), one digest a day of

@@ -1,6 +1,6 @@
--- 0010_notify_settings: how each person hears of their turns, in every game on every server.
+-- 0011_notify_settings: how each person hears of their turns, in every game on every server.
 --
--- Why, and what each column means: see ../0010_notify_settings.sql.
+-- Why, and what each column means: see ../0011_notify_settings.sql.
 CREATE TABLE notify_settings (
     user_id        bigint  PRIMARY KEY,
     dm             integer NOT NULL DEFAULT 0 CHECK (dm IN (0, 1)),
