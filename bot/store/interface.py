@@ -369,7 +369,8 @@ class Store(Protocol):
 
     async def member_results(self, user_id: int, *, guild_id: int | None) -> list[SeatResult]:
         """The person ``user_id``'s seats in finished games (those they left to the computer
-        too), in this server's games only unless ``guild_id`` is ``None``; oldest first."""
+        too), in this server's games only unless ``guild_id`` is ``None``; oldest first. Daily
+        trek attempts are left out: they have their own boards."""
 
     async def tablemates(self, user_id: int, *, guild_id: int | None) -> list[Tablemate]:
         """Every seat (theirs and the others') of the finished games the person ``user_id``
@@ -377,7 +378,8 @@ class Store(Protocol):
         :meth:`member_results`."""
 
     async def guild_results(self, guild_id: int) -> list[SeatResult]:
-        """Every seat of the server's finished games, oldest game first."""
+        """Every seat of the server's finished games but daily trek attempts, oldest game
+        first."""
 
     async def rated_results(self) -> list[SeatResult]:
         """Every rated seat, by server and season, oldest game first: what ratings are

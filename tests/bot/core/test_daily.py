@@ -297,6 +297,14 @@ async def test_the_archive_leaves_the_daily_treks_out(service: GameService) -> N
     assert await service.store.count_finished_games(GUILD, user_id=ADA) == 0
 
 
+async def test_the_standings_leave_the_daily_treks_out(service: GameService) -> None:
+    await start(service, ADA)
+    await play_out(service, ADA)
+    assert await service.store.guild_results(GUILD) == []
+    assert await service.store.member_results(ADA, guild_id=GUILD) == []
+    assert await service.store.member_results(ADA, guild_id=None) == []
+
+
 def test_a_board_fits_in_one_message_however_long_the_names() -> None:
     entries = tuple(
         DailyEntry(
