@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import os
@@ -35,14 +36,16 @@ from bot.config import Settings
 from bot.core.absence_service import Attendance
 from bot.core.computer_turns import ComputerTurns
 from bot.core.computers import start_thinker
-from bot.core.errors import ShuttingDown
-from bot.core.outbox import MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
+from bot.core.errors import ServerOnly, ShuttingDown
+from bot.core.notify_service import Notices
+from bot.core.outbox import DIRECT, MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
 from bot.core.pictures import start_renderer
 from bot.core.retry import when_available
 from bot.core.service import GameService
 from bot.core.uploads import fit_upload
+from bot.direct import send_direct
 from bot.permissions import missing_permissions, permission_note
-from bot.store import Claimer, Clock, DatabaseUnavailable, Store, utc_now
+from bot.store import Claimer, Clock, DatabaseUnavailable, OutboxRow, Store, utc_now
 from bot.sync import SyncRecord, record_path, sync_if_changed
 
 log = logging.getLogger(__name__)
@@ -62,6 +65,10 @@ UNKNOWN_CHANNEL = 10003
 """Discord's error code for a channel that does not exist (any more)."""
 HOST_COMMANDS = frozenset({"start", "end", "settings", "skip"})
 """The commands only the host may use (``end`` and ``skip`` also Manage Channels)."""
+DIRECT_COMMANDS = frozenset(
+    {"play", "preview", "hint", "wipe", "board", "status", "score", "export", "help", "daily"}
+)
+"""The commands that work in a direct message with the bot, where a daily trek is played."""
 MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
 """Discord's error codes for a post the bot's permissions in the channel do not allow."""
 NO_PICTURES = (
@@ -151,6 +158,7 @@ class CascadiaBot(commands.AutoShardedBot):
             claimer=self.claimer,
         )
         self.attendance = Attendance(self.service)
+        self.notices = Notices(self.service)
         self.renderer = start_renderer()
         self.outbox = Outbox(
             store,
@@ -159,6 +167,8 @@ class CascadiaBot(commands.AutoShardedBot):
             gone=self.channel_gone,
             edit_buttons=self.edit_buttons,
             claimer=self.claimer,
+            send_direct=functools.partial(send_direct, self),
+            direct_refused=self.direct_refused,
         )
         self.computers = ComputerTurns(self.service, self.announce)
         self.backups = (
@@ -213,6 +223,15 @@ class CascadiaBot(commands.AutoShardedBot):
         if self._stopping:
             if interaction.type is not discord.InteractionType.autocomplete:
                 await errors.report(interaction, ShuttingDown())
+            return False
+        command = interaction.command
+        if (
+            interaction.guild_id is None
+            and command is not None
+            and command.name not in DIRECT_COMMANDS
+        ):
+            if interaction.type is not discord.InteractionType.autocomplete:
+                await errors.report(interaction, ServerOnly(command.name))
             return False
         task = asyncio.current_task()
         if task is not None:
@@ -271,7 +290,9 @@ class CascadiaBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction[CascadiaBot], command: object
     ) -> None:
         """A command in a game's channel where the bot lacks a permission the game needs
-        (taken away mid-game) ends with a private word on what to fix."""
+        (taken away mid-game) ends with a private word on what to fix; one whose user's
+        direct messages Discord refused, with that word, once."""
+        await self.tell_refusal(interaction)
         channel_id = interaction.channel_id
         if channel_id is None:
             return
@@ -340,6 +361,23 @@ class CascadiaBot(commands.AutoShardedBot):
             await asyncio.to_thread(self.renderer.shutdown, wait=True, cancel_futures=True)
         await super().close()
 
+    async def tell_refusal(self, interaction: discord.Interaction[CascadiaBot]) -> None:
+        """Tell the user, privately and once, that Discord refused a direct message to them
+        (after the answer to their command or press)."""
+        try:
+            note = await self.notices.refusal_note(interaction.user.id)
+            if note is not None:
+                await interaction.followup.send(note, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell user %d of a refused DM", interaction.user.id)
+
+    async def direct_refused(self, row: OutboxRow) -> None:
+        """Discord refused a direct message: recorded once, and a ping owed in the game's
+        channel instead is posted."""
+        queued = await self.notices.refused(row)
+        if queued:
+            self._background(self.announce(queued))
+
     # --- the outbox ---------------------------------------------------------------------------
 
     async def announce(self, outbox_ids: Sequence[int]) -> bool:
@@ -351,7 +389,10 @@ class CascadiaBot(commands.AutoShardedBot):
         its messages (and the computer's turn) until the loop finds the database again."""
         try:
             rows = [await self.store.get_outbox(outbox_id) for outbox_id in outbox_ids]
-            await self.outbox.drain({row.channel_id for row in rows if row is not None})
+            # The channels first: a direct message links to the turn message posted there.
+            channels = {row.channel_id for row in rows if row and row.kind not in DIRECT}
+            await self.outbox.drain(channels)
+            await self.outbox.drain({row.channel_id for row in rows if row and row.kind in DIRECT})
             if not self._stopping:
                 self.computers.wake({row.game_id for row in rows if row is not None})
             for outbox_id in outbox_ids:
@@ -449,8 +490,9 @@ class CascadiaBot(commands.AutoShardedBot):
     @tasks.loop(seconds=60)
     async def send_reminders(self) -> None:
         """Queue the reminders that are due, open votes on passed deadlines, carry out the
-        turns decided for absent players and the pings owed after quiet hours; then post.
-        While the database is unavailable it waits and tries again."""
+        turns decided for absent players and the pings owed after quiet hours, and the daily
+        trek's posts that are due; then post. While the database is unavailable it waits and
+        tries again."""
         try:
             await when_available(self._remind_once, what="the reminder check")
         except Exception:
@@ -465,6 +507,18 @@ class CascadiaBot(commands.AutoShardedBot):
         except Exception:
             log.exception("the reminder check failed; trying again at the next check")
         queued = bool(await self.attendance.check()) or queued
+        try:
+            queued = bool(await self.service.daily.queue_posts()) or queued
+        except DatabaseUnavailable:
+            raise
+        except Exception:
+            log.exception("queueing the daily posts failed; trying again at the next check")
+        try:
+            queued = bool(await self.notices.check()) or queued
+        except DatabaseUnavailable:
+            raise
+        except Exception:
+            log.exception("the digest check failed; trying again at the next check")
         if queued:
             await self.outbox.drain()
 

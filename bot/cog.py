@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import absence, lobby, panel
+from bot import daily as trek
 from bot import notify as notifications
 from bot.client import CascadiaBot
 from bot.core import choices, messages
@@ -29,6 +30,7 @@ from bot.core.captions import (
 )
 from bot.core.errors import NoGame, NotInGame
 from bot.core.names import clean, safe
+from bot.core.notify import NotifyChange
 from bot.core.records import export_file
 from bot.core.service import LoadedGame
 from bot.permissions import outcome
@@ -69,6 +71,13 @@ def _channel_id(interaction: Interaction) -> int:
     return interaction.channel_id
 
 
+async def _turn_channel(interaction: Interaction) -> int:
+    """Where a typed turn plays: this channel's game, or the caller's daily trek when they
+    have no seat here."""
+    daily = interaction.client.service.daily
+    return await daily.turn_channel(_channel_id(interaction), interaction.user.id)
+
+
 async def _position_choices(
     interaction: Interaction, typed: str, *, token: bool
 ) -> list[app_commands.Choice[str]]:
@@ -77,7 +86,7 @@ async def _position_choices(
     Autocomplete cannot show an error, so any failure is logged and shows nothing.
     """
     try:
-        loaded = await interaction.client.service.game(_channel_id(interaction))
+        loaded = await interaction.client.service.game(await _turn_channel(interaction))
         seat = loaded.seat_of(interaction.user.id)
         state = loaded.state
         if state is None or seat is None or state.is_over:
@@ -169,8 +178,9 @@ class Cascadia(commands.Cog):
     cascadia = app_commands.Group(
         name="cascadia",
         description="Play Cascadia in this channel",
-        guild_only=True,
-        allowed_contexts=app_commands.AppCommandContext(guild=True),
+        # Direct messages too: a daily trek is played there (the client admits only the
+        # commands that work without a server, see CascadiaBot.admit).
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
     )
 
     def __init__(self, bot: CascadiaBot) -> None:
@@ -262,7 +272,7 @@ class Cascadia(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
         result = await self.bot.service.turns.play(
-            _channel_id(interaction), user_id=interaction.user.id, move=move
+            await _turn_channel(interaction), user_id=interaction.user.id, move=move
         )
         await self._done(interaction, await self.bot.announce(result.outbox_ids), "Turn played.")
 
@@ -281,7 +291,7 @@ class Cascadia(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
         found = await self.bot.service.turns.preview(
-            _channel_id(interaction), user_id=interaction.user.id, move=move
+            await _turn_channel(interaction), user_id=interaction.user.id, move=move
         )
         state = found.game.require_state()
         image = await asyncio.to_thread(
@@ -316,7 +326,7 @@ class Cascadia(commands.Cog):
         ``/cascadia play`` command, and the preview of the first; once per turn."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         found = await self.bot.service.turns.hint(
-            _channel_id(interaction), user_id=interaction.user.id
+            await _turn_channel(interaction), user_id=interaction.user.id
         )
         files = []
         if found.previews:
@@ -346,7 +356,7 @@ class Cascadia(commands.Cog):
         """Replace display tokens; the same player then goes on with their turn."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         result = await self.bot.service.turns.wipe(
-            _channel_id(interaction), user_id=interaction.user.id, tokens=tokens
+            await _turn_channel(interaction), user_id=interaction.user.id, tokens=tokens
         )
         sent = await self.bot.announce(result.outbox_ids)
         await self._done(interaction, sent, "Wiped: the new display is in the channel.")
@@ -494,7 +504,8 @@ class Cascadia(commands.Cog):
         await absence.skip(interaction)
 
     @cascadia.command(
-        name="notify", description="Your own settings: quiet hours and time away, in every game"
+        name="notify",
+        description="Your own settings: how you hear of your turns, quiet hours, time away",
     )
     @app_commands.describe(
         away_until="Time away: the day you are back, YYYY-MM-DD (no reminders, deadlines wait)",
@@ -502,7 +513,12 @@ class Cascadia(commands.Cog):
         quiet_from="Quiet hours: no pings from this hour (0-23)",
         quiet_to="Quiet hours: up to this hour (0-23)",
         timezone="Your time zone for quiet hours, such as Europe/Berlin",
-        clear="Turn off: away (you are back now) or quiet (quiet hours off)",
+        clear="Turn off: away, quiet, digest, or reminders (back to each game's)",
+        dm="Also a direct message at each of your turns, with a Play button",
+        heads_up="A short direct message when you are next",
+        digest_hour="Once a day at this hour (your time zone), your games waiting for you",
+        channel_ping="Mention you in the channel at your turn (off: your name only)",
+        reminder_hours="Your own reminder interval in every game, hours (0: none)",
     )
     @app_commands.choices(
         clear=[app_commands.Choice(name=name, value=name) for name in notifications.CLEARABLE]
@@ -517,6 +533,11 @@ class Cascadia(commands.Cog):
         quiet_to: app_commands.Range[int, 0, 23] | None = None,
         timezone: str | None = None,
         clear: str | None = None,
+        dm: bool | None = None,
+        heads_up: bool | None = None,
+        digest_hour: app_commands.Range[int, 0, 23] | None = None,
+        channel_ping: bool | None = None,
+        reminder_hours: app_commands.Range[int, 0, MAX_REMINDER_HOURS] | None = None,
     ) -> None:
         """Show the caller's own settings, or change them, in all their games."""
         change = notifications.PresenceChange(
@@ -527,7 +548,35 @@ class Cascadia(commands.Cog):
             timezone=timezone,
             clear=clear,
         )
-        await notifications.notify(interaction, change)
+        notices = NotifyChange(
+            dm=dm,
+            heads_up=heads_up,
+            digest_hour=digest_hour,
+            channel_ping=channel_ping,
+            reminder_hours=reminder_hours,
+        )
+        await notifications.notify(interaction, change, notices)
+
+    @cascadia.command(
+        name="daily", description="The daily trek: one solo deal a day, and its board"
+    )
+    @app_commands.describe(
+        action="play (default), board, show (a member's board) or channel (Manage Server)",
+        date="The day, YYYY-MM-DD (board and show; default today, UTC)",
+        user="Whose finished board (show)",
+        channel="Where the daily messages go (channel; default this one)",
+    )
+    @app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in trek.ACTIONS])
+    async def daily(
+        self,
+        interaction: Interaction,
+        action: str | None = None,
+        date: str | None = None,
+        user: discord.Member | discord.User | None = None,
+        channel: discord.TextChannel | None = None,
+    ) -> None:
+        """Play today's deal, or see a day's board."""
+        await trek.daily(interaction, trek.DailyRequest(action, date, user, channel))
 
     @cascadia.command(name="end", description="End this channel's game (host or Manage Channels)")
     async def end(self, interaction: Interaction) -> None:

@@ -51,6 +51,10 @@ TABLES = (
     "leagues",
     "league_members",
     "ratings",
+    "daily_attempts",
+    "daily_channels",
+    "daily_posts",
+    "notify_settings",
 )
 """Every table of the schema, each after the tables it refers to."""
 

@@ -1,24 +1,31 @@
 """``/cascadia notify``: a person's own settings, in all their games on every server.
 
-Quiet hours and time away are set here (Discord allows a command 25 subcommands, so they share
-one). With no options it shows the settings as they stand. Every option is checked before any
-is stored, so a refused call changes nothing.
+Quiet hours and time away are set here, and how the person hears of their turns: direct
+messages, heads-ups, a daily digest, the channel ping, their own reminder interval (Discord
+allows a command 25 subcommands, so they share one). With no options it shows the settings as
+they stand. Every option is checked before any is stored, so a refused call changes nothing.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import discord
 
 from bot.client import CascadiaBot
 from bot.core import absence_messages as texts
+from bot.core import notify as notify_texts
 from bot.core.absence_service import BadSetting
+from bot.core.notify import NotifyChange
 
 Interaction = discord.Interaction[CascadiaBot]
 
-CLEARABLE = ("away", "quiet")
-"""What ``clear:`` turns off: the time away going on, or the quiet hours."""
+CLEARABLE = ("away", "quiet", "digest", "reminders")
+"""What ``clear:`` turns off: the time away going on, the quiet hours, the daily digest, or
+the person's own reminder interval (each game's counts again)."""
+PRESENCE_CLEARABLE = ("away", "quiet")
+"""The part of :data:`CLEARABLE` about quiet hours and time away."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,8 +53,8 @@ class PresenceChange:
             )
         if self.away_note is not None and self.away_until is None:
             raise BadSetting("A note goes with `away_until:` (the day you are back, YYYY-MM-DD).")
-        if self.clear is not None and self.clear not in CLEARABLE:
-            raise BadSetting("`clear:` takes `away` or `quiet`.")
+        if self.clear is not None and self.clear not in PRESENCE_CLEARABLE:
+            raise BadSetting("`clear:` takes `away`, `quiet`, `digest` or `reminders`.")
         if self.clear == "away" and self.away_until is not None:
             raise BadSetting("Give either `away_until:` or `clear:away`, not both.")
         if self.clear == "quiet" and self.quiet_from is not None:
@@ -74,15 +81,37 @@ async def apply_presence(bot: CascadiaBot, user_id: int, change: PresenceChange)
     return lines
 
 
-async def notify(interaction: Interaction, change: PresenceChange) -> None:
-    """Answer ``/cascadia notify`` privately: the settings, or what changed."""
+def split_clear(clear: str | None) -> tuple[str | None, NotifyChange]:
+    """``clear:`` as the part of quiet hours and time away, and the part of notifications."""
+    if clear is not None and clear not in PRESENCE_CLEARABLE:
+        if clear not in CLEARABLE:
+            raise BadSetting("`clear:` takes `away`, `quiet`, `digest` or `reminders`.")
+        return None, NotifyChange(
+            clear_digest=clear == "digest", clear_reminders=clear == "reminders"
+        )
+    return clear, NotifyChange()
+
+
+async def notify(interaction: Interaction, change: PresenceChange, notices: NotifyChange) -> None:
+    """Answer ``/cascadia notify`` privately: the settings, or what changed (``clear:`` of
+    ``change`` may be about notifications too)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     user_id = interaction.user.id
-    if change.is_empty():
+    clear, cleared = split_clear(change.clear)
+    change = dataclasses.replace(change, clear=clear)
+    notices = dataclasses.replace(
+        notices, clear_digest=cleared.clear_digest, clear_reminders=cleared.clear_reminders
+    )
+    if change.is_empty() and notices.is_empty():
         presence = await bot.attendance.presence(user_id)
         lines = texts.presence_settings(presence, bot.service.now())
+        settings, zone = await bot.notices.settings(user_id)
+        lines += notify_texts.settings_lines(settings, zone)
     else:
         change.check()
+        notices.check()
         lines = await apply_presence(bot, user_id, change)
+        if not notices.is_empty():
+            lines += await bot.notices.change(user_id, notices)
     await interaction.followup.send("\n".join(lines), ephemeral=True)

@@ -94,6 +94,7 @@ class PlayButton(
             if view is None:
                 raise RuntimeError("an opened panel shows a step")
             await interaction.followup.send(content, files=files, view=view, ephemeral=True)
+            await bot.tell_refusal(interaction)
         except TurnPassed as passed:
             await errors.report(interaction, TurnPassed(await _with_latest(interaction, passed)))
         except Exception as error:
@@ -104,14 +105,15 @@ async def _with_latest(interaction: Interaction, passed: TurnPassed) -> str:
     """The refusal, with a link to the game's latest turn message when there is one."""
     text = str(passed)
     match = re.match(r"cascadia:(?:play|panel|pick):([0-9]+)", _custom_id(interaction))
-    if match is None or interaction.guild_id is None:
+    if match is None:
         return text
-    message_id = await interaction.client.store.latest_message(int(match[1]))
-    if message_id is None or interaction.channel_id is None:
+    # The game's own channel: the press may come from a direct message.
+    store = interaction.client.store
+    game = await store.get_game(int(match[1]))
+    message_id = await store.latest_message(int(match[1]))
+    if game is None or message_id is None:
         return text
-    link = (
-        f"https://discord.com/channels/{interaction.guild_id}/{interaction.channel_id}/{message_id}"
-    )
+    link = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}/{message_id}"
     return messages.turn_passed_text(link)
 
 

@@ -26,7 +26,10 @@ _NOTED = "cascadia:permissions-noted"
 def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
     """The permissions a game needs that the bot lacks in the interaction's channel, by
     their names in Discord's settings: View Channel, Send Messages (Send Messages in
-    Threads, in a thread) and Attach Files (for the pictures)."""
+    Threads, in a thread) and Attach Files (for the pictures). None in a direct message:
+    there the member's settings decide, not permissions."""
+    if interaction.guild_id is None:
+        return []
     have = interaction.app_permissions
     in_thread = getattr(interaction.channel, "type", None) in _THREADS
     needed = (

@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.client import CascadiaBot
 from bot.core import standings
+from bot.core.daily import streak_line
 from bot.core.errors import BotError
 from bot.core.names import clean
 from render import render_score_history
@@ -30,15 +31,22 @@ def _guild_id(interaction: Interaction) -> int:
 
 
 @app_commands.command(name="stats", description="A member's games, scores and records here")
-@app_commands.describe(user="Whose figures (default: yours)")
-async def stats(interaction: Interaction, user: discord.User | None = None) -> None:
-    """A member's figures in this server's finished games, with their scores as bars."""
+@app_commands.describe(
+    user="Whose figures (default: yours)",
+    everywhere="(optional) Your own figures in every server, not only this one",
+)
+async def stats(
+    interaction: Interaction, user: discord.User | None = None, everywhere: bool = False
+) -> None:
+    """A member's figures in this server's finished games (or, for the caller alone, in
+    every server), with their scores as bars."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     who = user or interaction.user
-    store = interaction.client.store
-    answer = await standings.stats_answer(
-        store, _guild_id(interaction), who.id, clean(who.display_name)
+    scope = standings.stats_scope(
+        interaction.guild_id, interaction.user.id, who.id, everywhere=everywhere
     )
+    store = interaction.client.store
+    answer = await standings.stats_answer(store, scope, who.id, clean(who.display_name))
     files = []
     if answer.scores:
         png = await asyncio.to_thread(
@@ -51,7 +59,9 @@ async def stats(interaction: Interaction, user: discord.User | None = None) -> N
                 description=f"Bars of {len(answer.scores)} game scores, oldest first",
             )
         )
-    await interaction.followup.send(answer.text, files=files, ephemeral=True)
+    streak = await interaction.client.service.daily.streak_of(who.id)
+    text = answer.text + streak_line(streak)
+    await interaction.followup.send(text, files=files, ephemeral=True)
 
 
 @app_commands.command(name="server", description="This server's games, players and records")

@@ -185,6 +185,23 @@ class Presence:
         """Whether a reminder may go out at ``moment``: not away, not in quiet hours."""
         return self.away_at(moment) is None and not self.is_quiet(moment)
 
+    def counted_seconds(self, start: datetime, end: datetime) -> float:
+        """The seconds from ``start`` to ``end`` they were neither away nor in quiet hours:
+        what a turn's time counts (overlaps of the two are left out once)."""
+        if end <= start:
+            return 0.0
+        spans = [(max(p.start, start), min(p.end, end)) for p in self.away]
+        if self.quiet is not None:
+            spans.extend(self.quiet.spells(start, end))
+        left_out = timedelta(0)
+        reached = start
+        for begin, until in sorted(s for s in spans if s[0] < s[1]):
+            begin = max(begin, reached)
+            if until > begin:
+                left_out += until - begin
+                reached = until
+        return ((end - start) - left_out).total_seconds()
+
     def call(self, now: datetime, *, turn_started_at: datetime, budget: timedelta | None) -> Call:
         """How a turn that started at ``turn_started_at`` calls them at ``now``, with a
         deadline ``budget`` of time not away (``None``: no deadline)."""

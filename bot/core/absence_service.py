@@ -18,6 +18,7 @@ import logging
 from dataclasses import dataclass
 
 from bot.core import absence_messages as texts
+from bot.core import notify
 from bot.core.absence import (
     HANDOVER_AFTER_SKIPS,
     AwayPeriod,
@@ -32,7 +33,7 @@ from bot.core.absence import (
 )
 from bot.core.computers import REPLACEMENT
 from bot.core.errors import BotError, NotHost, NotInGame
-from bot.core.messages import Player
+from bot.core.messages import Player, your_turn_line
 from bot.core.outbox import Announcement
 from bot.core.quiet import QuietHours, UnknownZone
 from bot.core.records import read_progress
@@ -42,6 +43,7 @@ from bot.store import (
     DatabaseUnavailable,
     GameRow,
     GameStatus,
+    OutboxMessage,
     RevisionConflict,
     SkipPoll,
 )
@@ -235,7 +237,7 @@ class Attendance:
                 continue
             loaded = await self.service.game_by_id(game.id)
             state = loaded.state
-            messages: list[Announcement] = []
+            messages: list[OutboxMessage] = []
             due, next_reminder = None, game.next_reminder_at
             if state is not None and not state.is_over:
                 player = loaded.players[state.current]
@@ -243,22 +245,42 @@ class Attendance:
                 if presence.is_quiet(now):
                     due = presence.ping_at(now)  # their quiet hours changed meanwhile
                 elif player.computer is None:
-                    text = texts.quiet_over_ping(player)
-                    messages.append(Announcement("ping", text, mentions=(player.user_id,)))
+                    settings = await self.store.notify_settings(player.user_id)
+                    reach = notify.reach_of(settings)
+                    if reach.channel:
+                        text = texts.quiet_over_ping(player)
+                        ping = Announcement("ping", text, mentions=(player.user_id,))
+                        messages.append(ping.to_outbox())
+                    if reach.direct and presence.away_at(now) is None:
+                        messages.append(await self._held_direct(loaded, state))
                     # The ping stands for a reminder held back: the next is a period away.
-                    next_reminder = self.service.next_reminder(now, game)
+                    hours = await self.service.reminder_hours_of(game, player)
+                    next_reminder = self.service.reminder_after(now, hours, 0)
             try:
                 result = await self.store.record_ping(
                     game.id,
                     game.revision,
                     ping_due_at=due,
                     next_reminder_at=next_reminder,
-                    outbox_messages=[m.to_outbox() for m in messages],
+                    outbox_messages=messages,
                 )
             except RevisionConflict:
                 continue  # a move landed: its own turn message called the next player
             queued.extend(result.outbox_ids)
         return queued
+
+    async def _held_direct(self, loaded: LoadedGame, state: GameState) -> OutboxMessage:
+        """The direct message of a turn that came in its player's quiet hours: the turn
+        message's words, the pictures as the game stands."""
+        player = loaded.players[state.current]
+        latest = await self.store.latest_turn_message(loaded.game.id)
+        text = (
+            Announcement.from_row(latest).text
+            if latest is not None
+            else your_turn_line(state, player)
+        )
+        message = notify.turn_direct(loaded.game.id, loaded.players, state, text, held=True)
+        return notify.direct_row(message, player.user_id)
 
     # --- votes and skips ----------------------------------------------------------------------
 

@@ -146,6 +146,9 @@ class Archive:
         game = await self.store.get_game(game_id)
         if game is None or game.guild_id != guild_id or game.status is not GameStatus.FINISHED:
             raise NoArchivedGame(str(game_id))
+        # A daily trek's board is shown only to those who played its day (/cascadia daily).
+        if await self.store.daily_attempt(game_id) is not None:
+            raise NoArchivedGame(str(game_id))
         return game
 
     async def history(

@@ -7,6 +7,9 @@ compares with it.
 
 from __future__ import annotations
 
+import functools
+
+from bot.store import DailyAttempt
 from engine import Day, daily_deal, play_game, score_state
 
 PAR_POLICY = "fast"
@@ -28,3 +31,20 @@ def par_line(score: int, par: int) -> str:
     if score < par:
         return f"The computer beat you by {par - score} (par {par})."
     return f"You tied the computer (par {par})."
+
+
+@functools.lru_cache(maxsize=64)
+def cached_par(day: Day) -> int:
+    """:func:`daily_par`, worked out once per day in this process (the last 64 days asked
+    for are kept: boards of any past day may be asked for)."""
+    return daily_par(day)
+
+
+def finish_note(attempt: DailyAttempt, score: int, par: int) -> str:
+    """What the end of an attempt adds to its final message: the par line, and whether the
+    attempt is on the day's board."""
+    if attempt.counted:
+        counted = f"Your daily trek of {attempt.day} is on the board: `/cascadia daily board`."
+    else:
+        counted = f"Practice on the deal of {attempt.day}: not on the board."
+    return f"\n{par_line(score, par)} {counted}"

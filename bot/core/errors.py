@@ -15,6 +15,16 @@ class BotError(Exception):
     """A request the bot turns down; the message is shown to the user as it is."""
 
 
+class ServerOnly(BotError):
+    """A command that needs a server, used in a direct message with the bot."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"`/cascadia {command}` works in a server's channels; here in our direct messages"
+            " only a daily trek is played."
+        )
+
+
 class NoGame(BotError):
     """The channel has no game in the lobby or being played."""
 

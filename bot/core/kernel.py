@@ -20,10 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.core import messages
+from bot.core import messages, notify
 from bot.core.absence import Call, presence_of
 from bot.core.archive import round_totals
 from bot.core.computers import Thinker
+from bot.core.daily_par import cached_par, finish_note
 from bot.core.errors import DamagedState, NoGame, NotInGame, NotStarted
 from bot.core.league import update_ratings
 from bot.core.messages import Player
@@ -49,12 +50,23 @@ from bot.store import (
     GameRow,
     GameStatus,
     MoveRow,
+    OutboxMessage,
     Seat,
     SeatResult,
     Store,
     utc_now,
 )
-from engine import Action, GameRecord, GameState, Hex, Move, ScoreSheet, record_for, score_state
+from engine import (
+    Action,
+    Day,
+    GameRecord,
+    GameState,
+    Hex,
+    Move,
+    ScoreSheet,
+    record_for,
+    score_state,
+)
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +189,57 @@ class GameKernel:
             return Call(ping=False)
         presence = presence_of(await self.store.person(player.user_id))
         budget = self.deadline_budget(loaded.game)
-        return presence.call(now, turn_started_at=turn_started_at, budget=budget)
+        call = presence.call(now, turn_started_at=turn_started_at, budget=budget)
+        return notify.adjust_call(call, await self.store.notify_settings(player.user_id))
+
+    async def directs(
+        self,
+        loaded: LoadedGame,
+        state: GameState,
+        text: str,
+        *,
+        now: datetime,
+        highlights: tuple[tuple[Hex, ...], ...] = (),
+        mover: int | None = None,
+        state_json: str | None = None,
+    ) -> list[OutboxMessage]:
+        """The direct messages that go with the turn message ``text`` calling the player to
+        move in ``state``: theirs if they asked for one, and the heads-up of the player after
+        them if they asked (not to ``mover``, who just played). Held back in quiet hours
+        (a turn's comes when they end) and time away."""
+        if state.is_over or await self.store.daily_attempt(loaded.game.id) is not None:
+            return []  # a daily trek is played in the person's own direct messages already
+        to_move = loaded.players[state.current]
+        following = loaded.players[(state.current + 1) % len(loaded.players)]
+        people = {p.user_id for p in (to_move, following) if p.computer is None}
+        settings = await self.store.notify_settings_of(people)
+        rows: list[OutboxMessage] = []
+        if to_move.user_id in people and notify.reach_of(settings[to_move.user_id]).direct:
+            presence = presence_of(await self.store.person(to_move.user_id))
+            if presence.may_remind(now):
+                message = notify.turn_direct(
+                    loaded.game.id, loaded.players, state, text, highlights=highlights
+                )
+                rows.append(notify.direct_row(message, to_move.user_id, state_text=state_json))
+        heads_up = settings.get(following.user_id)
+        if (
+            heads_up is not None
+            and heads_up.heads_up
+            and heads_up.dms_refused_at is None
+            and following.user_id not in (to_move.user_id, mover)
+            and presence_of(await self.store.person(following.user_id)).may_remind(now)
+        ):
+            message = notify.heads_up_direct(loaded.players, state)
+            rows.append(notify.direct_row(message, following.user_id))
+        return rows
+
+    async def reminder_hours_of(self, game: GameRow, player: Player) -> int:
+        """The hours between reminders of ``player``'s turns in ``game``: their own, if they
+        set them, else the game's (a daily trek's: none)."""
+        if player.computer is not None or await self.store.daily_attempt(game.id) is not None:
+            return game.reminder_hours
+        settings = await self.store.notify_settings(player.user_id)
+        return notify.reminder_hours(settings, game.reminder_hours)
 
     def reminder_after(self, turn_started_at: datetime, hours: int, sent: int) -> datetime | None:
         """When the reminder after ``sent`` of a turn that started at ``turn_started_at`` falls
@@ -237,12 +299,15 @@ class GameKernel:
                 )
             raise DamagedState() from error
 
-    def turn_reminder(self, now: datetime, game: GameRow, player: Player) -> datetime | None:
-        """When the first reminder of ``player``'s turn, starting at ``now``, falls due."""
+    def turn_reminder(
+        self, now: datetime, game: GameRow, player: Player, *, hours: int | None = None
+    ) -> datetime | None:
+        """When the first reminder of ``player``'s turn, starting at ``now``, falls due, every
+        ``hours`` (default: the game's)."""
         # A computer is never reminded: it plays within seconds, or after a restart.
         if player.computer is not None:
             return None
-        return self.reminder_after(now, game.reminder_hours, 0)
+        return self.reminder_after(now, game.reminder_hours if hours is None else hours, 0)
 
     # --- committing a turn --------------------------------------------------------------------
 
@@ -275,6 +340,7 @@ class GameKernel:
         results: list[SeatResult] = []
         if after.is_over:
             sheet = loaded.score_sheet(after)
+            tail = await self.daily_note(game.id, sheet.players[seat].total) + tail
             # The export as it will read once this move is committed.
             seq = moves[-1].seq + 1 if moves else 1
             logged = MoveRow(game.id, seq, user_id, str(move), now, played_for)
@@ -300,6 +366,7 @@ class GameKernel:
         else:
             upcoming = loaded.players[after.current]
             call = await self.call(loaded, after, turn_started_at=now, now=now)
+            hours = await self.reminder_hours_of(game, upcoming)
             announcement = Announcement(
                 kind="turn",
                 text=f"{line}\n{messages.your_turn_line(after, upcoming, call)}{tail}",
@@ -311,8 +378,17 @@ class GameKernel:
                 buttons=buttons,
             )
             status = GameStatus.ACTIVE
-            next_at = self.turn_reminder(now, game, upcoming)
+            next_at = self.turn_reminder(now, game, upcoming, hours=hours)
         text = state_text(after)
+        directs = await self.directs(
+            loaded,
+            after,
+            announcement.text,
+            now=now,
+            highlights=tuple(highlights),
+            mover=user_id,
+            state_json=text,
+        )
         committed = await self.store.commit_move(
             game.id,
             game.revision,
@@ -320,7 +396,7 @@ class GameKernel:
             action_text=str(move),
             new_state_json=text,
             new_status=status,
-            outbox_messages=[announcement.to_outbox(state_text=text)],
+            outbox_messages=[announcement.to_outbox(state_text=text), *directs],
             turn_started_at=now,
             next_reminder_at=next_at,
             played_for=played_for,
@@ -331,6 +407,15 @@ class GameKernel:
         if announcement.record is not None:
             await self.keep_round_totals(game.id, announcement.record)
         return committed
+
+    async def daily_note(self, game_id: int, score: int) -> str:
+        """For a daily trek's attempt that ends with ``score``, the line its final message
+        adds (the par, and whether it counts); "" for any other game."""
+        attempt = await self.store.daily_attempt(game_id)
+        if attempt is None:
+            return ""
+        par = await asyncio.to_thread(cached_par, Day.parse(attempt.day))
+        return finish_note(attempt, score, par)
 
     async def keep_round_totals(self, game_id: int, record: GameRecord) -> None:
         """Count and keep the totals round by round of the game that just ended (in a

@@ -133,14 +133,18 @@ class Lobby:
             names=loaded.names,
         )
         text = state_text(state)
+        directs = await self.kernel.directs(
+            loaded, state, announcement.text, now=now, state_json=text
+        )
+        hours = await self.kernel.reminder_hours_of(game, first)
         return await self.store.start_game(
             game.id,
             game.revision,
             state_json=text,
             seat_order=[p.user_id for p in loaded.players],
-            outbox_messages=[announcement.to_outbox(state_text=text)],
+            outbox_messages=[announcement.to_outbox(state_text=text), *directs],
             turn_started_at=now,
-            next_reminder_at=self.kernel.turn_reminder(now, game, first),
+            next_reminder_at=self.kernel.turn_reminder(now, game, first, hours=hours),
             ping_due_at=call.ping_due_at,
         )
 

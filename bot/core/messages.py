@@ -524,7 +524,8 @@ Look: `/cascadia board [player]` · `/cascadia status` · `/cascadia score` · `
 Past games: `/cascadia history [user]` · `/cascadia replay [game]` · `/cascadia stats` \
 · `/cascadia server` · `/cascadia leaderboard` · `/cascadia league`
 Host: `/cascadia settings` · `/cascadia skip` · `/cascadia end`
-You: `/cascadia notify` (quiet hours, time away)"""
+You: `/cascadia notify` (DMs, digest, quiet hours, time away)
+Daily: `/cascadia daily` (a solo deal a day, in DMs; `action:` board, show, channel)"""
 
 
 def help_message() -> str:

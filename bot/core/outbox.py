@@ -11,6 +11,11 @@ Only a game's newest turn message offers **Play**: before a row that moves the g
 buttons only. The edit is part of posting that row, so it is retried with it and done again
 after a restart (which changes nothing the second time).
 
+Direct messages to a person (:data:`DIRECT`) are rows too, whose ``channel_id`` is the
+person's user id: they go out in order per person through ``send_direct``, after the turn
+message they link to; one Discord refuses (the person's privacy settings) is handed to
+``direct_refused`` and never tried again.
+
 Nothing here imports discord: posting is the ``send`` callable the client supplies, so the
 drain is tested against a real database with a fake ``send``.
 """
@@ -18,6 +23,7 @@ drain is tested against a real database with a fake ``send``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import time
@@ -50,6 +56,20 @@ RETIRING = frozenset({"turn", "wipe", "finish", "end"})
 """The kinds of announcement after which the game's previous turn message is past: its Play
 button is taken away before one is posted."""
 
+DIRECT_TURN = "direct_turn"
+"""A direct message at a person's turn (see :mod:`bot.core.notify`)."""
+DIRECT_NEXT = "direct_next"
+"""A direct message to the person who plays after the one to move: they are next."""
+DIRECT_REMINDER = "direct_reminder"
+DIRECT_DIGEST = "direct_digest"
+"""The daily digest of the games waiting for a person."""
+DIRECT = frozenset({DIRECT_TURN, DIRECT_NEXT, DIRECT_REMINDER, DIRECT_DIGEST})
+"""The kinds of row that are direct messages: the row's ``channel_id`` is the user's id, so
+that a person's direct messages go out in order, like a channel's."""
+LINKED = frozenset({DIRECT_TURN, DIRECT_NEXT, DIRECT_REMINDER})
+"""Direct messages that link to the game's turn message queued before them: they wait until
+it is posted."""
+
 MAX_TEXT = 2000
 """Discord's limit on a message's text."""
 SNAPSHOT_VERSION = 1
@@ -63,6 +83,8 @@ class Picture(StrEnum):
     ENVIRONMENTS = "environments"
     """One picture per player."""
     SCORES = "scores"
+    TO_MOVE = "to_move"
+    """The environment of the player to move only (a direct message at their turn)."""
     REPLAY = "replay"
     """The replay GIF and the score chart of a finished game, drawn from its record."""
 
@@ -167,6 +189,10 @@ class PostRefused(Exception):
     waits (see :meth:`Outbox.permissions_changed`) instead of being retried on a timer."""
 
 
+class DirectRefused(Exception):
+    """Discord refuses direct messages to the user (their privacy settings)."""
+
+
 class ChannelGone(Exception):
     """``send`` found the channel deleted: nothing can ever be posted there again."""
 
@@ -174,6 +200,13 @@ class ChannelGone(Exception):
 Send = Callable[[int, Post], Awaitable[int]]
 """Posts a message in a channel and returns the new message's id; raises
 :class:`PostRefused` or :class:`ChannelGone` when posting there cannot succeed."""
+
+SendDirect = Callable[[int, int, Post], Awaitable[int]]
+"""Sends a direct message to a user (user id, the game's channel id, the message) and returns
+its id; raises :class:`DirectRefused` when the user refuses direct messages."""
+
+Refused = Callable[[OutboxRow], Awaitable[None]]
+"""Told of a direct message Discord refused (it is not tried again)."""
 
 EditButtons = Callable[[int, int, tuple[tuple[str, str], ...]], Awaitable[None]]
 """Sets the buttons (label, custom id) under a posted message (channel id, message id); a
@@ -184,6 +217,14 @@ Gone = Callable[[int], Awaitable[None]]
 
 
 async def _nothing(channel_id: int) -> None:
+    return None
+
+
+async def _no_direct(user_id: int, channel_id: int, post: Post) -> int:
+    raise DirectRefused(f"this outbox sends no direct messages (user {user_id})")
+
+
+async def _no_refusal(row: OutboxRow) -> None:
     return None
 
 
@@ -224,6 +265,18 @@ def render_pictures(announcement: Announcement) -> list[Attachment]:
                 )
                 about = environment_description(score.name, state, seat, points)
                 files.append(Attachment(names[seat], image, about))
+        elif picture is Picture.TO_MOVE:
+            seat = state.current
+            score = sheet.players[seat]
+            highlights = announcement.highlights
+            highlight = highlights[seat] if seat < len(highlights) else ()
+            points = environment_score(state, seat)
+            image = render_environment(
+                state, seat, name=score.name, score=points, highlight=highlight
+            )
+            about = environment_description(score.name, state, seat, points)
+            [name] = environment_files([score.name])
+            files.append(Attachment(name, image, about))
         elif picture is Picture.REPLAY and announcement.record is not None:
             files.extend(game_pictures(announcement.record))
     return files
@@ -255,6 +308,10 @@ class Outbox:
     """What to do about a deleted channel (its rows are not posted)."""
     edit_buttons: EditButtons = _no_edit
     """How a past turn message loses its **Play** button (see :data:`RETIRING`)."""
+    send_direct: SendDirect = _no_direct
+    """How a direct message (see :data:`DIRECT`) is sent."""
+    direct_refused: Refused = _no_refusal
+    """What to do about a direct message Discord refused (the row is then done)."""
     _refused: set[int] = field(default_factory=set, init=False)
     """Channels whose last post was refused: they wait for a permission change."""
     claimer: Claimer = THIS_PROCESS
@@ -277,7 +334,10 @@ class Outbox:
             return 0
         if channels is None:
             claimed = await self.store.claim_outbox(self.claimer, self.batch)
-            channels = {row.channel_id for row in claimed}
+            channels = {row.channel_id for row in claimed if row.kind not in DIRECT}
+            # Direct messages after the channels: they link to the turn messages posted there.
+            direct = {row.channel_id for row in claimed if row.kind in DIRECT} - channels
+            return await self.drain(channels) + await self.drain(direct)
         channels = set(channels) - self._refused
         counts = await asyncio.gather(*(self._drain_channel(c) for c in channels))
         return sum(counts)
@@ -328,9 +388,18 @@ class Outbox:
             if self._retry_at.get(row.id, 0.0) > self.clock():
                 return False
             try:
-                await self._retire_play(row)
-                post = await self._prepare(row)
-                message_id = await self.send(row.channel_id, post)
+                if row.kind in DIRECT:
+                    message_id = await self._send_direct(row)
+                else:
+                    await self._retire_play(row)
+                    post = await self._prepare(row)
+                    message_id = await self.send(row.channel_id, post)
+            except _Waiting:
+                return False
+            except DirectRefused:
+                log.info("outbox %d: user %d refuses direct messages", row.id, row.channel_id)
+                await self.direct_refused(row)
+                return True
             except PostRefused as error:
                 self._refused.add(row.channel_id)
                 log.warning(
@@ -381,6 +450,23 @@ class Outbox:
         kept = Announcement.from_row(previous).buttons
         await self.edit_buttons(previous.channel_id, previous.message_id, kept)
 
+    async def _send_direct(self, row: OutboxRow) -> int:
+        """Send a direct message, with a link to the turn message it follows once that is
+        posted (:class:`_Waiting` until then, unless that one failed already)."""
+        game = await self.store.get_game(row.game_id)
+        if game is None:
+            raise ValueError(f"the game {row.game_id} of outbox {row.id} is gone")
+        post = await self._prepare(row)
+        if row.kind in LINKED:
+            turn = await self.store.turn_message_before(row.game_id, row.id)
+            if turn is not None and turn.message_id is None and turn.attempts == 0:
+                raise _Waiting()
+            if turn is not None and turn.message_id is not None:
+                link = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
+                text = f"{post.text}\n[The turn message]({link}/{turn.message_id})"
+                post = dataclasses.replace(post, text=_clip(text))
+        return await self.send_direct(row.channel_id, game.channel_id, post)
+
     async def _prepare(self, row: OutboxRow) -> Post:
         announcement = Announcement.from_row(row)
         text = announcement.text
@@ -422,6 +508,10 @@ class Outbox:
             raise
         except Exception:
             log.exception("could not record the failure of outbox %d", row.id)
+
+
+class _Waiting(Exception):
+    """A direct message waits for the turn message it links to."""
 
 
 def _read_highlights(snapshot: dict[str, Any]) -> tuple[tuple[Hex, ...], ...]:

@@ -127,6 +127,29 @@ class QuietHours:
             moment = self.spell_end(moment)
         return moment
 
+    def spells(self, start: datetime, end: datetime) -> list[tuple[datetime, datetime]]:
+        """The quiet spells within ``start`` up to ``end``, each clipped to that span, in
+        order (in UTC)."""
+        found: list[tuple[datetime, datetime]] = []
+        moment = start
+        while moment < end:
+            if self.is_quiet(moment):
+                until = min(self.spell_end(moment), end)
+                found.append((moment, until))
+                moment = until
+            else:
+                moment = self._next_start(moment)
+        return found
+
+    def _next_start(self, moment: datetime) -> datetime:
+        """When the next quiet spell after ``moment`` (not quiet) begins."""
+        day = self._local(moment).date()
+        begins = _wall_clock(day, self.start, self.zone)
+        while begins <= moment:
+            day += timedelta(days=1)
+            begins = _wall_clock(day, self.start, self.zone)
+        return begins
+
     def describe(self) -> str:
         """The quiet hours in words, e.g. ``"22:00 to 08:00 (Europe/Berlin)"``."""
         return f"{self.start:02d}:00 to {self.end:02d}:00 ({self.zone_name})"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.core import messages
+from bot.core import messages, notify
 from bot.core.absence import Presence, presence_of
 from bot.core.errors import NotHost
 from bot.core.kernel import GameKernel, players_of
@@ -40,47 +40,54 @@ class ReminderQueue:
         """Queue a reminder for every game whose turn has waited long enough; returns the
         outbox ids. After downtime a game gets one catch-up reminder, not a burst."""
         now = self.kernel.now()
-        owed = [
-            (game, due)
-            for game in await self.store.due_reminders(now)
-            if game.state is not None and (due := self._catch_up(now, game)) is not None
-        ]
+        owed = [game for game in await self.store.due_reminders(now) if game.state is not None]
         # A pass after downtime may owe dozens: a few statements for all of them, and one
         # write to disk.
-        claimed = await self.store.claim_games([game.id for game, _ in owed], self.kernel.claimer)
+        claimed = await self.store.claim_games([game.id for game in owed], self.kernel.claimer)
         seats = await self.store.seats_of(claimed)
+        players = {
+            game.id: players_of(seats.get(game.id, []))[read_progress(game.state).current]
+            for game in owed
+            if game.id in claimed and game.state is not None
+        }
+        people = await self.store.notify_settings_of({p.user_id for p in players.values()})
         presences: dict[int, Presence] = {}
         notes: list[ReminderNote] = []
-        for game, due in owed:
-            if game.id not in claimed or game.state is None:
-                continue
-            if game.ping_due_at is not None:
-                continue  # a ping after quiet hours is owed
-            player = players_of(seats.get(game.id, []))[read_progress(game.state).current]
+        for game in owed:
+            player = players.get(game.id)
+            if player is None or game.ping_due_at is not None:
+                continue  # not this process's, or a ping after quiet hours is owed
             if player.computer is not None:
                 continue  # a computer is not reminded
+            settings = people[player.user_id]
+            hours = notify.reminder_hours(settings, game.reminder_hours)
+            if game.reminder_hours != hours and await self.store.daily_attempt(game.id):
+                hours = game.reminder_hours  # a daily trek is never reminded
+            due = self._catch_up(now, game, hours)
+            if due is None:
+                continue
             if player.user_id not in presences:
                 presences[player.user_id] = presence_of(await self.store.person(player.user_id))
             if not presences[player.user_id].may_remind(now):
                 continue  # away or in quiet hours: due again at the first check after
             since = game.turn_started_at or now
-            announcement = Announcement(
-                kind="reminder",
-                text=messages.reminder_message(due.level, player, since),
-                mentions=(player.user_id,),
-            )
-            notes.append(
-                ReminderNote(
-                    game.id, game.revision, due.next_reminder_at, (announcement.to_outbox(),)
-                )
-            )
+            reach = notify.reach_of(settings)
+            if reach.direct and not reach.channel:
+                row = notify.direct_row(notify.reminder_direct(since), player.user_id)
+            else:
+                row = Announcement(
+                    kind="reminder",
+                    text=messages.reminder_message(due.level, player, since),
+                    mentions=(player.user_id,) if reach.channel else (),
+                ).to_outbox()
+            notes.append(ReminderNote(game.id, game.revision, due.next_reminder_at, (row,)))
         # A game a move changed meanwhile is left out: its turn has a fresh schedule.
         results = await self.store.record_reminders(notes)
         return [outbox_id for note in notes if note.game_id in results
                 for outbox_id in results[note.game_id].outbox_ids]  # fmt: skip
 
-    def _catch_up(self, now: datetime, game: GameRow) -> ReminderDue | None:
-        due = catch_up(now, game.next_reminder_at, game.reminder_hours, game.reminders_sent)
+    def _catch_up(self, now: datetime, game: GameRow, hours: int) -> ReminderDue | None:
+        due = catch_up(now, game.next_reminder_at, hours, game.reminders_sent)
         if due is None:
             return None
         return ReminderDue(due.level, now + (due.next_reminder_at - now) * self.kernel.scale)

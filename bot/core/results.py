@@ -3,15 +3,17 @@
 The statistics and the league read these values (:class:`~bot.store.SeatResult`) instead of
 replaying games. Ranks follow the rules: the higher total first, ties broken by the nature
 tokens left, players still tied sharing a rank. A turn's time is from the previous turn's
-message (the commit of the turn before) to the player's committed move; turns a player did not
-choose (skipped, played by the host or the computer) have none, and neither has the first.
+message (the commit of the turn before) to the player's committed move, leaving out the time
+the player was away or in their quiet hours; turns a player did not choose (skipped, played by
+the host or the computer) have none, and neither has the first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+from bot.core.absence import Presence
 from bot.core.messages import Player
 from bot.store import GameRow, MoveRow, SeatResult
 from engine import (
@@ -44,15 +46,19 @@ def tokens_used(moves: Sequence[MoveRow], user_id: int) -> int:
     return used
 
 
-def turn_seconds(moves: Sequence[MoveRow], user_id: int) -> tuple[float, ...]:
-    """How long each turn the player chose took, from the previous turn's commit."""
+def turn_seconds(
+    moves: Sequence[MoveRow], user_id: int, presence: Presence | None = None
+) -> tuple[float, ...]:
+    """How long each turn the player chose took, from the previous turn's commit, without
+    the time ``presence`` says they were away or in quiet hours."""
+    counted = presence or Presence()
     seconds: list[float] = []
     previous: datetime | None = None
     for move in moves:
         if MOVE_SEPARATOR not in move.action:
             continue  # a wipe: the turn goes on
         if previous is not None and move.user_id == user_id and move.played_for is None:
-            seconds.append((move.created_at - previous).total_seconds())
+            seconds.append(counted.counted_seconds(previous, move.created_at))
         previous = move.created_at
     return tuple(seconds)
 
@@ -66,9 +72,10 @@ def seat_results(
     finished_at: datetime,
     rated: bool,
     season: int,
+    presences: Mapping[int, Presence] | None = None,
 ) -> list[SeatResult]:
     """The results of every seat of a finished game (``state`` its final state, ``moves``
-    its whole log)."""
+    its whole log; ``presences`` the players' time away and quiet hours, by user id)."""
     sheet = score_state(state, [p.name for p in players])
     places = ranks(sheet)
     results = []
@@ -92,7 +99,9 @@ def seat_results(
                 wildlife={w.value: n for w, n in score.wildlife.items()},
                 habitats={h.value: n for h, n in corridors.items()},
                 corridor=max(corridors.values(), default=0),
-                turn_seconds=turn_seconds(moves, player.user_id),
+                turn_seconds=turn_seconds(
+                    moves, player.user_id, (presences or {}).get(player.user_id)
+                ),
                 rated=rated,
                 season=season,
                 finished_at=finished_at,

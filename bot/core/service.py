@@ -4,7 +4,8 @@
 game, committing a turn) with its parts, one per kind of operation, each over that kernel:
 :attr:`~GameService.lobby` (:mod:`bot.core.lobby`), :attr:`~GameService.turns`
 (:mod:`bot.core.turns`), :attr:`~GameService.reminders` (:mod:`bot.core.reminder_queue`) and
-:attr:`~GameService.lookups` (:mod:`bot.core.lookups`). Deadlines and votes
+:attr:`~GameService.lookups` (:mod:`bot.core.lookups`) and :attr:`~GameService.daily`
+(:mod:`bot.core.daily`). Deadlines and votes
 (:mod:`bot.core.absence_service`), the turn panel (:mod:`bot.core.panel_service`) and the
 computer turns (:mod:`bot.core.computer_turns`) are built the same way, over a service they
 are given.
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from bot.core.computers import Thinker
+from bot.core.daily import DailyTrek
 from bot.core.kernel import HOUR, GameKernel, LoadedGame, as_seat, new_seed
 from bot.core.lobby import Lobby
 from bot.core.lookups import Lookups
@@ -57,3 +59,5 @@ class GameService(GameKernel):
         """The reminder setting and the periodic reminder pass."""
         self.lookups = Lookups(self)
         """The read-only lookups: the caller's games, status facts, the export."""
+        self.daily = DailyTrek(self)
+        """The daily trek: attempts, the days' boards, the daily posts."""

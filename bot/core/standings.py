@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.core import stats as texts
+from bot.core.absence import Presence, presence_of
 from bot.core.errors import BotError
 from bot.core.messages import Player
 from bot.core.names import seat_names
@@ -41,8 +42,22 @@ async def finishing_results(
         people = {p.user_id for p in players if p.computer is None}
         rated = await store.league_members(game.guild_id, people) == people
     return seat_results(
-        game, players, state, moves, finished_at=now, rated=rated, season=league.season
+        game,
+        players,
+        state,
+        moves,
+        finished_at=now,
+        rated=rated,
+        season=league.season,
+        presences=await presences(store, players),
     )
+
+
+async def presences(store: Store, players: Sequence[Player]) -> dict[int, Presence]:
+    """The time away and quiet hours of a game's people, by user id: their turn times leave
+    them out. Quiet hours are the ones set now (earlier settings are not kept)."""
+    people = {p.user_id for p in players if p.user_id > 0}
+    return {user_id: presence_of(await store.person(user_id)) for user_id in sorted(people)}
 
 
 async def backfill_results(store: Store, *, batch: int = 200) -> int:
@@ -58,15 +73,17 @@ async def backfill_results(store: Store, *, batch: int = 200) -> int:
             if game is None or game.state is None or game.status is not GameStatus.FINISHED:
                 continue
             moves = await store.moves(game_id)
+            players = _players(seats.get(game_id, []))
             finished_at = moves[-1].created_at if moves else game.updated_at
             results = seat_results(
                 game,
-                _players(seats.get(game_id, [])),
+                players,
                 read_state(game.state),
                 moves,
                 finished_at=finished_at,
                 rated=False,
                 season=1,
+                presences=await presences(store, players),
             )
             await store.record_results(results)
             filled += 1
@@ -104,12 +121,34 @@ class StatsAnswer:
     scores: tuple[int, ...]
 
 
-async def stats_answer(store: Store, guild_id: int, user_id: int, name: str) -> StatsAnswer:
-    """A member's figures in this server's finished games."""
+async def stats_answer(store: Store, guild_id: int | None, user_id: int, name: str) -> StatsAnswer:
+    """A member's figures in this server's finished games (``guild_id`` ``None``: in every
+    server, which only the member may ask for)."""
     results = await store.member_results(user_id, guild_id=guild_id)
     mates = await store.tablemates(user_id, guild_id=guild_id)
     figures = texts.member_stats(results, mates, user_id)
-    return StatsAnswer(texts.stats_message(name, figures), tuple(figures.scores))
+    text = texts.stats_message(name, figures, here=guild_id is not None)
+    return StatsAnswer(text, tuple(figures.scores))
+
+
+class OthersEverywhere(BotError):
+    """Someone asked for another member's figures across servers."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "A member's figures across servers are theirs to ask for:"
+            " `/cascadia stats everywhere:True` shows your own."
+        )
+
+
+def stats_scope(guild_id: int | None, caller: int, user_id: int, *, everywhere: bool) -> int | None:
+    """The server whose games ``/cascadia stats`` counts, ``None`` for every server: asked
+    with ``everywhere``, or outside a server, and then only for the caller's own figures."""
+    if everywhere or guild_id is None:
+        if user_id != caller:
+            raise OthersEverywhere()
+        return None
+    return guild_id
 
 
 async def server_answer(store: Store, guild_id: int) -> str:

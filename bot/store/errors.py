@@ -143,6 +143,17 @@ class HintTaken(StoreError):
 
 
 @dataclass(eq=False)
+class AttemptCounted(StoreError):
+    """The member's attempt of that day that counts exists already: another is practice."""
+
+    user_id: int
+    day: str
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} has a counted daily attempt on {self.day} already"
+
+
+@dataclass(eq=False)
 class DatabaseUnavailable(StoreError):
     """The database cannot do this now, through no fault of the request: nothing was changed,
     and the same request may well succeed later. ``detail`` is the driver's own words, for the

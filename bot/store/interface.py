@@ -10,11 +10,16 @@ from bot.store.rows import (
     OPEN_STATUSES,
     Claimer,
     CommitResult,
+    DailyAttempt,
+    DailyChannel,
+    DailyEntry,
+    DailyStart,
     GameRow,
     GameStatus,
     HintRow,
     League,
     MoveRow,
+    NotifySettings,
     OutboxMessage,
     OutboxRow,
     PanelRow,
@@ -166,7 +171,8 @@ class Store(Protocol):
         self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0
     ) -> list[GameRow]:
         """The guild's finished games (only those ``user_id`` sat at, when given), the last
-        to finish first: ``limit`` of them after skipping ``offset``."""
+        to finish first: ``limit`` of them after skipping ``offset``. A daily trek's attempts
+        are not among them."""
 
     async def count_finished_games(self, guild_id: int, *, user_id: int | None = None) -> int:
         """How many games :meth:`finished_games` would list in all."""
@@ -373,7 +379,8 @@ class Store(Protocol):
 
     async def member_results(self, user_id: int, *, guild_id: int | None) -> list[SeatResult]:
         """The person ``user_id``'s seats in finished games (those they left to the computer
-        too), in this server's games only unless ``guild_id`` is ``None``; oldest first."""
+        too), in this server's games only unless ``guild_id`` is ``None``; oldest first. Daily
+        trek attempts are left out: they have their own boards."""
 
     async def tablemates(self, user_id: int, *, guild_id: int | None) -> list[Tablemate]:
         """Every seat (theirs and the others') of the finished games the person ``user_id``
@@ -381,7 +388,8 @@ class Store(Protocol):
         :meth:`member_results`."""
 
     async def guild_results(self, guild_id: int) -> list[SeatResult]:
-        """Every seat of the server's finished games, oldest game first."""
+        """Every seat of the server's finished games but daily trek attempts, oldest game
+        first."""
 
     async def rated_results(self) -> list[SeatResult]:
         """Every rated seat, by server and season, oldest game first: what ratings are
@@ -421,3 +429,107 @@ class Store(Protocol):
 
     async def clear_ratings(self) -> None:
         """Drop every rating of every server and season (before rebuilding them)."""
+
+    # --- how people hear of their turns -------------------------------------------------------
+
+    async def notify_settings(self, user_id: int) -> NotifySettings:
+        """A user's notification settings (nothing set: the defaults)."""
+
+    async def notify_settings_of(self, user_ids: Collection[int]) -> dict[int, NotifySettings]:
+        """The notification settings of each of ``user_ids`` (the defaults for those with
+        none)."""
+
+    async def save_notify_settings(self, settings: NotifySettings) -> NotifySettings:
+        """Store a user's notification settings, every field as given (a digest hour 0-23,
+        reminder hours 0-720, else ``ValueError``); returns them as stored."""
+
+    async def digest_people(self) -> list[NotifySettings]:
+        """The settings of everyone who asked for a daily digest."""
+
+    async def queue_digest(
+        self,
+        user_id: int,
+        day: str,
+        *,
+        game_id: int | None,
+        outbox_messages: Sequence[OutboxMessage] = (),
+    ) -> tuple[int, ...] | None:
+        """Record that the user's digest of their own ``day`` is done and, in the same
+        transaction, queue ``outbox_messages`` (under ``game_id``); ``None`` if that day's was
+        done already (another process, or before a restart), else the outbox ids."""
+
+    async def refuse_direct(self, outbox_id: int, user_id: int, error: str) -> bool:
+        """Discord refused the direct message ``outbox_id`` to ``user_id``: the row is done
+        (never tried again) and the user's DMs are refused from now on. Returns whether this
+        is news (their DMs were not refused before)."""
+
+    async def take_refusal_note(self, user_id: int) -> bool:
+        """Whether the user should now be told that their DMs are refused: ``True`` once per
+        refusal, recorded as told in the same write."""
+
+    async def turn_message_before(self, game_id: int, outbox_id: int) -> OutboxRow | None:
+        """The game's last turn message (start, turn or wipe) queued before ``outbox_id``,
+        sent or not."""
+
+    # --- the daily trek -----------------------------------------------------------------------
+
+    async def start_daily(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        day: str,
+        counted: bool,
+        cards: str,
+        state_json: str,
+        outbox_messages: Sequence[OutboxMessage],
+        turn_started_at: datetime,
+    ) -> DailyStart:
+        """Start a member's solo attempt at ``day``'s deal in ``channel_id`` (their direct
+        messages or a private thread) in one transaction: the game in play from its first
+        state, reminders off, the member in seat 0, the attempt (``counted`` or practice) and
+        the outbox rows. ``guild_id`` is the server it was asked from, whose board it joins.
+        Raises :class:`ChannelBusy` when the channel has an open game, and
+        :class:`AttemptCounted` for a counted attempt when the member has one that day;
+        either way nothing is written."""
+
+    async def daily_attempt(self, game_id: int) -> DailyAttempt | None:
+        """The daily attempt that this game is, if it is one."""
+
+    async def open_attempt(self, user_id: int) -> DailyAttempt | None:
+        """The member's daily attempt still being played (of any day), the newest if several."""
+
+    async def counted_attempt(self, user_id: int, day: str) -> DailyAttempt | None:
+        """The member's attempt that counts on ``day``, finished or not."""
+
+    async def daily_entries(self, day: str, *, guild_id: int | None) -> list[DailyEntry]:
+        """The finished attempts that count on ``day``, those played from ``guild_id`` only
+        unless it is ``None``; the highest score first (then the largest corridor, then the
+        first to finish)."""
+
+    async def daily_days(self, user_id: int) -> list[str]:
+        """The days (``YYYY-MM-DD``) on which the member finished an attempt that counts,
+        earliest first."""
+
+    async def set_daily_channel(
+        self, guild_id: int, channel_id: int, *, user_id: int
+    ) -> DailyChannel:
+        """Name the server's daily channel (or change it); the first time, make its anchor
+        row (see :class:`DailyChannel`)."""
+
+    async def daily_channel(self, guild_id: int) -> DailyChannel | None:
+        """The server's daily channel, if one was named."""
+
+    async def daily_channels(self) -> list[DailyChannel]:
+        """Every server's daily channel."""
+
+    async def queue_daily_post(
+        self, guild_id: int, day: str, kind: str, message: OutboxMessage
+    ) -> int | None:
+        """Queue the server's daily post of ``kind`` (``morning`` or ``board``) for ``day``
+        in its daily channel, in the outbox under the channel's anchor row; returns the outbox
+        id, or ``None`` when that post was queued before (whatever became of it) or the
+        server has no daily channel. At most once per server, day and kind, across processes
+        and restarts."""

@@ -206,6 +206,28 @@ class Person:
 
 
 @dataclass(frozen=True)
+class NotifySettings:
+    """How a Discord user hears of their turns, in all their games (the defaults: a mention
+    in the channel and nothing else).
+
+    ``digest_hour`` is an hour of their own day (the zone of their quiet hours, else UTC);
+    ``reminder_hours`` replaces the game's interval (0: no reminders; ``None``: the game's).
+    ``digest_day`` is their own day (``YYYY-MM-DD``) of the last digest; ``dms_refused_at``
+    when Discord refused a direct message to them, ``refusal_told`` whether they were told.
+    """
+
+    user_id: int
+    dm: bool = False
+    heads_up: bool = False
+    digest_hour: int | None = None
+    channel_ping: bool = True
+    reminder_hours: int | None = None
+    digest_day: str | None = None
+    dms_refused_at: datetime | None = None
+    refusal_told: bool = False
+
+
+@dataclass(frozen=True)
 class SkipPoll:
     """The vote to skip turn ``turn`` of a game, opened when its deadline passed, with the
     user ids that voted so far."""
@@ -308,3 +330,53 @@ class Rating:
     games: int
     wins: int
     change: float
+
+
+@dataclass(frozen=True)
+class DailyAttempt:
+    """A game that is a member's attempt at a day's deal of the daily trek; ``day`` is the
+    deal's date, ``YYYY-MM-DD``. ``counted``: their one attempt that counts that day (the
+    others are practice, never on a board)."""
+
+    game_id: int
+    user_id: int
+    day: str
+    counted: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class DailyStart:
+    """A daily attempt just started: its game (in play), whether it counts, the outbox rows
+    of its first message."""
+
+    game: GameRow
+    counted: bool
+    outbox_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DailyEntry:
+    """A finished attempt that counts, as a day's board shows it: the server it was played
+    from, the member, their score and largest corridor."""
+
+    game_id: int
+    guild_id: int
+    user_id: int
+    name: str
+    day: str
+    score: int
+    corridor: int
+    finished_at: datetime
+
+
+@dataclass(frozen=True)
+class DailyChannel:
+    """Where a server's daily messages go; ``anchor_game_id`` is the (ended, seatless) games
+    row whose outbox rows they are."""
+
+    guild_id: int
+    channel_id: int
+    anchor_game_id: int
+    set_by: int
+    set_at: datetime

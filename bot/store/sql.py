@@ -54,6 +54,8 @@ from bot.store.sqlbase import (
     reseat,
     seat,
 )
+from bot.store.sqldaily import DailyQueries
+from bot.store.sqlnotify import NotifyQueries
 from bot.store.sqlstandings import StandingsQueries
 
 _PANEL_COLUMNS = "game_id, user_id, turn, revision, version, draft, updated_at"
@@ -61,10 +63,12 @@ _ENDED = {"status": GameStatus.ENDED.value, "next_reminder_at": None, "ping_due_
 _MAX_ERROR_CHARS = 2_000
 
 
-class SqlStore(AbsenceQueries, ArchiveQueries, StandingsQueries):
+class SqlStore(AbsenceQueries, ArchiveQueries, DailyQueries, NotifyQueries, StandingsQueries):
     """Every method of the :class:`Store`, once (those of absence in
     :class:`~bot.store.sqlabsence.AbsenceQueries`, of the archive in
-    :class:`~bot.store.sqlarchive.ArchiveQueries`); a backend subclass connects it to a
+    :class:`~bot.store.sqlarchive.ArchiveQueries`, of the daily trek in
+    :class:`~bot.store.sqldaily.DailyQueries`, of notifications in
+    :class:`~bot.store.sqlnotify.NotifyQueries`); a backend subclass connects it to a
     database."""
 
     # --- lobby --------------------------------------------------------------------------------

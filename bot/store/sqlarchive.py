@@ -9,11 +9,13 @@ from bot.store.rows import GameRow, GameStatus
 from bot.store.sqlbase import GAME_COLUMNS, SqlBase
 
 _FINISHED = f"'{GameStatus.FINISHED.value}'"
-# IS NULL OR: one statement for the server's games and for one member's.
+# IS NULL OR: one statement for the server's games and for one member's. A daily trek's
+# attempts are left out: their boards are shown only to those who played the day.
 _OF_GUILD = (
     f" FROM games g WHERE g.guild_id = $1 AND g.status = {_FINISHED}"
     " AND (CAST($2 AS bigint) IS NULL"
     " OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = $2))"
+    " AND NOT EXISTS (SELECT 1 FROM daily_attempts d WHERE d.game_id = g.id)"
 )
 
 

@@ -12,6 +12,9 @@ from collections.abc import Collection, Sequence
 from bot.store.rows import GameStatus, League, Rating, SeatResult, Tablemate
 from bot.store.sqlbase import Connection, Record, SqlBase
 
+_NOT_DAILY = "game_id NOT IN (SELECT game_id FROM daily_attempts)"
+"""A daily trek's attempts have their own boards and streaks: the figures leave them out, so
+that nobody's private attempt shows in a server's records."""
 _RESULT_COLUMNS = (
     "game_id, seat, guild_id, user_id, name, computer, handed_over, players, cards, score,"
     " rank, nature_tokens, tokens_used, wildlife, habitats, corridor, turn_seconds, rated,"
@@ -88,7 +91,7 @@ class StandingsQueries(SqlBase):
     async def member_results(self, user_id: int, *, guild_id: int | None) -> list[SeatResult]:
         q = (
             f"SELECT {_RESULT_COLUMNS} FROM results WHERE user_id = $1"
-            " AND (computer IS NULL OR handed_over = 1)"
+            f" AND (computer IS NULL OR handed_over = 1) AND {_NOT_DAILY}"
             + ("" if guild_id is None else " AND guild_id = $2")
             + " ORDER BY finished_at, game_id"
         )
@@ -111,7 +114,7 @@ class StandingsQueries(SqlBase):
 
     async def guild_results(self, guild_id: int) -> list[SeatResult]:
         q = (
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id = $1"
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id = $1 AND {_NOT_DAILY}"
             " ORDER BY finished_at, game_id, seat"
         )
         return [self._result(row) for row in await self._fetch(q, guild_id)]

@@ -17,7 +17,15 @@ import pytest
 
 from bot.core.service import GameService, LoadedGame
 from bot.migrate import TABLES, MigrateError, copy_database
-from bot.store import GameStatus, OutboxMessage, PostgresStore, ReminderNote, SqliteStore, Store
+from bot.store import (
+    GameStatus,
+    NotifySettings,
+    OutboxMessage,
+    PostgresStore,
+    ReminderNote,
+    SqliteStore,
+    Store,
+)
 from engine import Move, PlaceTile, PlaceToken, Take, apply, legal_actions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,6 +110,16 @@ async def fill(path: Path) -> None:
         await store.set_away(BOB, starts_at=START, ends_at=START + timedelta(days=3), note="off")
         await store.set_away(CY, starts_at=START, ends_at=START + timedelta(days=1), note=None)
         await store.clear_away(CY, now=START + timedelta(hours=1))
+        await store.save_notify_settings(
+            NotifySettings(
+                BOB,
+                dm=True,
+                digest_hour=8,
+                channel_ping=False,
+                dms_refused_at=START,
+                digest_day="2026-05-01",
+            )
+        )
         pending = await store.pending(1_000)
         for row in pending[:-3]:
             await store.mark_sent(row.id, 9_000 + row.id)
@@ -123,6 +141,7 @@ async def everything(store: Store, game_ids: range) -> list[object]:
         ]
     seen += [await store.get_outbox(outbox_id) for outbox_id in range(1, 200)]
     seen += [await store.person(user) for user in USERS]
+    seen += [await store.notify_settings_of(USERS)]
     seen += [
         await store.open_skip_polls(),
         await store.pending(1_000),

@@ -38,7 +38,7 @@ def test_the_standings_commands_and_their_options(bot: CascadiaBot) -> None:
         for name in ("stats", "server", "league", "leaderboard")
     }
     assert options == {
-        "stats": [("user", False)],
+        "stats": [("user", False), ("everywhere", False)],
         "server": [],
         "league": [("action", True)],
         "leaderboard": [("season", False)],

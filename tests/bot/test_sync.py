@@ -79,20 +79,34 @@ class _Guild:
         self.id = id
 
 
-def test_commands_are_one_guild_only_group(bot: CascadiaBot) -> None:
+def test_commands_are_one_group_in_servers_and_direct_messages(bot: CascadiaBot) -> None:
     group = _payload(bot)
     assert group["name"] == "cascadia"
-    assert group["dm_permission"] is False
-    assert group["contexts"] == [0]
+    # Direct messages with the bot (context 1) hold daily treks; other DMs (2) nothing.
+    assert group["contexts"] == [0, 1]
     assert sorted(o["name"] for o in group["options"]) == sorted(
         ["new", "join", "leave", "start", "play", "preview", "wipe", "board", "status", "score",
-         "settings", "end", "mygames", "export", "help", "skip", "notify", "hint"]
+         "settings", "end", "mygames", "export", "help", "skip", "notify", "hint", "daily"]
     )  # fmt: skip
 
 
 def _options(bot: CascadiaBot, command: str) -> dict[str, dict[str, Any]]:
     (sub,) = [o for o in _payload(bot)["options"] if o["name"] == command]
     return {o["name"]: o for o in sub["options"]}
+
+
+def test_daily_options(bot: CascadiaBot) -> None:
+    options = _options(bot, "daily")
+    assert list(options) == ["action", "date", "user", "channel"]
+    assert [c["value"] for c in options["action"]["choices"]] == [
+        "play",
+        "board",
+        "show",
+        "channel",
+    ]
+    assert [o["required"] for o in options.values()] == [False] * 4
+    assert [o["type"] for o in options.values()] == [3, 3, 6, 7]
+    assert options["channel"]["channel_types"] == [0, 5], "text channels (and announcements)"
 
 
 @pytest.mark.parametrize("command", ["play", "preview"])
@@ -119,8 +133,11 @@ def test_turn_options(bot: CascadiaBot, command: str) -> None:
         ("skip", [], []),
         (
             "notify",
-            ["away_until", "away_note", "quiet_from", "quiet_to", "timezone", "clear"],
-            [False] * 6,
+            [
+                *("away_until", "away_note", "quiet_from", "quiet_to", "timezone", "clear"),
+                *("dm", "heads_up", "digest_hour", "channel_ping", "reminder_hours"),
+            ],
+            [False] * 11,
         ),
     ],
 )
@@ -136,9 +153,14 @@ def test_other_options(
 
 def test_quiet_hours_are_whole_hours_and_zones_are_suggested(bot: CascadiaBot) -> None:
     options = _options(bot, "notify")
-    assert [c["value"] for c in options["clear"]["choices"]] == ["away", "quiet"]
-    for hour in ("quiet_from", "quiet_to"):
+    clearable = ["away", "quiet", "digest", "reminders"]
+    assert [c["value"] for c in options["clear"]["choices"]] == clearable
+    for hour in ("quiet_from", "quiet_to", "digest_hour"):
         assert (options[hour]["min_value"], options[hour]["max_value"]) == (0, 23)
+    limits = (options["reminder_hours"]["min_value"], options["reminder_hours"]["max_value"])
+    assert limits == (0, 720)
+    for switch in ("dm", "heads_up", "channel_ping"):
+        assert options[switch]["type"] == 5  # a boolean
     assert options["timezone"]["autocomplete"]
     assert _options(bot, "settings")["deadline_hours"]["min_value"] == 0
 

@@ -315,6 +315,8 @@ class GameChannel:
     lobby: MessageRecord | None = None
     interleaved: Callable[[MessageRecord], bool] | None = None
     """Messages that may come between the game's own (reminders), if any."""
+    named_only: set[int] = field(default_factory=set)
+    """Players who turned the channel ping off: their turn messages name them unpinged."""
 
     @property
     def server(self) -> DiscordServer:
@@ -498,7 +500,7 @@ class GameChannel:
         names = re.search(r"Players: (.+?)\. ", message.content)
         assert names, message.content
         self.seats = [self.world.user(n) for n in re.findall(r"\*\*(.+?)\*\*", names[1])]
-        [first] = message.notified
+        [first] = message.notified or self._named_to_move(message)
         assert first in self.seats
         self.to_move = first
         self.check_turn_message(message, mover=None)
@@ -588,6 +590,14 @@ class GameChannel:
         expected = self.to_move if mover is None else self.seats[
             (self.seats.index(mover) + 1) % len(self.seats)
         ]  # fmt: skip
+        if expected in self.named_only:
+            name = self.world.name(expected)
+            assert message.notified == frozenset(), f"{name} turned the channel ping off"
+            assert f"**{name}**, it's your turn" in message.content, message.content
+            assert not re.findall(r"<@!?(\d+)>", message.content), message.content
+            check_pngs(message, expect=["display.png", *environments])
+            self.to_move = expected
+            return
         assert message.notified == {expected}, (
             f"turn {self.turns}: expected a ping for {self.world.name(expected)} only, "
             f"got {sorted(self.world.name(u) for u in message.notified)}: {message.content!r}"
@@ -597,6 +607,14 @@ class GameChannel:
         assert written == [expected], f"the message names others with <@…>: {message.content!r}"
         check_pngs(message, expect=["display.png", *environments])
         self.to_move = expected
+
+    def _named_to_move(self, message: MessageRecord) -> set[int]:
+        """The player a message calls by name only (one who turned the channel ping off)."""
+        named = re.search(r"\*\*(.+?)\*\*, it's your turn", message.content)
+        assert named, f"nobody is called: {message.content!r}"
+        user = self.world.user(named[1])
+        assert user in self.named_only, f"{named[1]} was named without a ping"
+        return {user}
 
     async def play_to_end(self, *, max_turns: int = 100) -> MessageRecord:
         """Play turns until the game is over; returns the final message."""

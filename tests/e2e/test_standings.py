@@ -48,6 +48,9 @@ async def test_two_finished_games_make_the_standings(world: World) -> None:
     check_pngs(mine, expect=["scores.png"])
     theirs = await second.run(alice, "stats", {"user": bob})
     assert theirs.content.startswith("**bob** in this server: 2 games, ")
+    everywhere = await first.run(alice, "stats", {"everywhere": True})
+    assert everywhere.content.startswith("**alice** everywhere: 2 games, ")
+    await first.refused(alice, "stats", {"user": bob, "everywhere": True}, reason="theirs to ask")
 
     server = await first.run(bob, "server")
     assert server.content.startswith("This server: 2 games finished")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from bot.core.absence import (
     AwayPeriod,
     BadAwayDate,
+    Presence,
     SkipTally,
     away_at,
     away_end,
@@ -19,6 +20,7 @@ from bot.core.absence import (
     parse_day,
     skips_in_a_row,
 )
+from bot.core.quiet import QuietHours
 
 START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 H = timedelta(hours=1)
@@ -134,3 +136,31 @@ def test_skips_in_a_row_count_back_from_the_last_turn() -> None:
     assert skips_in_a_row([True, False]) == 0
     assert skips_in_a_row([True, False, True]) == 1
     assert skips_in_a_row([False, True, True]) == 2
+
+
+def test_a_turn_s_counted_time_leaves_out_time_away_and_quiet_hours_once() -> None:
+    # Quiet 22:00-08:00 UTC; START is 12:00. Away from 20:00 to 23:00 overlaps an hour of it.
+    presence = Presence(quiet=QuietHours(22, 8, ZoneInfo("UTC")), away=(away(8, 11),))
+    assert presence.counted_seconds(START, START + 9 * H) == 8 * 3600  # 20:00-21:00 away
+    # 12:00 to 12:00 the next day: away 20-23 and quiet 22-08 leave out 20:00 to 08:00.
+    assert presence.counted_seconds(START, START + 24 * H) == 12 * 3600
+    assert presence.counted_seconds(START + 11 * H, START + 21 * H) == 1 * 3600
+    assert Presence().counted_seconds(START, START + 2 * H) == 7200
+    assert presence.counted_seconds(START + H, START) == 0
+
+
+@given(
+    st.floats(min_value=-48, max_value=48),
+    st.floats(min_value=0, max_value=96),
+    st.lists(st.tuples(st.floats(-48, 96), st.floats(0, 30)), max_size=4),
+)
+def test_counted_time_is_never_negative_nor_more_than_the_span(
+    begin: float, length: float, periods: list[tuple[float, float]]
+) -> None:
+    presence = Presence(
+        quiet=QuietHours(23, 7, ZoneInfo("Europe/Berlin")),
+        away=tuple(away(s, s + d) for s, d in periods),
+    )
+    start = START + begin * H
+    counted = presence.counted_seconds(start, start + length * H)
+    assert 0 <= counted <= length * 3600 + 1e-6

@@ -152,3 +152,17 @@ def test_the_next_allowed_moment_is_the_first_outside_quiet_hours(
         while step < allowed:
             assert quiet.is_quiet(step)
             step += timedelta(minutes=30)
+
+
+def test_the_quiet_spells_of_a_span_are_clipped_to_it_and_follow_the_wall_clock() -> None:
+    # Saturday noon to Tuesday 09:00 in Berlin, over the night the clocks go back (25 Oct).
+    spells = NIGHT.spells(berlin(2026, 10, 24, 12).astimezone(UTC), berlin(2026, 10, 27, 9))
+    assert [(a.astimezone(BERLIN), b.astimezone(BERLIN)) for a, b in spells] == [
+        (berlin(2026, 10, 24, 22), berlin(2026, 10, 25, 8)),
+        (berlin(2026, 10, 25, 22), berlin(2026, 10, 26, 8)),
+        (berlin(2026, 10, 26, 22), berlin(2026, 10, 27, 8)),
+    ]
+    assert spells[0][1] - spells[0][0] == timedelta(hours=11)  # the night with 25 hours
+    inside = NIGHT.spells(berlin(2026, 6, 2, 1), berlin(2026, 6, 2, 3))
+    assert inside == [(berlin(2026, 6, 2, 1), berlin(2026, 6, 2, 3))]
+    assert NIGHT.spells(berlin(2026, 6, 2, 9), berlin(2026, 6, 2, 21)) == []

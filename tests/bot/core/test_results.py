@@ -6,12 +6,15 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.core.absence import AwayPeriod, Presence
 from bot.core.league import player_key, rate, rebuild_ratings
 from bot.core.messages import Player
+from bot.core.quiet import QuietHours
 from bot.core.results import may_be_rated, ranks, tokens_used, turn_seconds
 from bot.core.service import GameService, LoadedGame
 from bot.core.standings import backfill_results
@@ -73,6 +76,16 @@ def test_turn_times_leave_out_wipes_skipped_turns_and_the_first_turn() -> None:
     ]
     assert turn_seconds(moves, ADA) == (600.0, 90.0)
     assert turn_seconds(moves, BOB) == (300.0,)
+
+
+def test_turn_times_leave_out_the_player_s_time_away_and_quiet_hours() -> None:
+    moves = [_row(1, ADA, TURN, 0), _row(2, BOB, TURN, 60 * 20), _row(3, ADA, TURN, 60 * 21)]
+    # START is 12:00 UTC: bob's turn runs to 08:00 the next day, his quiet hours 22-07.
+    quiet = Presence(quiet=QuietHours(22, 7, ZoneInfo("UTC")))
+    assert turn_seconds(moves, BOB) == (20 * 3600.0,)
+    assert turn_seconds(moves, BOB, quiet) == (11 * 3600.0,)
+    away = Presence(away=(AwayPeriod(START + timedelta(hours=20), START + timedelta(hours=30)),))
+    assert turn_seconds(moves, ADA, away) == (0.0,)
 
 
 def test_nature_tokens_used_are_split_pairs_and_nature_wipes() -> None:
@@ -181,6 +194,18 @@ async def test_a_finished_game_keeps_every_seat_s_result(
     assert all(r.finished_at == clock.now and not r.rated for r in kept)
     assert await store.member_results(ADA, guild_id=GUILD + 1) == []
     assert await store.games_without_results() == []
+
+
+async def test_the_kept_turn_times_leave_out_a_player_s_time_away(
+    service: GameService, store: Store, clock: FakeClock
+) -> None:
+    await store.set_away(ADA, starts_at=START, ends_at=START + timedelta(days=1), note=None)
+    game_id = await _game(service, ADA, BOB)
+    await _play_out(service, clock, game_id, seed=2)
+    kept = {r.user_id: r for r in await store.guild_results(GUILD) if r.game_id == game_id}
+    assert len(kept[ADA].turn_seconds) >= 19
+    assert set(kept[ADA].turn_seconds) == {0.0}
+    assert set(kept[BOB].turn_seconds) == {60.0}
 
 
 async def test_a_league_game_is_rated_once_everyone_joined(

@@ -3,6 +3,7 @@ store (both backends)."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 
 import pytest
@@ -10,10 +11,12 @@ import pytest
 from bot.core.standings import (
     NoSeason,
     NotManager,
+    OthersEverywhere,
     leaderboard_answer,
     league_answer,
     server_answer,
     stats_answer,
+    stats_scope,
 )
 from bot.core.stats import (
     duration,
@@ -219,3 +222,26 @@ async def test_league_settings_need_manage_server_and_change_nothing_otherwise(
     assert old.splitlines()[1] == "**1. p100 3.0 (+0.5), 3 games, 1 won**"
     with pytest.raises(NoSeason, match="no season 3"):
         await leaderboard_answer(store, GUILD, ADA, 3)
+
+
+async def test_a_member_s_own_figures_across_servers_are_theirs_alone_to_ask_for(
+    store: Store,
+) -> None:
+    await _games(store)
+    elsewhere = await store.create_lobby(GUILD + 1, 99, ADA, "ada", "AAAAA")
+    await store.end_game(elsewhere.id)
+    far = dataclasses.replace(_seat(10, 0, ADA, 77, 1, players=1), game_id=elsewhere.id)
+    await store.record_results([dataclasses.replace(far, guild_id=GUILD + 1)])
+    here = await stats_answer(store, stats_scope(GUILD, ADA, ADA, everywhere=False), ADA, "ada")
+    assert here.scores == (90, 85, 99, 60)
+    assert "in this server: 3 games" in here.text
+    everywhere = await stats_answer(
+        store, stats_scope(GUILD, ADA, ADA, everywhere=True), ADA, "ada"
+    )
+    assert everywhere.scores == (90, 85, 99, 60, 77)
+    assert "everywhere: 3 games, 2 won; 2 games solo" in everywhere.text
+    assert stats_scope(None, ADA, ADA, everywhere=False) is None  # asked outside a server
+    with pytest.raises(OthersEverywhere, match="theirs to ask for"):
+        stats_scope(GUILD, BOB, ADA, everywhere=True)
+    with pytest.raises(OthersEverywhere):
+        stats_scope(None, BOB, ADA, everywhere=False)

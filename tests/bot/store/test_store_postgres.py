@@ -65,8 +65,9 @@ async def test_migrations_from_empty(store: PostgresStore, postgres_url: str) ->
         " WHERE schemaname = current_schema()",
     )
     assert tables == (
-        "away_periods,games,hints,league_members,leagues,moves,outbox,outbox_snapshots,panels,"
-        "people,ratings,results,round_scores,schema_version,seats,skip_polls,skip_votes"
+        "away_periods,daily_attempts,daily_channels,daily_posts,games,hints,league_members,"
+        "leagues,moves,notify_settings,outbox,outbox_snapshots,panels,people,ratings,results,"
+        "round_scores,schema_version,seats,skip_polls,skip_votes"
     )
 
 
