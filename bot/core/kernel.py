@@ -39,6 +39,7 @@ from bot.core.records import (
     state_text,
 )
 from bot.core.reminders import next_reminder_time
+from bot.core.since import since_last_turn
 from bot.core.standings import finishing_results
 from bot.store import (
     THIS_PROCESS,
@@ -53,7 +54,17 @@ from bot.store import (
     Store,
     utc_now,
 )
-from engine import Action, GameRecord, GameState, Hex, Move, ScoreSheet, record_for, score_state
+from engine import (
+    Action,
+    CascadiaError,
+    GameRecord,
+    GameState,
+    Hex,
+    Move,
+    ScoreSheet,
+    record_for,
+    score_state,
+)
 
 log = logging.getLogger(__name__)
 
@@ -272,11 +283,11 @@ class GameKernel:
         now = self._now()
         call = Call()
         results: list[SeatResult] = []
+        # The log as it will read once this move is committed.
+        seq = moves[-1].seq + 1 if moves else 1
+        logged = MoveRow(game.id, seq, user_id, str(move), now, played_for)
         if after.is_over:
             sheet = loaded.score_sheet(after)
-            # The export as it will read once this move is committed.
-            seq = moves[-1].seq + 1 if moves else 1
-            logged = MoveRow(game.id, seq, user_id, str(move), now, played_for)
             finished = dataclasses.replace(game, status=GameStatus.FINISHED)
             hints = await self.store.hints(game.id)
             document = export_document(finished, loaded.players, after, [*moves, logged], hints)
@@ -299,6 +310,16 @@ class GameKernel:
         else:
             upcoming = loaded.players[after.current]
             call = await self.call(loaded, after, turn_started_at=now, now=now)
+            since = None
+            if upcoming.computer is None:
+                try:
+                    since = since_last_turn(after, [*moves, logged], loaded.players)
+                except (ValueError, CascadiaError):
+                    # The log moved on since the game was read: committing finds the conflict.
+                    log.info("game %d: the move log and the state differ", game.id)
+            if since is not None:
+                # The latest move in full, the others as a line each, then the standings.
+                line = since.text(latest=line)
             announcement = Announcement(
                 kind="turn",
                 text=f"{line}\n{messages.your_turn_line(after, upcoming, call)}{tail}",
