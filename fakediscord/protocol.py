@@ -73,7 +73,9 @@ EPHEMERAL: Final = 1 << 6
 LOADING: Final = 1 << 7
 SUPPRESS_EMBEDS: Final = 1 << 2
 SUPPRESS_NOTIFICATIONS: Final = 1 << 12
-KEPT_FLAGS: Final = SUPPRESS_EMBEDS | EPHEMERAL | SUPPRESS_NOTIFICATIONS | (1 << 15)
+COMPONENTS_V2: Final = 1 << 15
+"""IS_COMPONENTS_V2: the message is its components (no content); set for good once set."""
+KEPT_FLAGS: Final = SUPPRESS_EMBEDS | EPHEMERAL | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
 """Message flags a bot may set when it creates a message."""
 
 INTENT_MEMBERS: Final = 1 << 1
