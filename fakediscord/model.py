@@ -248,6 +248,8 @@ class RequestRecord:
     path: str
     status: int
     query: str = ""
+    size: int = 0
+    """The request body's length in bytes (its Content-Length; 0 without a body)."""
 
 
 @dataclass(frozen=True)

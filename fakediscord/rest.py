@@ -144,7 +144,13 @@ class RestApi:
             response = await self._route(request, path)
         if hold is not None and hold.after and not await self.faults.wait_held(request, path, hold):
             return web.Response(status=499)
-        record = RequestRecord(request.method, path, response.status, request.query_string)
+        record = RequestRecord(
+            request.method,
+            path,
+            response.status,
+            request.query_string,
+            request.content_length or 0,
+        )
         self.recorder.requests.append(record)
         self.recorder.bump()
         return response

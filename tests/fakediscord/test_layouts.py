@@ -61,6 +61,9 @@ async def test_a_layout_with_a_gallery_is_stored_and_read_back(world: World) -> 
     assert picture.attachment.filename == "board.png"
     assert picture.url == picture.attachment.url
     assert message.custom_ids() == ["demo:play:1"]
+    post = s.requests[-1]
+    assert (post.method, post.path) == ("POST", f"/channels/{world.channel}/messages")
+    assert post.size > len(PNG), "a request records its body's size"
     # discord.py reads the stored layout back as its V2 components.
     [container] = sent.components
     assert isinstance(container, discord.components.Container)
