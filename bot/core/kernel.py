@@ -313,7 +313,10 @@ class GameKernel:
             since = None
             if upcoming.computer is None:
                 try:
-                    since = since_last_turn(after, [*moves, logged], loaded.players)
+                    # The game is replayed to tell it (milliseconds): off the event loop.
+                    since = await asyncio.to_thread(
+                        since_last_turn, after, [*moves, logged], loaded.players
+                    )
                 except (ValueError, CascadiaError):
                     # The log moved on since the game was read: committing finds the conflict.
                     log.info("game %d: the move log and the state differ", game.id)

@@ -112,16 +112,20 @@ def since_last_turn(
     lead to ``state``.
     """
     seat = state.current if seat is None else seat
-    played = _replay(state, moves, players)
+    played = _replay(state, moves)
     own = [
         i
-        for i, (line, move) in enumerate(zip(played, moves, strict=True))
-        if line.seat == seat and line.turn and move.played_for is None
+        for i, (before, _, actions, move) in enumerate(played)
+        if before.current == seat and _whole_turn(actions) and move.played_for is None
     ]
-    after = played[own[-1] + 1 :] if own else played
-    if not after or all(line.seat == seat for line in after):
-        return None
-    return SinceLastTurn(seat, tuple(after), standings(state, players), first=not own)
+    window = played[own[-1] + 1 :] if own else played
+    if all(before.current == seat for before, *_ in window):
+        return None  # nobody else has moved since (or ever, solo)
+    lines = tuple(
+        _line(before, after, actions, players[before.current], move.played_for)
+        for before, after, actions, move in window
+    )
+    return SinceLastTurn(seat, lines, standings(state, players), first=not own)
 
 
 def standings(state: GameState, players: Sequence[Player]) -> str:
@@ -133,10 +137,13 @@ def standings(state: GameState, players: Sequence[Player]) -> str:
     return "Standings: " + " · ".join(f"{players[s].shown} {scores[s]}" for s in order)
 
 
-def _replay(
-    state: GameState, moves: Sequence[MoveRow], players: Sequence[Player]
-) -> list[MoveLine]:
-    """Every logged move in words, as played from the game's start."""
+Played = tuple[GameState, GameState, list[Action], MoveRow]
+"""One logged move as replayed: the state before it and after, its actions, its row."""
+
+
+def _replay(state: GameState, moves: Sequence[MoveRow]) -> list[Played]:
+    """Every logged move played again from the game's start (a whole game's in a few
+    milliseconds: only the moves shown are scored and put in words)."""
     current = new_game(players=state.players, seed=state.seed, cards=state.cards)
     found = []
     for move in moves:
@@ -144,10 +151,14 @@ def _replay(
         actions = move_actions(move)
         for action in actions:
             current = apply(current, action)
-        found.append(_line(before, current, actions, players[before.current], move.played_for))
+        found.append((before, current, actions, move))
     if (current.turn, current.draws, current.current) != (state.turn, state.draws, state.current):
         raise ValueError(f"the move log of {len(moves)} moves does not lead to the game's state")
     return found
+
+
+def _whole_turn(actions: Sequence[Action]) -> bool:
+    return any(isinstance(a, Take) for a in actions)
 
 
 def _line(
