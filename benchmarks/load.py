@@ -86,6 +86,8 @@ class Run:
     errors: list[str] = field(default_factory=list)
     post_bytes: list[int] = field(default_factory=list)
     """The size of the request that posted each turn message."""
+    post_words_bytes: list[int] = field(default_factory=list)
+    """The same less the pictures' bytes: the words, the layout and the multipart framing."""
     edit_bytes: list[int] = field(default_factory=list)
     """The size of each edit that took **Play** off a past turn message."""
     commit_to_post: list[float] = field(default_factory=list)
@@ -330,6 +332,8 @@ async def measure_turn_messages(server: DiscordServer, db: str, run: Run) -> Non
             row = rows.get(message.id)
             if row is not None and row.kind == "turn":
                 run.post_bytes.append(request.size)
+                pictures = sum(len(a.data) for a in message.attachments)
+                run.post_words_bytes.append(request.size - pictures)
                 run.commit_to_post.append(created(message) - row.created_at.timestamp())
         elif request.method == "PATCH" and "/messages/" in request.path:
             run.edit_bytes.append(request.size)
@@ -373,6 +377,9 @@ def report(run: Run, db_bytes: int) -> bool:
         sizes = run.post_bytes
         print(f"turn message request: {statistics.median(sizes) / 1024:.1f} KiB p50, "
               f"{percentile(sizes, 0.99) / 1024:.1f} KiB p99")  # fmt: skip
+        words = run.post_words_bytes
+        print(f"  less the pictures: {statistics.median(words):.0f} B p50, "
+              f"{percentile(words, 0.99):.0f} B p99")  # fmt: skip
     if run.edit_bytes:
         edits = run.edit_bytes
         print(f"edit taking Play off the previous turn message: {statistics.median(edits)} B p50, "
