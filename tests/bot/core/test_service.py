@@ -693,6 +693,7 @@ async def test_the_called_player_reads_what_happened_since_their_last_turn(
     # The first player again: the two others' moves since theirs, the latest told in full.
     assert third.startswith("Since your last turn:\n**")
     head, earlier, latest, standing, call = third.split("\n")
+    assert head == "Since your last turn:"
     assert " took " in earlier
     assert "took pair" in latest
     assert standing.startswith("Standings: ")
