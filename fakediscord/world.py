@@ -655,7 +655,7 @@ class World:
             specs = [a for a in body["attachments"] or [] if int(a["id"]) in (files or {})]
             m.attachments = kept + self._make_attachments(m.channel_id, specs, files or {})
         elif files:
-            m.attachments += self._make_attachments(m.channel_id, None, files)
+            m.attachments = m.attachments + self._make_attachments(m.channel_id, None, files)
         if body.get("flags") is not None:
             flags = int(body["flags"])
             if m.components_v2 and not flags & COMPONENTS_V2:
