@@ -605,6 +605,10 @@ class GameChannel:
             f"got {sorted(self.world.name(u) for u in message.notified)}: {message.text!r}"
         )
         assert message.mentions == [expected], message.mentions
+        if mover is not None and mover != expected:
+            # The player called reads first what the others did since their last turn.
+            assert message.text.startswith("Since your last turn"), message.text
+            assert message.text.count("\nStandings: ") == 1, message.text
         written = [int(u) for u in re.findall(r"<@!?(\d+)>", message.text)]
         assert written == [expected], f"the message names others with <@…>: {message.text!r}"
         check_pngs(message, expect=["display.png", *environments])
