@@ -418,7 +418,17 @@ class CascadiaBot(commands.AutoShardedBot):
             with _refusals(channel_id):
                 layout = self._layouts.pop(message_id, None)
                 if layout is None:
-                    layout = Layout.read(await message.fetch())
+                    try:
+                        layout = Layout.read(await message.fetch())
+                    except discord.Forbidden:
+                        # No Read Message History: the message is left as it is (a press on
+                        # its Play is told the turn passed), rather than the channel waiting.
+                        log.warning(
+                            "could not read message %d in channel %d back: its buttons stay",
+                            message_id,
+                            channel_id,
+                        )
+                        return
                 if layout is not None:
                     await message.edit(view=layout.view(buttons))
                 else:

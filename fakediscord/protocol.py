@@ -19,6 +19,7 @@ from aiohttp import BodyPartReader, web
 __all__ = [
     "ADMINISTRATOR",
     "ATTACH_FILES",
+    "COMPONENTS_V2",
     "CREATE_PRIVATE_THREADS",
     "CREATE_PUBLIC_THREADS",
     "DEFAULT_BOT_PERMISSIONS",
@@ -26,6 +27,7 @@ __all__ = [
     "JSON",
     "MANAGE_CHANNELS",
     "MANAGE_THREADS",
+    "READ_MESSAGE_HISTORY",
     "SEND_MESSAGES",
     "SEND_MESSAGES_IN_THREADS",
     "VIEW_CHANNEL",

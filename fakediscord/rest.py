@@ -304,7 +304,9 @@ class RestApi:
         return json_response(self.world.message_payload(m))
 
     async def _channel_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        self._require(self.world.channel(p["channel"]).id, VIEW_CHANNEL)
+        # Reading one message back is reading history, as Discord has it.
+        needed = VIEW_CHANNEL | (READ_MESSAGE_HISTORY if request.method == "GET" else 0)
+        self._require(self.world.channel(p["channel"]).id, needed)
         m = self.world.visible_message(p["channel"], p["msg"])
         if request.method == "DELETE":
             self.world.delete_message(m)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fakediscord import (
     ATTACH_FILES,
+    READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
@@ -132,4 +133,22 @@ async def test_send_messages_taken_away_mid_game(world: World) -> None:
     server.set_overwrite(world.channel, server.bot_user_id)
     await table.turn_posted(since, mover)
     assert refused_posts(world, world.channel) == 2
+    await table.play()
+
+
+async def test_without_read_message_history_a_restart_leaves_the_old_play(world: World) -> None:
+    server = world.server
+    table = world.table()
+    start = await table.setup([world.alice, world.bob])
+    await world.bot.restart()
+    # After the restart the bot must read the start message back to edit it: it may not.
+    server.set_overwrite(world.channel, server.bot_user_id, deny=READ_MESSAGE_HISTORY)
+    message = await table.play()
+    # The turn goes on in a new message; the old one keeps its Play, whose press is told
+    # that the turn passed.
+    assert "Play" in labels(message)
+    assert "Play" in labels(start)
+    assert start.edited_at is None
+    refused = [r for r in server.requests if r.method == "GET" and r.status == 403]
+    assert len(refused) == 1, refused
     await table.play()
