@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import secrets
 from collections.abc import Callable, Sequence
@@ -315,7 +316,13 @@ class GameKernel:
                 try:
                     # The game is replayed to tell it (milliseconds): off the event loop.
                     since = await asyncio.to_thread(
-                        since_last_turn, after, [*moves, logged], loaded.players
+                        functools.partial(
+                            since_last_turn,
+                            after,
+                            [*moves, logged],
+                            loaded.players,
+                            known=(len(moves), before),
+                        )
                     )
                 except (ValueError, CascadiaError):
                     # The log moved on since the game was read: committing finds the conflict.

@@ -21,6 +21,7 @@ from bot.core.messages import Player, article, plural
 from bot.core.records import move_actions
 from bot.store import MoveRow
 from engine import (
+    MOVE_SEPARATOR,
     Action,
     GameState,
     NatureWipe,
@@ -101,6 +102,7 @@ def since_last_turn(
     players: Sequence[Player],
     *,
     seat: int | None = None,
+    known: tuple[int, GameState] | None = None,
 ) -> SinceLastTurn | None:
     """What happened since ``seat`` (default: the seat to move in ``state``) last chose a
     turn: ``None`` when nothing did (nobody has moved since, or a solo game).
@@ -108,11 +110,16 @@ def since_last_turn(
     ``state`` gives the game's seed and cards (the moves are replayed from them) and the
     standings; ``moves`` is the game's whole log, ``players`` its seats in order. A turn
     played for the seat (skipped, or by the computer) is listed too: its player did not
-    choose it. Raises :class:`ValueError` (or the engine's error) when the log does not
-    lead to ``state``.
+    choose it. ``known`` is the game after the log's first ``n`` moves, when the caller has
+    it (the game as loaded, before the move being committed): when only later moves are
+    told, they are replayed from it instead of from the start. Raises :class:`ValueError`
+    (or the engine's error) when the log does not lead to ``state``.
     """
     seat = state.current if seat is None else seat
-    played = _replay(state, moves)
+    first, start = 0, new_game(players=state.players, seed=state.seed, cards=state.cards)
+    if known is not None and _window_start(moves, players, seat) >= known[0]:
+        first, start = known
+    played = _replay(start, moves[first:], state)
     own = [
         i
         for i, (before, _, actions, move) in enumerate(played)
@@ -125,7 +132,24 @@ def since_last_turn(
         _line(before, after, actions, players[before.current], move.played_for)
         for before, after, actions, move in window
     )
-    return SinceLastTurn(seat, lines, standings(state, players), first=not own)
+    # Replayed from ``known``: the seat's last own turn came before it.
+    mine = bool(own) or first > 0
+    return SinceLastTurn(seat, lines, standings(state, players), first=not mine)
+
+
+def _window_start(moves: Sequence[MoveRow], players: Sequence[Player], seat: int) -> int:
+    """Where the moves after ``seat``'s last own turn begin, read from the log's users
+    alone (0 when a user plays two seats, so the log does not say whose move is whose)."""
+    users = [p.user_id for p in players]
+    if len(set(users)) != len(users):
+        return 0
+    own = [
+        i
+        for i, move in enumerate(moves)
+        if move.user_id == users[seat] and MOVE_SEPARATOR in move.action
+        and move.played_for is None
+    ]  # fmt: skip
+    return own[-1] + 1 if own else 0
 
 
 def standings(state: GameState, players: Sequence[Player]) -> str:
@@ -141,10 +165,11 @@ Played = tuple[GameState, GameState, list[Action], MoveRow]
 """One logged move as replayed: the state before it and after, its actions, its row."""
 
 
-def _replay(state: GameState, moves: Sequence[MoveRow]) -> list[Played]:
-    """Every logged move played again from the game's start (a whole game's in a few
-    milliseconds: only the moves shown are scored and put in words)."""
-    current = new_game(players=state.players, seed=state.seed, cards=state.cards)
+def _replay(start: GameState, moves: Sequence[MoveRow], state: GameState) -> list[Played]:
+    """The logged ``moves`` played again from ``start`` (a whole game's in a few
+    milliseconds: only the moves shown are scored and put in words); they must lead to
+    ``state``."""
+    current = start
     found = []
     for move in moves:
         before = current

@@ -221,3 +221,26 @@ def test_standings_are_best_first() -> None:
     points = [int(p) for p in re.findall(r" (\d+)(?: ·|$)", line)]
     assert points == sorted(points, reverse=True)
     assert line.count("**") == 6
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_known_state_gives_the_same_lines_as_the_whole_replay(players: int) -> None:
+    table = Table(players, seed=12)
+    for turn in range(3 * players + 1):
+        known = (len(table.moves), table.state)
+        # Now and then a turn skipped, so that a window reaches back past the known state.
+        table.turn(played_for="vote" if turn % 5 == 4 else None)
+        whole = since_last_turn(table.state, table.moves, table.players)
+        quick = since_last_turn(table.state, table.moves, table.players, known=known)
+        assert quick == whole
+
+
+def test_a_user_in_two_seats_is_replayed_from_the_start() -> None:
+    table = Table(3, seed=12)
+    table.players = (table.players[0], table.players[1], table.players[0])
+    for _ in range(4):
+        known = (len(table.moves), table.state)
+        table.turn()
+    assert since_last_turn(table.state, table.moves, table.players, known=known) == since_last_turn(
+        table.state, table.moves, table.players
+    )
