@@ -1,15 +1,15 @@
 """What happened since a player's own last turn, in a few short lines for a phone.
 
-The game is replayed from its seed through the move log (a few milliseconds for a whole
-game), so each line says what the display held when the move was made: whose move, the tile's
-habitats and the token taken, where each went, and the points the move gained in the mover's
-score as the game shows it (:func:`engine.seat_score`). Wipes get their own line: a player's
-three-of-a-kind or nature-token wipe, and the four matching tokens the display replaces by
-itself (overpopulation), which the log does not spell out: the engine draws one token per
-emptied slot, so extra draws after a move are whole wipes of four.
+The game is replayed through the move log, from its seed (a few milliseconds for a whole game)
+or from a state the caller knows, so each line says what the display held when the move was
+made: whose move, the tile's habitats and the token taken, where each went, and the points the
+move gained in the mover's score as the game shows it (:func:`engine.seat_score`). Wipes get
+their own line: a player's three-of-a-kind or nature-token wipe, and the four matching tokens
+the display replaces by itself (overpopulation), which the log does not spell out: the engine
+draws one token per emptied slot, so extra draws after a move are whole wipes of four.
 
 The turn message that calls a player starts with :meth:`SinceLastTurn.text`; the lines are
-reusable on their own (:attr:`SinceLastTurn.lines`), for a direct message say.
+reusable on their own (:meth:`SinceLastTurn.lines`), for a direct message say.
 """
 
 from __future__ import annotations
