@@ -43,6 +43,7 @@ from bot.core.pictures import start_renderer
 from bot.core.service import GameService
 from bot.core.uploads import fit_upload
 from bot.direct import send_direct
+from bot.layout import Layout, button
 from bot.permissions import missing_permissions, permission_note
 from bot.store import Claimer, Clock, OutboxRow, Store, utc_now
 from bot.sync import SyncRecord, record_path, sync_if_changed
@@ -63,6 +64,8 @@ DIRECT_COMMANDS = frozenset(
 """The commands that work in a direct message with the bot, where a daily trek is played."""
 MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
 """Discord's error codes for a post the bot's permissions in the channel do not allow."""
+MAX_LAYOUTS = 10_000
+"""How many posted layouts are remembered for their buttons' edit (others are fetched)."""
 NO_PICTURES = (
     "\n(No pictures: I may not attach files in this channel. `/cascadia board` shows them to you.)"
 )
@@ -174,6 +177,8 @@ class CascadiaBot(commands.AutoShardedBot):
         )
         self._requests: set[asyncio.Task[Any]] = set()
         self._stopping = False
+        self._layouts: dict[int, Layout] = {}
+        """The layouts posted since start-up whose buttons may still change, by message id."""
 
     async def login(self, token: str) -> None:
         """Log in, at the configured hosts."""
@@ -387,6 +392,8 @@ class CascadiaBot(commands.AutoShardedBot):
             replied_user=False,
             users=[discord.Object(id=user_id) for user_id in post.mentions],
         )
+        if post.layout:
+            return await self._post_layout(channel_id, post, files, mentions)
         view = _buttons(post.buttons) if post.buttons else discord.utils.MISSING
         with _refusals(channel_id):
             try:
@@ -397,24 +404,75 @@ class CascadiaBot(commands.AutoShardedBot):
                 if not files or error.code != MISSING_PERMISSIONS:
                     raise
                 # Without Attach Files the words still go out, and still call the player.
-                text = post.text + NO_PICTURES
-                if len(text) > MAX_TEXT:
-                    text = post.text
                 message = await channel.send(
-                    text, allowed_mentions=mentions, nonce=post.nonce, view=view
+                    _without_pictures(post.text),
+                    allowed_mentions=mentions,
+                    nonce=post.nonce,
+                    view=view,
                 )
                 log.warning("posted without pictures in channel %d: no Attach Files", channel_id)
+        return message.id
+
+    async def _post_layout(
+        self,
+        channel_id: int,
+        post: Post,
+        files: list[discord.File],
+        mentions: discord.AllowedMentions,
+    ) -> int:
+        """Post ``post`` as one container of its words, pictures and buttons (see
+        :mod:`bot.layout`), remembered so that taking its **Play** away needs no lookup."""
+        channel = self.get_partial_messageable(channel_id)
+        layout = Layout.of(post.text, post.attachments)
+        with _refusals(channel_id):
+            try:
+                message = await channel.send(
+                    view=layout.view(post.buttons),
+                    files=files,
+                    allowed_mentions=mentions,
+                    nonce=post.nonce,
+                )
+            except discord.Forbidden as error:
+                if not files or error.code != MISSING_PERMISSIONS:
+                    raise
+                # Without Attach Files the words still go out, and still call the player.
+                layout = Layout(_without_pictures(post.text))
+                message = await channel.send(
+                    view=layout.view(post.buttons), allowed_mentions=mentions, nonce=post.nonce
+                )
+                log.warning("posted without pictures in channel %d: no Attach Files", channel_id)
+        self._layouts[message.id] = layout
+        if len(self._layouts) > MAX_LAYOUTS:
+            # Games left unfinished never take their last Play away: forget the oldest.
+            del self._layouts[next(iter(self._layouts))]
         return message.id
 
     async def edit_buttons(
         self, channel_id: int, message_id: int, buttons: tuple[tuple[str, str], ...]
     ) -> None:
         """Set the buttons under one of the bot's posted messages (none: take them all
-        away), as the outbox does to a past turn message's **Play**."""
+        away), as the outbox does to a past turn message's **Play**. A layout is sent again
+        whole, from what it was posted with or else from the message itself."""
         message = self.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             with _refusals(channel_id):
-                await message.edit(view=_buttons(buttons) if buttons else None)
+                layout = self._layouts.pop(message_id, None)
+                if layout is None:
+                    try:
+                        layout = Layout.read(await message.fetch())
+                    except discord.Forbidden:
+                        # No Read Message History: the message is left as it is (a press on
+                        # its Play is told the turn passed), rather than the channel waiting.
+                        log.warning(
+                            "could not read message %d in channel %d back: its buttons stay",
+                            message_id,
+                            channel_id,
+                        )
+                        return
+                if layout is not None:
+                    await message.edit(view=layout.view(buttons))
+                else:
+                    await message.edit(view=_buttons(buttons) if buttons else None)
         except discord.NotFound:
             log.info("message %d in channel %d is gone: its buttons stay", message_id, channel_id)
 
@@ -470,12 +528,15 @@ def _refusals(channel_id: int) -> Iterator[None]:
         raise
 
 
+def _without_pictures(text: str) -> str:
+    """The words of a message posted without its pictures, with a note why."""
+    with_note = text + NO_PICTURES
+    return with_note if len(with_note) <= MAX_TEXT else text
+
+
 def _buttons(buttons: tuple[tuple[str, str], ...]) -> discord.ui.View:
     """A message's buttons (label, custom id) as a view for sending or editing."""
     view = discord.ui.View(timeout=None)
     for label, custom_id in buttons:
-        # The cog registers the dynamic item that answers each custom id.
-        view.add_item(
-            discord.ui.Button(label=label, custom_id=custom_id, style=discord.ButtonStyle.primary)
-        )
+        view.add_item(button(label, custom_id))
     return view
