@@ -52,11 +52,11 @@ if __name__ == "__main__" and not __package__:
     # Run as a file, this file's folder comes first on the path: look in the repository root.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from bot.client import FORGET_BATCH, KEEP_SENT
 from bot.core import messages
 from bot.core.absence_service import Attendance
 from bot.core.messages import Player
 from bot.core.records import move_text, state_text
+from bot.core.retention import FORGET_BATCH, KEEP_SENT
 from bot.core.service import GameService
 from bot.migrate import copy_database
 from bot.preflight import check_database

@@ -16,8 +16,10 @@ button, then every turn through autocomplete for ``tile_at`` and ``token_at`` an
 ``/cascadia play`` to its first response and to the turn message in the channel (median and
 99th percentile), the bot's peak memory (its largest process's) and the database size per
 finished game, each against its target, and any error; also the time to the private "Turn
-played." answer and the bot's CPU time (all its processes'), which explain the rest. Exits
-with status 1 if a target was missed.
+played." answer and the bot's CPU time (all its processes'), which explain the rest, and per
+turn message the size of the request that posts it, of the edit that takes **Play** off the
+previous one, and the time from the commit of its move (its outbox row) to the message in the
+channel. Exits with status 1 if a target was missed.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -40,6 +43,7 @@ if __name__ == "__main__" and not __package__:
     # the repository root instead.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from bot.store import OutboxRow, open_store
 from fakediscord import DiscordServer, InteractionHandle, MessageRecord
 from sandbox import ACK_LIMIT, BotProcess, pgserver, process_tree
 
@@ -80,6 +84,14 @@ class Run:
     peak_rss_kib: list[int] = field(default_factory=list)
     """The largest resident set of each bot process (with its picture worker), in KiB."""
     errors: list[str] = field(default_factory=list)
+    post_bytes: list[int] = field(default_factory=list)
+    """The size of the request that posted each turn message."""
+    post_words_bytes: list[int] = field(default_factory=list)
+    """The same less the pictures' bytes: the words, the layout and the multipart framing."""
+    edit_bytes: list[int] = field(default_factory=list)
+    """The size of each edit that took **Play** off a past turn message."""
+    commit_to_post: list[float] = field(default_factory=list)
+    """Seconds from each turn's commit (its outbox row) to its message in the channel."""
 
 
 class Channels:
@@ -131,7 +143,7 @@ def answered(handle: InteractionHandle) -> float:
     return datetime.fromisoformat(message.edited_at).timestamp()
 
 
-def percentile(values: list[float], fraction: float) -> float:
+def percentile(values: Sequence[float], fraction: float) -> float:
     """The ``fraction`` quantile (nearest rank)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
@@ -274,6 +286,7 @@ async def measure(
             codes.append(await bot.stop())
         router.cancel()
         await server.close()
+    await measure_turn_messages(server, db, run)
     run.peak_rss_kib = [bot.peak_rss_kib for bot in bots]
     run.errors += [f"game {i}: {r!r}" for i, r in enumerate(results) if isinstance(r, Exception)]
     for n, bot in enumerate(bots):
@@ -285,6 +298,45 @@ async def measure(
     run.errors += [f"interaction {ix.name!r} not answered within {ACK_LIMIT}s" for ix in late]
     run.errors += [f"the bot exited with status {code}" for code in codes if code != 0]
     return run
+
+
+async def measure_turn_messages(server: DiscordServer, db: str, run: Run) -> None:
+    """Per turn message, the size of the requests that posted it and took **Play** off the
+    previous one, and the time from its outbox row (written with the move) to the message."""
+    rows: dict[int, OutboxRow] = {}
+    async with open_store(db) as store:
+        outbox_id = 1
+        # Outbox ids count from 1; every posted row has its message.
+        while len(rows) < len(server.messages):
+            row = await store.get_outbox(outbox_id)
+            if row is None:
+                break
+            if row.message_id is not None:
+                rows[row.message_id] = row
+            outbox_id += 1
+    posted: dict[int, list[MessageRecord]] = {}
+    for message in server.messages:
+        if message.author_id == server.bot_user_id and message.interaction_id is None:
+            posted.setdefault(message.channel_id, []).append(message)
+    seen: dict[int, int] = {}
+    for request in server.requests:
+        parts = request.path.split("/")
+        if request.status != 200 or len(parts) < 4 or parts[1] != "channels":
+            continue
+        channel = int(parts[2])
+        if request.method == "POST" and request.path.endswith("/messages"):
+            # A channel's posts and the bot's messages there come in the same order.
+            index = seen.get(channel, 0)
+            seen[channel] = index + 1
+            message = posted[channel][index]
+            row = rows.get(message.id)
+            if row is not None and row.kind == "turn":
+                run.post_bytes.append(request.size)
+                pictures = sum(len(a.data) for a in message.attachments)
+                run.post_words_bytes.append(request.size - pictures)
+                run.commit_to_post.append(created(message) - row.created_at.timestamp())
+        elif request.method == "PATCH" and "/messages/" in request.path:
+            run.edit_bytes.append(request.size)
 
 
 def report(run: Run, db_bytes: int) -> bool:
@@ -319,6 +371,19 @@ def report(run: Run, db_bytes: int) -> bool:
     check("/cascadia play to its private answer, p50", statistics.median(answers), None)
     check("/cascadia play to its private answer, p99", percentile(answers, 0.99), None)
     print(f"  ({unanswered} plays not answered privately before the last game ended)")
+    if run.commit_to_post:
+        check("turn commit to turn message, p50", statistics.median(run.commit_to_post), None)
+        check("turn commit to turn message, p99", percentile(run.commit_to_post, 0.99), None)
+        sizes = run.post_bytes
+        print(f"turn message request: {statistics.median(sizes) / 1024:.1f} KiB p50, "
+              f"{percentile(sizes, 0.99) / 1024:.1f} KiB p99")  # fmt: skip
+        words = run.post_words_bytes
+        print(f"  less the pictures: {statistics.median(words):.0f} B p50, "
+              f"{percentile(words, 0.99):.0f} B p99")  # fmt: skip
+    if run.edit_bytes:
+        edits = run.edit_bytes
+        print(f"edit taking Play off the previous turn message: {statistics.median(edits)} B p50, "
+              f"{percentile(edits, 0.99)} B p99")  # fmt: skip
     share = run.bot_cpu / run.elapsed
     workers = (
         "every process with its picture worker" if run.processes > 1 else "with its picture worker"

@@ -40,10 +40,12 @@ from bot.core.errors import ServerOnly, ShuttingDown
 from bot.core.notify_service import Notices
 from bot.core.outbox import DIRECT, MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
 from bot.core.pictures import start_renderer
+from bot.core.retention import Forgetting
 from bot.core.retry import when_available
 from bot.core.service import GameService
 from bot.core.uploads import fit_upload
 from bot.direct import send_direct
+from bot.layout import Layout, button
 from bot.permissions import missing_permissions, permission_note
 from bot.store import Claimer, Clock, DatabaseUnavailable, OutboxRow, Store, utc_now
 from bot.sync import SyncRecord, record_path, sync_if_changed
@@ -52,13 +54,6 @@ log = logging.getLogger(__name__)
 
 OUTBOX_SECONDS = 10.0
 """How often unsent messages are looked for (besides right after each commit)."""
-KEEP_SENT = timedelta(days=7)
-"""How long a posted message's row is kept before it is forgotten (see
-:meth:`bot.store.Store.forget_sent`: what is still read is kept for good)."""
-FORGET_SECONDS = 3600.0
-"""How often the rows past :data:`KEEP_SENT` are looked for."""
-FORGET_BATCH = 1000
-"""Rows forgotten a transaction, so that commands wait for none for long."""
 SHUTDOWN_GRACE_SECONDS = 10.0
 """How long shutting down waits for requests being handled to finish."""
 UNKNOWN_CHANNEL = 10003
@@ -71,6 +66,8 @@ DIRECT_COMMANDS = frozenset(
 """The commands that work in a direct message with the bot, where a daily trek is played."""
 MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
 """Discord's error codes for a post the bot's permissions in the channel do not allow."""
+MAX_LAYOUTS = 10_000
+"""How many posted layouts are remembered for their buttons' edit (others are fetched)."""
 NO_PICTURES = (
     "\n(No pictures: I may not attach files in this channel. `/cascadia board` shows them to you.)"
 )
@@ -171,6 +168,7 @@ class CascadiaBot(commands.AutoShardedBot):
             direct_refused=self.direct_refused,
         )
         self.computers = ComputerTurns(self.service, self.announce)
+        self.forgetting = Forgetting(store, now)
         self.backups = (
             None
             if settings.backup_dir is None or settings.db_url is not None
@@ -182,7 +180,8 @@ class CascadiaBot(commands.AutoShardedBot):
         )
         self._requests: set[asyncio.Task[Any]] = set()
         self._stopping = False
-        self._forgot_at: float | None = None
+        self._layouts: dict[int, Layout] = {}
+        """The layouts posted since start-up whose buttons may still change, by message id."""
 
     async def login(self, token: str) -> None:
         """Log in, at the configured hosts."""
@@ -422,6 +421,8 @@ class CascadiaBot(commands.AutoShardedBot):
             replied_user=False,
             users=[discord.Object(id=user_id) for user_id in post.mentions],
         )
+        if post.layout:
+            return await self._post_layout(channel_id, post, files, mentions)
         view = _buttons(post.buttons) if post.buttons else discord.utils.MISSING
         with _refusals(channel_id):
             try:
@@ -432,32 +433,85 @@ class CascadiaBot(commands.AutoShardedBot):
                 if not files or error.code != MISSING_PERMISSIONS:
                     raise
                 # Without Attach Files the words still go out, and still call the player.
-                text = post.text + NO_PICTURES
-                if len(text) > MAX_TEXT:
-                    text = post.text
                 message = await channel.send(
-                    text, allowed_mentions=mentions, nonce=post.nonce, view=view
+                    _without_pictures(post.text),
+                    allowed_mentions=mentions,
+                    nonce=post.nonce,
+                    view=view,
                 )
                 log.warning("posted without pictures in channel %d: no Attach Files", channel_id)
+        return message.id
+
+    async def _post_layout(
+        self,
+        channel_id: int,
+        post: Post,
+        files: list[discord.File],
+        mentions: discord.AllowedMentions,
+    ) -> int:
+        """Post ``post`` as one container of its words, pictures and buttons (see
+        :mod:`bot.layout`), remembered so that taking its **Play** away needs no lookup."""
+        channel = self.get_partial_messageable(channel_id)
+        layout = Layout.of(post.text, post.attachments)
+        with _refusals(channel_id):
+            try:
+                message = await channel.send(
+                    view=layout.view(post.buttons),
+                    files=files,
+                    allowed_mentions=mentions,
+                    nonce=post.nonce,
+                )
+            except discord.Forbidden as error:
+                if not files or error.code != MISSING_PERMISSIONS:
+                    raise
+                # Without Attach Files the words still go out, and still call the player.
+                layout = Layout(_without_pictures(post.text))
+                message = await channel.send(
+                    view=layout.view(post.buttons), allowed_mentions=mentions, nonce=post.nonce
+                )
+                log.warning("posted without pictures in channel %d: no Attach Files", channel_id)
+        self._layouts[message.id] = layout
+        if len(self._layouts) > MAX_LAYOUTS:
+            # Games left unfinished never take their last Play away: forget the oldest.
+            del self._layouts[next(iter(self._layouts))]
         return message.id
 
     async def edit_buttons(
         self, channel_id: int, message_id: int, buttons: tuple[tuple[str, str], ...]
     ) -> None:
         """Set the buttons under one of the bot's posted messages (none: take them all
-        away), as the outbox does to a past turn message's **Play**."""
+        away), as the outbox does to a past turn message's **Play**. A layout is sent again
+        whole, from what it was posted with or else from the message itself."""
         message = self.get_partial_messageable(channel_id).get_partial_message(message_id)
         try:
             with _refusals(channel_id):
-                await message.edit(view=_buttons(buttons) if buttons else None)
+                layout = self._layouts.pop(message_id, None)
+                if layout is None:
+                    try:
+                        layout = Layout.read(await message.fetch())
+                    except discord.Forbidden:
+                        # No Read Message History: the message is left as it is (a press on
+                        # its Play is told the turn passed), rather than the channel waiting.
+                        log.warning(
+                            "could not read message %d in channel %d back: its buttons stay",
+                            message_id,
+                            channel_id,
+                        )
+                        return
+                if layout is not None:
+                    await message.edit(view=layout.view(buttons))
+                else:
+                    await message.edit(view=_buttons(buttons) if buttons else None)
         except discord.NotFound:
             log.info("message %d in channel %d is gone: its buttons stay", message_id, channel_id)
 
     @tasks.loop(seconds=OUTBOX_SECONDS)
     async def drain_outbox(self) -> None:
-        """Post whatever is due in the outbox, then give back the space of the sent messages'
-        snapshots; the first run catches up after a restart. While the database is
-        unavailable it waits and tries again (see :func:`~bot.core.retry.when_available`)."""
+        """Post whatever is due in the outbox, forget once an hour the rows of messages posted
+        over a week ago (see :mod:`bot.core.retention`), then give back the space they and the
+        sent messages' snapshots held; the first run catches up after a restart. While the
+        database is unavailable it waits and tries again (see
+        :func:`~bot.core.retry.when_available`)."""
         try:
             await when_available(self._drain_once, what="the outbox drain")
         except Exception:
@@ -465,27 +519,10 @@ class CascadiaBot(commands.AutoShardedBot):
 
     async def _drain_once(self) -> None:
         await self.outbox.drain()
-        await self._forget_sent()
+        await self.forgetting.run()
         await self.store.reclaim_space()
         # A computer turn whose last try failed (the database busy, say) is tried again.
         await self.computers.wake_all()
-
-    async def _forget_sent(self) -> None:
-        """Once every :data:`FORGET_SECONDS`, forget the rows of messages posted more than
-        :data:`KEEP_SENT` ago, a batch at a time; the drain then gives their space back."""
-        now = asyncio.get_running_loop().time()
-        if self._forgot_at is not None and now - self._forgot_at < FORGET_SECONDS:
-            return
-        before = self.service.now() - KEEP_SENT
-        forgotten = 0
-        while (batch := await self.store.forget_sent(before, limit=FORGET_BATCH)) > 0:
-            forgotten += batch
-            if batch < FORGET_BATCH:
-                break
-            await asyncio.sleep(0)  # let commands in between batches
-        self._forgot_at = now
-        if forgotten:
-            log.info("forgot %d messages posted before %s", forgotten, before.isoformat())
 
     @tasks.loop(seconds=60)
     async def send_reminders(self) -> None:
@@ -540,12 +577,15 @@ def _refusals(channel_id: int) -> Iterator[None]:
         raise
 
 
+def _without_pictures(text: str) -> str:
+    """The words of a message posted without its pictures, with a note why."""
+    with_note = text + NO_PICTURES
+    return with_note if len(with_note) <= MAX_TEXT else text
+
+
 def _buttons(buttons: tuple[tuple[str, str], ...]) -> discord.ui.View:
     """A message's buttons (label, custom id) as a view for sending or editing."""
     view = discord.ui.View(timeout=None)
     for label, custom_id in buttons:
-        # The cog registers the dynamic item that answers each custom id.
-        view.add_item(
-            discord.ui.Button(label=label, custom_id=custom_id, style=discord.ButtonStyle.primary)
-        )
+        view.add_item(button(label, custom_id))
     return view

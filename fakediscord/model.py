@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fakediscord.protocol import EPHEMERAL, JSON, LOADING, now_iso, walk_components
+from fakediscord import layouts
+from fakediscord.protocol import COMPONENTS_V2, EPHEMERAL, JSON, LOADING, now_iso, walk_components
 
 __all__ = [
     "Attachment",
     "Channel",
     "CommandSync",
+    "GalleryItem",
     "Guild",
     "InteractionRecord",
     "MessageRecord",
@@ -132,6 +134,16 @@ class Attachment:
         }
 
 
+@dataclass(frozen=True)
+class GalleryItem:
+    """One picture of a message's media gallery: its URL, its alt text and, when it is one
+    of the message's files, that file."""
+
+    url: str
+    description: str | None
+    attachment: Attachment | None
+
+
 @dataclass
 class MessageRecord:
     """Everything the server knows about one message, including ephemeral ones."""
@@ -166,6 +178,31 @@ class MessageRecord:
     def loading(self) -> bool:
         """Whether this is a deferred "thinking" placeholder not yet filled."""
         return bool(self.flags & LOADING)
+
+    @property
+    def components_v2(self) -> bool:
+        """Whether the message is flagged IS_COMPONENTS_V2: its components are all it says."""
+        return bool(self.flags & COMPONENTS_V2)
+
+    @property
+    def text(self) -> str:
+        """What the message says, of either kind: its content, or its text displays one
+        after the other on their own lines."""
+        return layouts.text_of(self.components) if self.components_v2 else self.content
+
+    @property
+    def gallery(self) -> list[GalleryItem]:
+        """The pictures of the message's media galleries, in order (none for a classic
+        message, whose files are :attr:`attachments`)."""
+        files = {str(a.id): a for a in self.attachments}
+        return [
+            GalleryItem(
+                str(item["media"]["url"]),
+                item.get("description"),
+                files.get(str(item["media"].get("attachment_id"))),
+            )
+            for item in layouts.gallery_of(self.components)
+        ]
 
     def custom_ids(self) -> list[str]:
         """The custom ids of all components on the message, depth first."""
@@ -211,6 +248,8 @@ class RequestRecord:
     path: str
     status: int
     query: str = ""
+    size: int = 0
+    """The request body's length in bytes (its Content-Length; 0 without a body)."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from aiohttp import BodyPartReader, web
 __all__ = [
     "ADMINISTRATOR",
     "ATTACH_FILES",
+    "COMPONENTS_V2",
     "CREATE_PRIVATE_THREADS",
     "CREATE_PUBLIC_THREADS",
     "DEFAULT_BOT_PERMISSIONS",
@@ -26,6 +27,7 @@ __all__ = [
     "JSON",
     "MANAGE_CHANNELS",
     "MANAGE_THREADS",
+    "READ_MESSAGE_HISTORY",
     "SEND_MESSAGES",
     "SEND_MESSAGES_IN_THREADS",
     "VIEW_CHANNEL",
@@ -73,7 +75,9 @@ EPHEMERAL: Final = 1 << 6
 LOADING: Final = 1 << 7
 SUPPRESS_EMBEDS: Final = 1 << 2
 SUPPRESS_NOTIFICATIONS: Final = 1 << 12
-KEPT_FLAGS: Final = SUPPRESS_EMBEDS | EPHEMERAL | SUPPRESS_NOTIFICATIONS | (1 << 15)
+COMPONENTS_V2: Final = 1 << 15
+"""IS_COMPONENTS_V2: the message is its components (no content); set for good once set."""
+KEPT_FLAGS: Final = SUPPRESS_EMBEDS | EPHEMERAL | SUPPRESS_NOTIFICATIONS | COMPONENTS_V2
 """Message flags a bot may set when it creates a message."""
 
 INTENT_MEMBERS: Final = 1 << 1

@@ -144,7 +144,13 @@ class RestApi:
             response = await self._route(request, path)
         if hold is not None and hold.after and not await self.faults.wait_held(request, path, hold):
             return web.Response(status=499)
-        record = RequestRecord(request.method, path, response.status, request.query_string)
+        record = RequestRecord(
+            request.method,
+            path,
+            response.status,
+            request.query_string,
+            request.content_length or 0,
+        )
         self.recorder.requests.append(record)
         self.recorder.bump()
         return response
@@ -298,7 +304,9 @@ class RestApi:
         return json_response(self.world.message_payload(m))
 
     async def _channel_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        self._require(self.world.channel(p["channel"]).id, VIEW_CHANNEL)
+        # Reading one message back is reading history, as Discord has it.
+        needed = VIEW_CHANNEL | (READ_MESSAGE_HISTORY if request.method == "GET" else 0)
+        self._require(self.world.channel(p["channel"]).id, needed)
         m = self.world.visible_message(p["channel"], p["msg"])
         if request.method == "DELETE":
             self.world.delete_message(m)

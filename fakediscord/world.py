@@ -8,10 +8,12 @@ MESSAGE_CREATE/UPDATE/DELETE go to every gateway session whose intents ask for t
 
 from __future__ import annotations
 
+import dataclasses
 import mimetypes
 import time
 from collections.abc import Callable, Iterable
 
+from fakediscord import layouts
 from fakediscord.model import (
     Attachment,
     Channel,
@@ -27,6 +29,7 @@ from fakediscord.protocol import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     CHANNEL_DEFAULTS,
+    COMPONENTS_V2,
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_EVERYONE_PERMISSIONS,
     DISCORD_EPOCH_MS,
@@ -509,13 +512,14 @@ class World:
         explicit = allowed is not None
         allowed = allowed if allowed is not None else {"parse": ["users", "roles", "everyone"]}
         parse = set(allowed.get("parse", []))
-        user_ids = list(dict.fromkeys(int(u) for u in USER_MENTION.findall(m.content)))
+        text = m.text
+        user_ids = list(dict.fromkeys(int(u) for u in USER_MENTION.findall(text)))
         user_ids = [u for u in user_ids if u in self.users]
         if "users" not in parse:
             listed = {int(u) for u in allowed.get("users", [])}
             user_ids = [u for u in user_ids if u in listed]
         guild = self.guilds.get(m.guild_id) if m.guild_id is not None else None
-        role_ids = [int(r) for r in ROLE_MENTION.findall(m.content)]
+        role_ids = [int(r) for r in ROLE_MENTION.findall(text)]
         role_ids = [r for r in role_ids if guild is not None and r in guild.roles]
         if "roles" not in parse:
             listed = {int(r) for r in allowed.get("roles", [])}
@@ -525,7 +529,7 @@ class World:
             user_ids.append(replied_author)
         m.mentions, m.mention_roles = user_ids, role_ids
         m.mention_everyone = "everyone" in parse and any(
-            tag in m.content for tag in ("@everyone", "@here")
+            tag in text for tag in ("@everyone", "@here")
         )
 
     def _notified(self, m: MessageRecord) -> frozenset[int]:
@@ -564,6 +568,13 @@ class World:
         return result
 
     def _validate_content(self, m: MessageRecord) -> None:
+        if m.components_v2 and (m.content or m.embeds):
+            raise ApiError(
+                400,
+                50035,
+                "Invalid Form Body: content and embeds cannot be used with IS_COMPONENTS_V2",
+            )
+        layouts.check(m.components, v2=m.components_v2)
         if len(m.content) > MAX_CONTENT:
             raise ApiError(
                 400, 50035, f"Invalid Form Body: content must be {MAX_CONTENT} or fewer in length"
@@ -604,6 +615,7 @@ class World:
             if (target := self.messages_by_id.get(m.reference_id)) is not None:
                 replied_author = target.author_id
         self._validate_content(m)
+        m.components = layouts.stored(m.components, m.attachments)
         self._compute_mentions(m, body.get("allowed_mentions"), replied_author)
         m.notified = self._notified(m)
         self.messages.append(m)
@@ -616,7 +628,22 @@ class World:
     def edit_message(
         self, m: MessageRecord, body: JSON, files: Files | None = None
     ) -> MessageRecord:
-        """Apply an edit; edits (and deferred fills) never notify anyone."""
+        """Apply an edit; edits (and deferred fills) never notify anyone. A refused edit
+        changes nothing."""
+        before = dataclasses.replace(m)
+        try:
+            self._apply_edit(m, body, files)
+        except ApiError:
+            for name in ("content", "embeds", "components", "attachments", "flags"):
+                setattr(m, name, getattr(before, name))
+            raise
+        m.edited_at = now_iso()
+        if not m.ephemeral:
+            self.dispatch_message("MESSAGE_UPDATE", m)
+        self.recorder.bump()
+        return m
+
+    def _apply_edit(self, m: MessageRecord, body: JSON, files: Files | None) -> None:
         if "content" in body:
             m.content = str(body["content"] or "")
         for key in ("embeds", "components"):
@@ -628,17 +655,18 @@ class World:
             specs = [a for a in body["attachments"] or [] if int(a["id"]) in (files or {})]
             m.attachments = kept + self._make_attachments(m.channel_id, specs, files or {})
         elif files:
-            m.attachments += self._make_attachments(m.channel_id, None, files)
+            m.attachments = m.attachments + self._make_attachments(m.channel_id, None, files)
         if body.get("flags") is not None:
-            m.flags = (m.flags & ~SUPPRESS_EMBEDS) | (int(body["flags"]) & SUPPRESS_EMBEDS)
+            flags = int(body["flags"])
+            if m.components_v2 and not flags & COMPONENTS_V2:
+                raise ApiError(
+                    400, 50035, "Invalid Form Body: flags: IS_COMPONENTS_V2 cannot be removed"
+                )
+            m.flags = (m.flags & ~SUPPRESS_EMBEDS) | (flags & (SUPPRESS_EMBEDS | COMPONENTS_V2))
         m.flags &= ~LOADING
         self._validate_content(m)
+        m.components = layouts.stored(m.components, m.attachments)
         self._compute_mentions(m, body.get("allowed_mentions"), None)
-        m.edited_at = now_iso()
-        if not m.ephemeral:
-            self.dispatch_message("MESSAGE_UPDATE", m)
-        self.recorder.bump()
-        return m
 
     def delete_message(self, m: MessageRecord) -> None:
         """Mark ``m`` deleted and dispatch MESSAGE_DELETE (unless ephemeral)."""

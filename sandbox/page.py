@@ -61,6 +61,14 @@ def _walk(components: Iterable[JSON]) -> Iterable[JSON]:
         yield from _walk(component.get("components", []))
 
 
+def _rows(message: MessageRecord) -> list[JSON]:
+    """The message's action rows: a layout's are inside its container (its pictures are its
+    attachments, listed with their alt text)."""
+    if not message.components_v2:
+        return message.components
+    return [c for c in _walk(message.components) if c.get("type") == 1]
+
+
 def _message(server: DiscordServer, message: MessageRecord, viewer: int) -> JSON:
     author = server.users[message.author_id]
     ix = server.world.interactions_by_id.get(message.interaction_id or 0)
@@ -81,7 +89,8 @@ def _message(server: DiscordServer, message: MessageRecord, viewer: int) -> JSON
         "id": str(message.id),
         "author": author.name,
         "bot": author.bot,
-        "content": message.content,
+        # A Components V2 message says its words in text displays.
+        "content": message.text,
         "ephemeral": message.ephemeral,
         "loading": message.loading,
         "mentioned": viewer in message.mentions or viewer in message.notified,
@@ -93,7 +102,7 @@ def _message(server: DiscordServer, message: MessageRecord, viewer: int) -> JSON
             {"title": e.get("title", ""), "description": e.get("description", "")}
             for e in message.embeds
         ],
-        "components": message.components,
+        "components": _rows(message),
     }
     shown["rev"] = hashlib.sha1(json.dumps(shown, sort_keys=True).encode()).hexdigest()[:16]
     return shown

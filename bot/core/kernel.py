@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import secrets
 from collections.abc import Callable, Sequence
@@ -40,6 +41,7 @@ from bot.core.records import (
     state_text,
 )
 from bot.core.reminders import next_reminder_time
+from bot.core.since import since_last_turn
 from bot.core.standings import finishing_results
 from bot.store import (
     THIS_PROCESS,
@@ -58,6 +60,7 @@ from bot.store import (
 )
 from engine import (
     Action,
+    CascadiaError,
     Day,
     GameRecord,
     GameState,
@@ -338,12 +341,12 @@ class GameKernel:
         now = self._now()
         call = Call()
         results: list[SeatResult] = []
+        # The log as it will read once this move is committed.
+        seq = moves[-1].seq + 1 if moves else 1
+        logged = MoveRow(game.id, seq, user_id, str(move), now, played_for)
         if after.is_over:
             sheet = loaded.score_sheet(after)
             tail = await self.daily_note(game.id, sheet.players[seat].total) + tail
-            # The export as it will read once this move is committed.
-            seq = moves[-1].seq + 1 if moves else 1
-            logged = MoveRow(game.id, seq, user_id, str(move), now, played_for)
             finished = dataclasses.replace(game, status=GameStatus.FINISHED)
             hints = await self.store.hints(game.id)
             document = export_document(finished, loaded.players, after, [*moves, logged], hints)
@@ -367,6 +370,25 @@ class GameKernel:
             upcoming = loaded.players[after.current]
             call = await self.call(loaded, after, turn_started_at=now, now=now)
             hours = await self.reminder_hours_of(game, upcoming)
+            since = None
+            if upcoming.computer is None:
+                try:
+                    # The game is replayed to tell it (milliseconds): off the event loop.
+                    since = await asyncio.to_thread(
+                        functools.partial(
+                            since_last_turn,
+                            after,
+                            [*moves, logged],
+                            loaded.players,
+                            known=(len(moves), before),
+                        )
+                    )
+                except (ValueError, CascadiaError):
+                    # The log moved on since the game was read: committing finds the conflict.
+                    log.info("game %d: the move log and the state differ", game.id)
+            if since is not None:
+                # The latest move in full, the others as a line each, then the standings.
+                line = since.text(latest=line)
             announcement = Announcement(
                 kind="turn",
                 text=f"{line}\n{messages.your_turn_line(after, upcoming, call)}{tail}",

@@ -52,6 +52,9 @@ log = logging.getLogger(__name__)
 
 PLAYABLE = frozenset({"start", "turn", "wipe"})
 """The kinds of announcement that call a player to move, and so carry a Play button."""
+LAYOUTS = PLAYABLE
+"""The kinds of announcement posted as one container of words, pictures and buttons
+(Components V2): the start and the turns; the rest are plain messages."""
 RETIRING = frozenset({"turn", "wipe", "finish", "end"})
 """The kinds of announcement after which the game's previous turn message is past: its Play
 button is taken away before one is posted."""
@@ -180,6 +183,9 @@ class Post:
     """Derived from the outbox id: Discord drops a repeat of a recent nonce."""
     buttons: tuple[tuple[str, str], ...] = ()
     """Buttons under the message, as (label, custom id): the turn messages' **Play**."""
+    layout: bool = False
+    """Posted as a layout (see :data:`LAYOUTS`): the words, pictures and buttons in one
+    container."""
 
 
 class PostRefused(Exception):
@@ -485,6 +491,7 @@ class Outbox:
             attachments=(*attachments, *files),
             nonce=f"cascadia-{row.id}",
             buttons=(*_play_button(row.game_id, announcement), *announcement.buttons),
+            layout=announcement.kind in LAYOUTS,
         )
 
     async def _failed(self, row: OutboxRow, error: Exception) -> None:

@@ -124,12 +124,12 @@ async def _started(world: World) -> tuple[MessageRecord, int, int]:
     lobby = await _open_lobby(world)
     await world.server.click(world.bob, lobby, _button(lobby, "join"))
     await world.server.wait_for(
-        lambda: "**bob**" in lobby.content, what="bob in the lobby", timeout=10
+        lambda: "**bob**" in lobby.text, what="bob in the lobby", timeout=10
     )
     since = len(world.server.messages)
     await world.server.click(world.ada, lobby, _button(lobby, "start"))
     start = await world.next_public(since, "the start message")
-    first = world.ada if f"<@{world.ada}>" in start.content else world.bob
+    first = world.ada if f"<@{world.ada}>" in start.text else world.bob
     return start, first, world.bob if first == world.ada else world.ada
 
 
@@ -149,27 +149,27 @@ async def _legal_turn(world: World, user: int) -> dict[str, Any]:
 
 async def test_lobby_buttons_seat_players_and_start(world: World) -> None:
     lobby = await _open_lobby(world)
-    assert "1/4 seated" in lobby.content
+    assert "1/4 seated" in lobby.text
     assert lobby.notified == frozenset()
 
     await world.server.click(world.bob, lobby, _button(lobby, "join"))
-    await world.server.wait_for(lambda: "2/4 seated" in lobby.content, what="join", timeout=10)
+    await world.server.wait_for(lambda: "2/4 seated" in lobby.text, what="join", timeout=10)
 
     refused = await world.server.click(world.bob, lobby, _button(lobby, "start"))
     (answer,) = await refused.followups(1)
     assert answer.ephemeral
-    assert answer.content == "Only the host can start the game."
+    assert answer.text == "Only the host can start the game."
 
     since = len(world.server.messages)
     await world.server.click(world.ada, lobby, _button(lobby, "start"))
     start = await world.next_public(since, "the start message")
-    mentioned = {int(m) for m in re.findall(r"<@(\d+)>", start.content)}
+    mentioned = {int(m) for m in re.findall(r"<@(\d+)>", start.text)}
     assert len(mentioned) == 1
     assert start.notified == frozenset(mentioned)
     assert [a.filename for a in start.attachments] == ["display.png", "ada.png", "bob.png"]
     assert start.attachments[1].description == "ada's environment: 3 tiles, 5 points"
     await world.server.wait_for(
-        lambda: "The game has started." in lobby.content and not lobby.custom_ids(),
+        lambda: "The game has started." in lobby.text and not lobby.custom_ids(),
         what="the lobby closed",
         timeout=10,
     )
@@ -181,12 +181,12 @@ async def test_a_turn_pings_only_the_next_player_in_a_new_message(world: World) 
     since = len(world.server.messages)
     answer = await world.command(mover, "play", **options)
     assert answer.ephemeral
-    assert answer.content == "Turn played."
+    assert answer.text == "Turn played."
     turn = await world.next_public(since, "the turn message")
     assert turn.interaction_id is None  # a channel message, not an edited placeholder
     assert turn.notified == frozenset({waiting})
-    assert re.findall(r"<@(\d+)>", turn.content) == [str(waiting)]
-    assert f"placed the tile at `{options['tile_at']}`" in turn.content
+    assert re.findall(r"<@(\d+)>", turn.text) == [str(waiting)]
+    assert f"placed the tile at `{options['tile_at']}`" in turn.text
     assert [a.filename for a in turn.attachments] == ["display.png", "ada.png", "bob.png"]
 
 
@@ -203,28 +203,28 @@ async def test_refusals_are_private_and_change_nothing(world: World) -> None:
         "busy": await world.command(world.bob, "new"),
     }
     assert all(a.ephemeral for a in answers.values())
-    assert answers["waiting"].content.startswith("It's not your turn")
-    assert answers["outsider"].content == "You are not in this game."
-    assert answers["occupied"].content == "Not allowed: 0,0 already has a tile."
-    assert answers["unreadable"].content.startswith("I could not read that: not a position")
-    assert answers["started"].content == "The game has already started."
-    assert answers["busy"].content.startswith("A game is already running")
+    assert answers["waiting"].text.startswith("It's not your turn")
+    assert answers["outsider"].text == "You are not in this game."
+    assert answers["occupied"].text == "Not allowed: 0,0 already has a tile."
+    assert answers["unreadable"].text.startswith("I could not read that: not a position")
+    assert answers["started"].text == "The game has already started."
+    assert answers["busy"].text.startswith("A game is already running")
     assert len(world.public()) == public
 
 
 async def test_a_lobby_whose_message_cannot_be_posted_still_works(world: World) -> None:
     world.server.inject_fault("POST", "/channels/*/messages", status=403)
     answer = await world.command(world.ada, "new")
-    assert "could not post its message" in answer.content
+    assert "could not post its message" in answer.text
     joined = await world.command(world.bob, "join")
-    assert joined.content == "You have a seat in this game."
+    assert joined.text == "You have a seat in this game."
 
 
 async def test_no_game_here(world: World) -> None:
     for name in ("status", "board", "score", "export", "end", "wipe"):
         answer = await world.command(world.ada, name)
         assert answer.ephemeral
-        assert answer.content.startswith("There is no game in this channel")
+        assert answer.text.startswith("There is no game in this channel")
 
 
 async def test_autocomplete_offers_legal_positions(world: World) -> None:
@@ -262,7 +262,7 @@ async def test_lobby_buttons_work_after_a_restart(world: World) -> None:
     await world.stop_bot()
     await world.start_bot()
     await world.server.click(world.bob, lobby, _button(lobby, "join"))
-    await world.server.wait_for(lambda: "**bob**" in lobby.content, what="join", timeout=10)
+    await world.server.wait_for(lambda: "**bob**" in lobby.text, what="join", timeout=10)
     assert len(world.server.command_syncs) == 1  # unchanged commands are not synced again
 
 
@@ -274,12 +274,12 @@ async def test_a_discord_error_delays_the_turn_message_once(world: World) -> Non
     world.server.inject_fault("POST", "/channels/*/messages", status=403)
     public = len(world.public())
     answer = await world.command(mover, "play", **options)
-    assert "will follow" in answer.content
+    assert "will follow" in answer.text
     assert len(world.public()) == public
     await asyncio.sleep(0.1)
     await world.bot.outbox.drain()
     await world.bot.outbox.drain()
-    turns = [m for m in world.public()[public:] if "it's your turn" in m.content]
+    turns = [m for m in world.public()[public:] if "it's your turn" in m.text]
     assert len(turns) == 1
     assert turns[0].notified == frozenset({waiting})
 
@@ -290,11 +290,11 @@ async def test_private_views(world: World) -> None:
     assert board.ephemeral
     assert [a.filename for a in board.attachments][:1] == ["display.png"]
     status = await world.command(waiting, "status")
-    assert f"It's **{'ada' if mover == world.ada else 'bob'}**'s turn since <t:" in status.content
+    assert f"It's **{'ada' if mover == world.ada else 'bob'}**'s turn since <t:" in status.text
     score = await world.command(waiting, "score")
     assert [a.filename for a in score.attachments] == ["scores.png"]
     games = await world.command(mover, "mygames")
-    assert "**your turn**" in games.content
+    assert "**your turn**" in games.text
     exported = await world.command(waiting, "export")
     (attachment,) = exported.attachments
     document = json.loads(attachment.data)
@@ -308,22 +308,22 @@ async def test_private_views(world: World) -> None:
 async def test_settings_are_for_the_host(world: World) -> None:
     await _started(world)
     refused = await world.command(world.bob, "settings", reminder_hours=2)
-    assert refused.content == "Only the host can change the settings."
+    assert refused.text == "Only the host can change the settings."
     saved = await world.command(world.ada, "settings", reminder_hours=0)
-    assert saved.content.startswith("Saved. Reminders: off.")
+    assert saved.text.startswith("Saved. Reminders: off.")
 
 
 async def test_end_needs_confirmation(world: World) -> None:
     await _started(world)
     refused = await world.command(world.bob, "end")
-    assert refused.content.startswith("Only the host can end the game")
+    assert refused.text.startswith("Only the host can end the game")
     question = await world.command(world.cy, "end")  # a channel manager may
     assert question.ephemeral
     by_label = {b["label"]: b["custom_id"] for b in question.components[0]["components"]}
     assert set(by_label) == {"End the game", "Keep playing"}
     await world.server.click(world.cy, question, by_label["Keep playing"])
     await world.server.wait_for(
-        lambda: question.content == "Nothing was changed.", what="cancel", timeout=10
+        lambda: question.text == "Nothing was changed.", what="cancel", timeout=10
     )
     question = await world.command(world.ada, "end")
     since = len(world.server.messages)
@@ -332,24 +332,24 @@ async def test_end_needs_confirmation(world: World) -> None:
     )
     await world.server.click(world.ada, question, end_button)
     ended = await world.next_public(since, "the end message")
-    assert "was ended by **ada**" in ended.content
+    assert "was ended by **ada**" in ended.text
     assert ended.attachments[0].filename.endswith(".json")
     status = await world.command(world.ada, "status")
-    assert status.content.startswith("This game was ended early.")
+    assert status.text.startswith("This game was ended early.")
 
 
 async def test_ending_a_lobby_closes_its_message(world: World) -> None:
     lobby = await _open_lobby(world)
     question = await world.command(world.ada, "end")
-    assert question.content.startswith("End this lobby for everyone?")
+    assert question.text.startswith("End this lobby for everyone?")
     end_button = next(
         b["custom_id"] for b in question.components[0]["components"] if b["label"] == "End the game"
     )
     await world.server.click(world.ada, question, end_button)
     await world.server.wait_for(
-        lambda: "This lobby is closed." in lobby.content and not lobby.custom_ids(),
+        lambda: "This lobby is closed." in lobby.text and not lobby.custom_ids(),
         what="the lobby message closed",
         timeout=10,
     )
     reopened = await world.command(world.bob, "new")
-    assert reopened.content.startswith("Your lobby is open.")
+    assert reopened.text.startswith("Your lobby is open.")

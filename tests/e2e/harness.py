@@ -222,6 +222,14 @@ def check_pngs(message: MessageRecord, *, expect: Iterable[str]) -> None:
     assert sorted(a.filename for a in pngs) == sorted(expect), (
         f"pictures of message {message.id}: {[a.filename for a in message.attachments]}"
     )
+    if message.components_v2:
+        # A layout shows its pictures in its gallery, each with the file's alt text.
+        shown = [(item.attachment.filename, item.description) for item in message.gallery
+                 if item.attachment is not None]  # fmt: skip
+        assert sorted(shown) == sorted((a.filename, a.description) for a in pngs), (
+            f"the gallery of message {message.id} shows {shown}"
+        )
+        assert len(message.gallery) == len(shown), "the gallery shows a picture it lacks"
     for attachment in pngs:
         assert attachment.description, f"{attachment.filename} has no description"
         if attachment.filename not in ("display.png", "scores.png", "preview.png", CHART):
@@ -363,7 +371,7 @@ class GameChannel:
     ) -> MessageRecord:
         """``/cascadia command`` answered privately; returns the answer."""
         answer = await self.reply(await self.send(user, command, options))
-        assert answer.ephemeral, f"/cascadia {command} was answered in public: {answer.content!r}"
+        assert answer.ephemeral, f"/cascadia {command} was answered in public: {answer.text!r}"
         return answer
 
     async def press(self, user: int, message: MessageRecord, label: str) -> InteractionRecord:
@@ -392,14 +400,14 @@ class GameChannel:
             handle = await self.server.click(user, press, button(press, command))
         answer = await self.reply(handle)
         what = f"{command} {dict(options or {})} by {self.world.name(user)}"
-        assert answer.ephemeral, f"{what} was answered in public: {answer.content!r}"
-        assert re.search(reason, answer.content, re.IGNORECASE), (
-            f"{what}: expected a refusal matching {reason!r}, got {answer.content!r}"
+        assert answer.ephemeral, f"{what} was answered in public: {answer.text!r}"
+        assert re.search(reason, answer.text, re.IGNORECASE), (
+            f"{what}: expected a refusal matching {reason!r}, got {answer.text!r}"
         )
         assert answer.notified == frozenset()
         assert len(self.public_messages()) == public, f"{what} posted in the channel"
         assert self.world.db.snapshot() == before, f"{what} changed the database"
-        return answer.content
+        return answer.text
 
     async def settled(self) -> None:
         """Wait until the bot has posted (and recorded posting) everything it queued."""
@@ -422,7 +430,7 @@ class GameChannel:
         assert shown == self.accounted, (
             "the channel's messages are not the expected ones:\n"
             + "\n".join(
-                f"  {'  ' if m.id in self.accounted else '!!'} {m.id}: {m.content[:100]!r}"
+                f"  {'  ' if m.id in self.accounted else '!!'} {m.id}: {m.text[:100]!r}"
                 for m in self.public_messages()
             )
         )
@@ -484,7 +492,7 @@ class GameChannel:
         lobby = self.lobby
         assert lobby is not None
         await self.server.wait_for(
-            lambda: text in lobby.content, what=f"the lobby message to show {text!r}"
+            lambda: text in lobby.text, what=f"the lobby message to show {text!r}"
         )
 
     async def start(self, host: int, *, button: bool = True) -> MessageRecord:
@@ -497,8 +505,8 @@ class GameChannel:
         else:
             await self.run(host, "start")
         message = await self.next_post(since, what="the message that starts the game")
-        names = re.search(r"Players: (.+?)\. ", message.content)
-        assert names, message.content
+        names = re.search(r"Players: (.+?)\. ", message.text)
+        assert names, message.text
         self.seats = [self.world.user(n) for n in re.findall(r"\*\*(.+?)\*\*", names[1])]
         [first] = message.notified or self._named_to_move(message)
         assert first in self.seats
@@ -507,7 +515,7 @@ class GameChannel:
         if self.lobby is not None:
             lobby = self.lobby
             await self.server.wait_for(
-                lambda: "The game has started" in lobby.content and not labels(lobby),
+                lambda: "The game has started" in lobby.text and not labels(lobby),
                 what="the lobby message to say the game started, without its buttons",
             )
         return message
@@ -556,7 +564,7 @@ class GameChannel:
         moves_before = len(self.world.db.moves(self.game_id))
         since = len(self.server.messages)
         answer = await self.run(user, "play", move.options())
-        assert "Turn played" in answer.content, answer.content
+        assert "Turn played" in answer.text, answer.text
         message = await self.turn_posted(since, user)
         assert len(self.world.db.moves(self.game_id)) == moves_before + 1
         return message
@@ -576,11 +584,15 @@ class GameChannel:
         everyone with the scores, the ranking and the game record."""
         if mover is not None:
             name = self.world.name(mover)
-            assert f"**{name}** took pair" in message.content or "spent a nature" in (
-                message.content
-            ), f"the turn message does not say what {name} did: {message.content!r}"
+            assert f"**{name}** took pair" in message.text or "spent a nature" in (message.text), (
+                f"the turn message does not say what {name} did: {message.text!r}"
+            )
         environments = [f"{name}.png" for name in self.names]
-        if "The game is over" in message.content:
+        over = "The game is over" in message.text
+        # The start and the turns are one container of words, pictures and Play; the end is
+        # a plain message.
+        assert message.components_v2 != over, f"message {message.id}: flags {message.flags}"
+        if over:
             assert message.notified == frozenset(self.seats), "the end must ping every player"
             check_pngs(message, expect=["scores.png", CHART, *environments])
             check_replay(message, rounds=TURNS_PER_PLAYER)
@@ -593,25 +605,29 @@ class GameChannel:
         if expected in self.named_only:
             name = self.world.name(expected)
             assert message.notified == frozenset(), f"{name} turned the channel ping off"
-            assert f"**{name}**, it's your turn" in message.content, message.content
-            assert not re.findall(r"<@!?(\d+)>", message.content), message.content
+            assert f"**{name}**, it's your turn" in message.text, message.text
+            assert not re.findall(r"<@!?(\d+)>", message.text), message.text
             check_pngs(message, expect=["display.png", *environments])
             self.to_move = expected
             return
         assert message.notified == {expected}, (
             f"turn {self.turns}: expected a ping for {self.world.name(expected)} only, "
-            f"got {sorted(self.world.name(u) for u in message.notified)}: {message.content!r}"
+            f"got {sorted(self.world.name(u) for u in message.notified)}: {message.text!r}"
         )
         assert message.mentions == [expected], message.mentions
-        written = [int(u) for u in re.findall(r"<@!?(\d+)>", message.content)]
-        assert written == [expected], f"the message names others with <@…>: {message.content!r}"
+        if mover is not None and mover != expected:
+            # The player called reads first what the others did since their last turn.
+            assert message.text.startswith("Since your last turn"), message.text
+            assert message.text.count("\nStandings: ") == 1, message.text
+        written = [int(u) for u in re.findall(r"<@!?(\d+)>", message.text)]
+        assert written == [expected], f"the message names others with <@…>: {message.text!r}"
         check_pngs(message, expect=["display.png", *environments])
         self.to_move = expected
 
     def _named_to_move(self, message: MessageRecord) -> set[int]:
         """The player a message calls by name only (one who turned the channel ping off)."""
-        named = re.search(r"\*\*(.+?)\*\*, it's your turn", message.content)
-        assert named, f"nobody is called: {message.content!r}"
+        named = re.search(r"\*\*(.+?)\*\*, it's your turn", message.text)
+        assert named, f"nobody is called: {message.text!r}"
         user = self.world.user(named[1])
         assert user in self.named_only, f"{named[1]} was named without a ping"
         return {user}
@@ -633,7 +649,7 @@ class GameChannel:
         assert {"table", "scores", "moves", "record"} <= set(document), sorted(document)
         record = document["record"]
         sheet = replayed_scores(record, self.names)
-        shown = ranking(message.content)
+        shown = ranking(message.text)
         assert shown == [(n, sheet.player(n).total) for n in sheet.ranking], (
             f"ranking {shown} differs from the replayed scores "
             f"{[(n, sheet.player(n).total) for n in sheet.ranking]}"

@@ -65,7 +65,7 @@ def bot_env(clock: BotClock) -> dict[str, str]:
 
 
 def is_reminder(message: MessageRecord) -> bool:
-    return bool(REMINDER.search(message.content))
+    return bool(REMINDER.search(message.text))
 
 
 async def started(world: World, players: list[int], channel: int | None = None) -> GameChannel:
@@ -77,7 +77,7 @@ async def started(world: World, players: list[int], channel: int | None = None) 
 
 async def vote_posted(table: GameChannel, since: int, absent: int) -> MessageRecord:
     vote = await table.next_post(since, what="the vote to skip")
-    assert f"**{table.world.name(absent)}**'s turn passed its deadline" in vote.content
+    assert f"**{table.world.name(absent)}**'s turn passed its deadline" in vote.text
     assert labels(vote) == [VOTE]
     assert "Skip" in VOTE
     assert vote.notified == frozenset()
@@ -87,7 +87,7 @@ async def vote_posted(table: GameChannel, since: int, absent: int) -> MessageRec
 async def skipped_turn(table: GameChannel, since: int, absent: int, label: str) -> MessageRecord:
     """The turn message of a turn played for ``absent``: pings the next player only."""
     message = await table.next_post(since, what=f"the turn played for {table.world.name(absent)}")
-    assert label in message.content, message.content
+    assert label in message.text, message.text
     table.turns += 1
     table.check_turn_message(message, mover=absent)
     return message
@@ -102,14 +102,14 @@ async def test_a_vote_skips_a_late_turn_once_even_across_a_restart(
 ) -> None:
     table = await started(world, [world.alice, world.bob, world.carol])
     settings = await table.run(world.alice, "settings", {"deadline_hours": 10})
-    assert "Deadline: 10 hours a turn" in settings.content
+    assert "Deadline: 10 hours a turn" in settings.text
     absent = table.to_move
     assert absent is not None
     first, second = others(table, absent)
     status = await table.run(first, "status")
-    assert re.search(r"Plays by <t:\d+:R>", status.content), status.content
+    assert re.search(r"Plays by <t:\d+:R>", status.text), status.text
     mine = await table.run(absent, "mygames")
-    assert re.search(r"play by <t:\d+:R>", mine.content), mine.content
+    assert re.search(r"play by <t:\d+:R>", mine.text), mine.text
 
     since = len(world.server.messages)
     clock.advance(11 * UNIT)
@@ -118,19 +118,19 @@ async def test_a_vote_skips_a_late_turn_once_even_across_a_restart(
     await table.refused(absent, VOTE, press=vote, reason="your own turn.*does not skip")
     await table.refused(world.eve, VOTE, press=vote, reason="not in this game")
     counted = await table.reply(await world.server.click(first, vote, button(vote, VOTE)))
-    assert "1 of 2 needed" in counted.content
+    assert "1 of 2 needed" in counted.text
     again = await table.reply(await world.server.click(first, vote, button(vote, VOTE)))
-    assert "voted already: 1 of 2" in again.content
+    assert "voted already: 1 of 2" in again.text
     assert world.db.moves(table.game_id) == []
 
     await world.bot.restart()  # the vote and the vote cast survive it
     table.check_channel()
     since = len(world.server.messages)
     decided = await table.reply(await world.server.click(second, vote, button(vote, VOTE)))
-    assert "the turn is skipped" in decided.content
+    assert "the turn is skipped" in decided.text
     label = f"Played for **{world.name(absent)}** after a vote"
     turn = await skipped_turn(table, since, absent, label)
-    assert re.search(r"plays by <t:\d+:R>", turn.content), turn.content
+    assert re.search(r"plays by <t:\d+:R>", turn.text), turn.text
     [(_, user, _)] = world.db.moves(table.game_id)
     assert user == absent
     assert world.db.rows("SELECT played_for FROM moves")[0][0] == "vote"
@@ -146,9 +146,9 @@ async def test_the_host_skips_at_once_after_a_confirmation(world: World) -> None
     assert table.to_move == world.bob
     await table.refused(world.bob, "skip", reason="only the host")
     question = await table.run(world.alice, "skip")
-    assert "Skip **bob**'s turn now?" in question.content
+    assert "Skip **bob**'s turn now?" in question.text
     await table.press(world.alice, question, "Keep waiting")
-    assert "Nothing was changed" in question.content
+    assert "Nothing was changed" in question.text
     moves = len(world.db.moves(table.game_id))
 
     question = await table.run(world.alice, "skip")
@@ -156,7 +156,7 @@ async def test_the_host_skips_at_once_after_a_confirmation(world: World) -> None
     await table.press(world.alice, question, "Skip the turn")
     await skipped_turn(table, since, world.bob, "Played for **bob**, skipped by **alice**")
     await world.server.wait_for(
-        lambda: "the computer played it" in question.content, what="the confirmation's answer"
+        lambda: "the computer played it" in question.text, what="the confirmation's answer"
     )
     assert len(world.db.moves(table.game_id)) == moves + 1
     await table.play()  # the game goes on; Bob keeps the seat
@@ -195,12 +195,12 @@ async def test_time_away_holds_reminders_and_the_deadline(world: World, clock: B
     answer = await table.run(
         world.bob, "notify", {"away_until": "2026-06-03", "away_note": "hiking"}
     )
-    assert "You are away until <t:" in answer.content
+    assert "You are away until <t:" in answer.text
     turn = await table.play(world.alice)  # Bob's turn, while he is away
-    assert "**bob** is away until <t:" in turn.content
-    assert "(hiking)" in turn.content
+    assert "**bob** is away until <t:" in turn.text
+    assert "(hiking)" in turn.text
     status = await table.run(world.carol, "status")
-    assert "away until" in status.content
+    assert "away until" in status.text
     await table.run(world.alice, "settings", {"reminder_hours": 2, "deadline_hours": 4})
 
     control = await started(world, [world.carol, world.dave], world.new_channel())
@@ -219,7 +219,7 @@ async def test_time_away_holds_reminders_and_the_deadline(world: World, clock: B
     # Back early: the reminder that waited comes now; the deadline counts on from here.
     since = len(world.server.messages)
     cleared = await table.run(world.bob, "notify", {"clear": "away"})
-    assert "Welcome back" in cleared.content
+    assert "Welcome back" in cleared.text
     reminder = await world.server.wait_for_message(
         lambda m: m.channel_id == table.channel and is_reminder(m),
         since=since,
@@ -256,15 +256,15 @@ async def test_quiet_hours_hold_the_ping_to_the_minute_across_a_clock_change(
     answer = await table.run(
         world.bob, "notify", {"quiet_from": 22, "quiet_to": 8, "timezone": "Europe/Berlin"}
     )
-    assert "22:00 to 08:00 (Europe/Berlin)" in answer.content
+    assert "22:00 to 08:00 (Europe/Berlin)" in answer.text
 
     clock.set(datetime(2026, 10, 24, 20, 30, tzinfo=UTC))  # 22:30 in Berlin: quiet
     since = len(world.server.messages)
     move = await table.choose(world.alice)
     await table.run(world.alice, "play", move.options())
     turn = await table.next_post(since, what="the turn message in Bob's quiet hours")
-    assert "**bob**, it's your turn" in turn.content
-    assert "<@" not in turn.content
+    assert "**bob**, it's your turn" in turn.text
+    assert "<@" not in turn.text
     assert turn.notified == frozenset(), "a turn message in quiet hours pinged"
     table.turns += 1
     table.to_move = world.bob
@@ -278,7 +278,7 @@ async def test_quiet_hours_hold_the_ping_to_the_minute_across_a_clock_change(
     await world.bot.start()
     ping = await table.next_post(since, what="the ping when Bob's quiet hours end")
     expected = f"<@{world.bob}>, it's your turn in Cascadia (your quiet hours are over)."
-    assert ping.content == expected
+    assert ping.text == expected
     assert ping.notified == {world.bob}
     sent_at = clock.bot_time(ping)
     ends = datetime(2026, 10, 25, 7, tzinfo=UTC)
@@ -304,7 +304,7 @@ async def test_after_two_skips_the_host_hands_the_seat_to_the_computer(world: Wo
         if skips == 1:
             assert HAND_OVER not in labels(turn), "offered after a single skip"
             await table.play(world.alice)
-    assert "skipped 2 times in a row" in turn.content
+    assert "skipped 2 times in a row" in turn.text
     assert HAND_OVER in labels(turn)
     await table.refused(world.bob, HAND_OVER, press=turn, reason="only the host")
 
@@ -312,9 +312,9 @@ async def test_after_two_skips_the_host_hands_the_seat_to_the_computer(world: Wo
     await table.settled()
     since = len(world.server.messages)
     done = await table.reply(await world.server.click(world.alice, turn, button(turn, HAND_OVER)))
-    assert "the computer plays that seat" in done.content
+    assert "the computer plays that seat" in done.text
     news = await table.next_post(since, what="the news that the computer plays Bob's seat")
-    assert "**bob**'s seat is played by the computer from now on" in news.content
+    assert "**bob**'s seat is played by the computer from now on" in news.text
     assert news.notified == frozenset()
     await table.refused(world.alice, HAND_OVER, press=turn, reason="plays .*bob.* seat already")
 
@@ -325,7 +325,7 @@ async def test_after_two_skips_the_host_hands_the_seat_to_the_computer(world: Wo
     after = await table.next_post(since, what="the message after Alice's turn")
     assert after.notified == frozenset(), "the seat handed to the computer was pinged"
     computer = await table.next_post(since, what="the computer's turn for Bob")
-    assert computer.content.startswith("The computer played for **bob**"), computer.content
+    assert "\nThe computer played for **bob**:\n" in computer.text, computer.text
     assert computer.notified == {world.alice}
     [(played_for,)] = world.db.rows("SELECT played_for FROM moves ORDER BY seq DESC LIMIT 1")
     assert played_for == "computer"
@@ -340,7 +340,7 @@ async def test_time_away_ends_by_itself_and_the_reminder_and_deadline_follow(
     if table.to_move == world.bob:
         await table.play()
     answer = await table.run(world.bob, "notify", {"away_until": "2026-06-02"})
-    assert "You are away until <t:" in answer.content
+    assert "You are away until <t:" in answer.text
     await table.play(world.alice)
     await table.run(world.alice, "settings", {"reminder_hours": 2, "deadline_hours": 4})
 
@@ -358,7 +358,7 @@ async def test_time_away_ends_by_itself_and_the_reminder_and_deadline_follow(
     assert reminder.notified == {world.bob}
     assert clock.bot_time(reminder) >= back
     status = await table.run(world.alice, "status")
-    assert "away until" not in status.content, status.content
+    assert "away until" not in status.text, status.text
     vote = await vote_posted(table, since, world.bob)
     assert clock.bot_time(vote) >= back + timedelta(seconds=4 * UNIT)
 
@@ -370,8 +370,8 @@ async def test_notify_shows_and_sets_both_and_a_refusal_changes_nothing(
     clock.set(datetime(2026, 6, 1, 12, tzinfo=UTC))
     table = await started(world, [world.alice, world.bob])
     shown = await table.run(world.bob, "notify")
-    assert "Quiet hours: off." in shown.content
-    assert "Time away: none." in shown.content
+    assert "Quiet hours: off." in shown.text
+    assert "Time away: none." in shown.text
 
     await table.refused(
         world.bob,
@@ -382,20 +382,20 @@ async def test_notify_shows_and_sets_both_and_a_refusal_changes_nothing(
     await table.refused(
         world.bob, "notify", {"away_until": "2026-06-03", "clear": "away"}, reason="not both"
     )
-    assert "Time away: none." in (await table.run(world.bob, "notify")).content
+    assert "Time away: none." in (await table.run(world.bob, "notify")).text
 
     both = await table.run(
         world.bob,
         "notify",
         {"quiet_from": 23, "quiet_to": 7, "timezone": "Europe/Berlin", "away_until": "2026-06-03"},
     )
-    assert "23:00 to 07:00 (Europe/Berlin)" in both.content
-    assert "You are away until <t:" in both.content
+    assert "23:00 to 07:00 (Europe/Berlin)" in both.text
+    assert "You are away until <t:" in both.text
     shown = await table.run(world.bob, "notify")
-    assert "Quiet hours: 23:00 to 07:00 (Europe/Berlin)." in shown.content
-    assert "You are away until <t:" in shown.content
+    assert "Quiet hours: 23:00 to 07:00 (Europe/Berlin)." in shown.text
+    assert "You are away until <t:" in shown.text
 
     await table.run(world.bob, "notify", {"clear": "quiet"})
     shown = await table.run(world.bob, "notify")
-    assert "Quiet hours: off." in shown.content
-    assert "You are away until <t:" in shown.content, "clearing quiet hours kept the time away"
+    assert "Quiet hours: off." in shown.text
+    assert "You are away until <t:" in shown.text, "clearing quiet hours kept the time away"

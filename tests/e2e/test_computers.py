@@ -25,7 +25,13 @@ from tests.e2e.harness import (
     replayed_scores,
 )
 
-COMPUTER_TURN = re.compile(r"^(\*\*Computer \((fast|strong)\)\*\* |The computer played for )")
+COMPUTER_TURN = re.compile(
+    r"^(\*\*Computer \((fast|strong)\)\*\* (took pair|spent a nature token to take)"
+    r"|The computer played for )",
+    re.M,
+)
+"""The line that tells a computer's move in full: the message's first, or the one after what
+happened since the called player's last turn."""
 
 
 @pytest.fixture
@@ -44,7 +50,7 @@ async def add_computer(table: GameChannel, host: int, policy: str, *, seated: st
     assert labels(question) == ["fast", "strong"]
     await table.press(host, question, policy)
     await server.wait_for(
-        lambda: f"**{seated}** has a seat" in question.content and not labels(question),
+        lambda: f"**{seated}** has a seat" in question.text and not labels(question),
         what="the choice to be answered",
     )
     await table.lobby_shows(f"**{seated}**")
@@ -55,8 +61,8 @@ async def start(table: GameChannel, host: int) -> tuple[MessageRecord, list[str]
     assert table.lobby is not None
     await table.press(host, table.lobby, "Start")
     message = await table.next_post(0, what="the message that starts the game")
-    names = re.search(r"Players: (.+?)\. ", message.content)
-    assert names, message.content
+    names = re.search(r"Players: (.+?)\. ", message.text)
+    assert names, message.text
     return message, re.findall(r"\*\*(.+?)\*\*", names[1])
 
 
@@ -65,16 +71,16 @@ async def play(table: GameChannel, user: int, move: Move | None = None) -> Messa
     message that follows it."""
     move = move or await table.choose(user)
     answer = await table.run(user, "play", move.options())
-    assert "Turn played" in answer.content, answer.content
+    assert "Turn played" in answer.text, answer.text
     return await table.next_post(0, what=f"the message after {table.world.name(user)}'s turn")
 
 
 def check_computer_turn(message: MessageRecord, names: list[str]) -> None:
     """A computer's turn message: it says which computer played, and shows the display and
     every environment (or the final scores)."""
-    assert COMPUTER_TURN.match(message.content), message.content
+    assert COMPUTER_TURN.search(message.text), message.text
     environments = [f"{file_stem(name)}.png" for name in names]
-    if "The game is over" in message.content:
+    if "The game is over" in message.text:
         check_pngs(message, expect=["scores.png", CHART, *environments])
         check_replay(message, rounds=TURNS_PER_PLAYER)
     else:
@@ -94,19 +100,19 @@ async def test_one_person_and_two_computers_play_to_the_end(world: World) -> Non
     message, names = await start(table, alice)
     assert names == ["alice", "Computer (fast)", "Computer (strong)"]
     turns = 0
-    while "The game is over" not in message.content:
+    while "The game is over" not in message.text:
         if message.notified == {alice}:
-            assert f"<@{alice}>, it's your turn" in message.content
+            assert f"<@{alice}>, it's your turn" in message.text
             message = await play(table, alice)
-            assert message.content.startswith("**alice** ")
+            assert message.text.startswith("**alice** ")
         else:
             # A computer's turn is next: it is named, never pinged, and plays by itself.
-            assert message.notified == frozenset(), message.content
-            assert "plays next (the computer)" in message.content
+            assert message.notified == frozenset(), message.text
+            assert "plays next (the computer)" in message.text
             message = await table.next_post(0, what=f"the computer's turn {turns + 1}")
             check_computer_turn(message, names)
         turns += 1
-        if "The game is over" not in message.content:
+        if "The game is over" not in message.text:
             assert message.notified <= {alice}
     assert turns == 60
     assert len(world.db.moves(table.game_id)) == 60
@@ -116,7 +122,7 @@ async def test_one_person_and_two_computers_play_to_the_end(world: World) -> Non
     [document_file] = [a for a in message.attachments if a.filename.endswith(".json")]
     record = json.loads(document_file.data)["record"]
     sheet = replayed_scores(record, names)
-    assert ranking(message.content) == [(n, sheet.player(n).total) for n in sheet.ranking]
+    assert ranking(message.text) == [(n, sheet.player(n).total) for n in sheet.ranking]
     seats = world.db.rows("SELECT user_id, computer FROM seats WHERE game_id = ? ORDER BY seat",
                           table.game_id)  # fmt: skip
     assert [(r["user_id"] < 0, r["computer"]) for r in seats] == [
@@ -139,12 +145,12 @@ async def test_the_host_removes_computers_from_the_lobby(world: World) -> None:
     # The computer seated last goes first; the people keep their seats.
     await table.press(alice, lobby, "Remove computer")
     await server.wait_for(
-        lambda: "Computer (strong)" not in lobby.content, what="the strong computer to go"
+        lambda: "Computer (strong)" not in lobby.text, what="the strong computer to go"
     )
-    assert "**Computer (fast)**" in lobby.content
+    assert "**Computer (fast)**" in lobby.text
     await table.press(alice, lobby, "Remove computer")
     await server.wait_for(
-        lambda: "Computer" not in lobby.content and "Remove computer" not in labels(lobby),
+        lambda: "Computer" not in lobby.text and "Remove computer" not in labels(lobby),
         what="the last computer and the Remove computer button to go",
     )
     seats = db.rows("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", table.game_id)
@@ -174,13 +180,13 @@ async def test_a_leaver_is_replaced_by_the_computer_mid_game(world: World) -> No
 
     # Leaving asks first; "Stay" changes nothing.
     question = await table.run(bob, "leave")
-    assert "computer" in question.content
+    assert "computer" in question.text
     await table.press(bob, question, "Stay")
-    await world.server.wait_for(lambda: "still playing" in question.content, what="Stay")
+    await world.server.wait_for(lambda: "still playing" in question.text, what="Stay")
     question = await table.run(bob, "leave")
     await table.press(bob, question, "Leave the game")
     notice = await table.next_post(0, what="the message that bob left")
-    assert notice.content == (
+    assert notice.text == (
         "**bob** left the game: the computer (fast) plays their seat from now on. "
         "It plays their turn now."
     )
@@ -188,7 +194,9 @@ async def test_a_leaver_is_replaced_by_the_computer_mid_game(world: World) -> No
     # It was bob's turn: the computer plays it within seconds, and says so.
     message = await table.next_post(0, what="the computer's turn for bob")
     check_computer_turn(message, names)
-    assert message.content.startswith("The computer played for **bob**:\n**bob** ")
+    assert re.search(
+        r"^The computer played for \*\*bob\*\*:\n\*\*bob\*\* took ", message.text, re.M
+    )
     [nxt] = message.notified
     assert nxt in (alice, carol)
 
@@ -198,7 +206,7 @@ async def test_a_leaver_is_replaced_by_the_computer_mid_game(world: World) -> No
     message = await play(table, nxt, move)
     if not message.notified:
         message = await table.next_post(0, what="the computer's next turn for bob")
-        assert message.content.startswith("The computer played for **bob**:")
+        assert re.search(r"^The computer played for \*\*bob\*\*:$", message.text, re.M)
     assert len(message.notified) == 1
     assert bob not in message.notified
     [seat] = world.db.rows(
@@ -234,7 +242,7 @@ async def test_a_computer_turn_due_at_a_restart_is_played(world: World) -> None:
 
     await world.bot.start()
     mine = await table.next_post(0, what="alice's turn message, after the restart")
-    assert mine.content.startswith("**alice** ")
+    assert mine.text.startswith("**alice** ")
     computer = await table.next_post(0, what="the computer's turn that was due")
     check_computer_turn(computer, names)
     assert computer.notified == {alice}
@@ -253,8 +261,8 @@ async def test_a_hint_once_per_turn(world: World) -> None:
     await table.refused(waiting, "hint", reason="not your turn")
     hint = await table.run(mover, "hint")
     check_pngs(hint, expect=["hint.png"])
-    commands = re.findall(r"`(/cascadia play [^`]+)` \(([+-]\d+) points?\)", hint.content)
-    assert len(commands) == 3, hint.content
+    commands = re.findall(r"`(/cascadia play [^`]+)` \(([+-]\d+) points?\)", hint.text)
+    assert len(commands) == 3, hint.text
     await table.refused(mover, "hint", reason="one per turn")
 
     # The first suggestion, typed exactly as given, plays.
@@ -291,21 +299,21 @@ async def test_a_computer_that_moves_first_is_not_announced_as_a_persons_turn(
         question = await table.reply(
             await table.server.click(alice, lobby, button(lobby, "Add computer"))
         )
-        assert "thinks for 0.2 seconds on each of its turns 16 to 19 (of 20)" in (
-            question.content
-        ), question.content
-        assert "a few seconds" not in question.content
+        assert "thinks for 0.2 seconds on each of its turns 16 to 19 (of 20)" in (question.text), (
+            question.text
+        )
+        assert "a few seconds" not in question.text
         await table.press(alice, question, "fast")
         await table.lobby_shows("**Computer (fast)**")
         await add_computer(table, alice, "strong", seated="Computer (strong)")
         message, _ = await start(table, alice)
         if message.notified == {alice}:
-            assert "Press **Play** below to play your turn" in message.content
+            assert "Press **Play** below to play your turn" in message.text
             continue
-        assert message.notified == frozenset(), message.content
-        assert "plays next (the computer)" in message.content
-        assert "Press **Play** below" not in message.content
-        assert "When your turn comes, press **Play** on its message" in message.content
+        assert message.notified == frozenset(), message.text
+        assert "plays next (the computer)" in message.text
+        assert "Press **Play** below" not in message.text
+        assert "When your turn comes, press **Play** on its message" in message.text
         while message.notified != {alice}:
             message = await table.next_post(0, what="the computers' turns before alice's")
         assert "Play" in labels(message)

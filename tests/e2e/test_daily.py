@@ -67,12 +67,12 @@ class Trek:
         returns the DM's table (its first message accounted for) and the start message."""
         since = len(self.server.messages)
         answer = await self.ask(user, channel)
-        assert "in our direct messages" in answer.content, answer.content
+        assert "in our direct messages" in answer.text, answer.text
         table = self.world.table(self.server.dm_channel(user))
         first, _ = await self.server.wait_for(
             lambda: _two_new(table, since), what="the daily trek's two first direct messages"
         )
-        assert "your game follows here" in first.content, first.content
+        assert "your game follows here" in first.text, first.text
         table.accounted.append(first.id)
         return table, await started(table, user, since)
 
@@ -85,7 +85,7 @@ def _two_new(table: GameChannel, since: int) -> tuple[MessageRecord, MessageReco
 async def started(table: GameChannel, user: int, since: int) -> MessageRecord:
     """The start message of an attempt in ``table``'s channel, which calls ``user``."""
     message = await table.next_post(since, what="the daily trek's start message")
-    assert "The daily trek of" in message.content, message.content
+    assert "The daily trek of" in message.text, message.text
     table.seats = [user]
     table.to_move = user
     table.check_turn_message(message, mover=None)
@@ -160,7 +160,7 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
         ({"action": "play", "date": "2026-12-01"}, "`date:` goes with"),
     ):
         refused = await trek.ask(world.alice, world.channel, options)
-        assert reason in refused.content, refused.content
+        assert reason in refused.text, refused.text
 
     # One turn through the panel, the rest typed; the bot restarts in the middle.
     since = len(world.server.messages)
@@ -171,25 +171,25 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
         await alice.play()
     await world.bot.restart()
     busy = await trek.ask(world.alice, world.channel)
-    assert "not finished yet: play it on in our direct messages" in busy.content, busy.content
+    assert "not finished yet: play it on in our direct messages" in busy.text, busy.text
     late = await trek.ask(world.alice, world.channel, {"action": "board", "date": "2026-12-03"})
-    assert "has not come yet" in late.content, late.content
+    assert "has not come yet" in late.text, late.text
     bad = await trek.ask(world.alice, world.channel, {"action": "board", "date": "banana"})
-    assert "expected YYYY-MM-DD" in bad.content, bad.content
+    assert "expected YYYY-MM-DD" in bad.text, bad.text
     # Typed in the server's channel, where she has no game, a turn plays her daily trek.
     here = GameChannel(world, world.channel, random.Random(1))
     move = await here.choose(world.alice)
     since = len(world.server.messages)
     answer = await here.run(world.alice, "play", move.options())
-    assert "Turn played" in answer.content, answer.content
+    assert "Turn played" in answer.text, answer.text
     await alice.turn_posted(since, world.alice)
     assert here.public_messages() == []
     final = await alice.play_to_end()
     assert alice.turns == 20
     record = alice.check_final(final)
     assert record["seed"] == daily_seed(DAY)
-    assert f"(par {daily_par(DAY)})" in final.content, final.content
-    assert "is on the board" in final.content
+    assert f"(par {daily_par(DAY)})" in final.text, final.text
+    assert "is on the board" in final.text
 
     exported = await alice.run(world.alice, "export")
     [attachment] = exported.attachments
@@ -199,30 +199,30 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
 
     # Fay has not finished: the boards are hidden from her, the ranks and scores are not.
     hidden = await trek.ask(trek.fay, trek.channel2, {"action": "show", "user": world.alice})
-    assert "hidden until you have played" in hidden.content, hidden.content
+    assert "hidden until you have played" in hidden.text, hidden.text
     board = await trek.ask(trek.fay, trek.channel2, {"action": "board"})
-    assert "Nobody here has finished" in board.content, board.content
-    assert "to open the others' boards" in board.content
+    assert "Nobody here has finished" in board.text, board.text
+    assert "to open the others' boards" in board.text
     theirs = await trek.ask(world.bob, world.channel, {"action": "board"})
-    assert re.search(r"^1\. \*\*alice\*\*: \d+ points, largest corridor \d+", theirs.content, re.M)
+    assert re.search(r"^1\. \*\*alice\*\*: \d+ points, largest corridor \d+", theirs.text, re.M)
     shown = await trek.ask(world.alice, world.channel, {"action": "show", "user": world.alice})
     assert {a.filename for a in shown.attachments} == {"scores.png", "environment.png"}
     mine = await trek.ask(world.alice, world.channel, {"action": "board"})
-    assert "place 1 of 1 among every player" in mine.content, mine.content
+    assert "place 1 of 1 among every player" in mine.text, mine.text
     asker = GameChannel(world, world.channel, random.Random(0))
     stats = await asker.run(world.alice, "stats")
-    assert "Daily trek: a streak of 1 day in a row." in stats.content, stats.content
+    assert "Daily trek: a streak of 1 day in a row." in stats.text, stats.text
 
     # A second go the same day is practice, in the same direct messages.
     since = len(world.server.messages)
     again = await trek.ask(world.alice, world.channel)
-    assert "Practice (not counted)" in again.content, again.content
+    assert "Practice (not counted)" in again.text, again.text
     first, _ = await world.server.wait_for(
         lambda: _two_new(alice, since), what="the practice's two first direct messages"
     )
     alice.accounted.append(first.id)
     practice = await started(alice, world.alice, since)
-    assert "practice" in practice.content
+    assert "practice" in practice.text
 
 
 async def test_a_refused_direct_message_falls_back_to_a_private_thread(trek: Trek) -> None:
@@ -231,7 +231,7 @@ async def test_a_refused_direct_message_falls_back_to_a_private_thread(trek: Tre
     server.set_overwrite(world.channel, server.bot_user_id, deny=SEND_MESSAGES_IN_THREADS)
     before = world.db.snapshot()
     refused = await trek.ask(world.bob, world.channel)
-    assert "Create Private Threads and Send Messages in Threads" in refused.content
+    assert "Create Private Threads and Send Messages in Threads" in refused.text
     assert world.db.snapshot() == before, "a refused start changed the database"
     server.set_overwrite(
         world.channel,
@@ -240,8 +240,8 @@ async def test_a_refused_direct_message_falls_back_to_a_private_thread(trek: Tre
     )
     since = len(server.messages)
     answer = await trek.ask(world.bob, world.channel)
-    found = re.search(r"private thread <#(\d+)>", answer.content)
-    assert found, answer.content
+    found = re.search(r"private thread <#(\d+)>", answer.text)
+    assert found, answer.text
     thread = int(found[1])
     assert server.thread_members(thread) >= {world.bob, server.bot_user_id}
     table = world.table(thread)
@@ -249,7 +249,7 @@ async def test_a_refused_direct_message_falls_back_to_a_private_thread(trek: Tre
     await table.play()
     await world.bot.restart()
     busy = await trek.ask(world.bob, world.channel)
-    assert f"not finished yet: play it on <#{thread}> first" in busy.content, busy.content
+    assert f"not finished yet: play it on <#{thread}> first" in busy.text, busy.text
     await table.play()
     assert len(world.db.moves(table.game_id)) == 2
 
@@ -269,12 +269,12 @@ async def test_the_days_board_is_posted_once_after_the_day_even_across_midnight(
     world.tables.append(daily)
     since = len(server.messages)
     named = await trek.ask(world.alice, world.channel, {"action": "channel"})
-    assert "messages go to" in named.content, named.content
+    assert "messages go to" in named.text, named.text
     morning = await daily.next_post(since, what="the morning message")
-    assert "The daily trek of 2026-12-02" in morning.content
-    assert "Cards:" in morning.content
+    assert "The daily trek of 2026-12-02" in morning.text
+    assert "Cards:" in morning.text
     refused = await trek.ask(world.bob, world.channel, {"action": "channel"})
-    assert "Manage Server" in refused.content
+    assert "Manage Server" in refused.text
     await _finish_an_attempt(trek, world.bob)
 
     # The bot is down when the day ends and comes back after midnight.
@@ -286,10 +286,10 @@ async def test_the_days_board_is_posted_once_after_the_day_even_across_midnight(
         await daily.next_post(since, what="the next day's morning message or the board"),
         await daily.next_post(since, what="the next day's morning message or the board"),
     ]
-    (board,) = [p for p in posts if "(par" in p.content]
-    assert "The daily trek of 2026-12-02" in board.content
-    assert re.search(r"^1\. \*\*bob\*\*: \d+ points", board.content, re.M), board.content
-    assert any("The daily trek of 2026-12-03" in p.content for p in posts)
+    (board,) = [p for p in posts if "(par" in p.text]
+    assert "The daily trek of 2026-12-02" in board.text
+    assert re.search(r"^1\. \*\*bob\*\*: \d+ points", board.text, re.M), board.text
+    assert any("The daily trek of 2026-12-03" in p.text for p in posts)
     await world.bot.restart()
     await daily.settled()
     daily.check_channel()

@@ -18,7 +18,7 @@ async def test_two_player_game_from_lobby_to_final_scores(world: World) -> None:
     assert table.turns == 40
     assert len(world.db.moves(table.game_id)) == 40
     record = table.check_final(final)
-    assert "**The game is over.**" in final.content
+    assert "**The game is over.**" in final.text
 
     # /cascadia export: settings, players, moves, the table and scores, and now the seed.
     export = await table.run(world.bob, "export")
@@ -45,7 +45,7 @@ async def test_solo_game_to_the_end(world: World) -> None:
 
     assert table.turns == 20
     table.check_final(final)
-    assert "Final score:" in final.content
+    assert "Final score:" in final.text
 
 
 async def test_four_player_game_to_the_end(world: World) -> None:
@@ -71,23 +71,23 @@ async def test_looking_commands_and_ending_a_game(world: World) -> None:
     # Looking changes nothing and shows only to the one who asks.
     move = await table.choose(mover)
     preview = await table.run(mover, "preview", move.options())
-    assert "Preview only" in preview.content
+    assert "Preview only" in preview.text
     check_pngs(preview, expect=["preview.png"])
     board = await table.run(waiting, "board", {"player": mover})
     check_pngs(board, expect=["display.png", f"{world.name(mover)}.png"])
     status = await table.run(world.eve, "status")
-    assert f"It's **{world.name(mover)}**'s turn" in status.content
+    assert f"It's **{world.name(mover)}**'s turn" in status.text
     score = await table.run(waiting, "score")
     check_pngs(score, expect=["scores.png"])
     mine = await table.run(mover, "mygames")
-    assert f"<#{table.channel}>: **your turn**" in mine.content
-    assert "/cascadia play" in (await table.run(world.eve, "help")).content
+    assert f"<#{table.channel}>: **your turn**" in mine.text
+    assert "/cascadia play" in (await table.run(world.eve, "help")).text
     export = await table.run(waiting, "export")
     document = json.loads(export.attachments[0].data)
     assert "seed" not in document, "the seed of a game in play was exported"
     assert len(document["moves"]) == 1
     settings = await table.run(world.alice, "settings", {"reminder_hours": 12})
-    assert "after 12 hours" in settings.content
+    assert "after 12 hours" in settings.text
     assert world.db.snapshot()["moves"] == before["moves"]
     table.check_channel()
 
@@ -95,12 +95,12 @@ async def test_looking_commands_and_ending_a_game(world: World) -> None:
     await table.refused(world.bob, "end", reason="only the host")
     question = await table.run(world.alice, "end")
     await table.press(world.alice, question, "Keep playing")
-    assert "Nothing was changed" in question.content
+    assert "Nothing was changed" in question.text
     question = await table.run(world.alice, "end")
     since = len(world.server.messages)
     await table.press(world.alice, question, "End the game")
     ended = await table.next_post(since, what="the message that the game was ended")
-    assert "The game was ended by **alice**" in ended.content
+    assert "The game was ended by **alice**" in ended.text
     assert ended.notified == frozenset()
     [attached] = ended.attachments
     assert attached.filename == f"cascadia-game-{table.game_id}.json"
@@ -109,7 +109,7 @@ async def test_looking_commands_and_ending_a_game(world: World) -> None:
     assert len(document["record"]["actions"]) == 3
     assert {"table", "scores", "moves"} <= set(document)
     await world.server.wait_for(
-        lambda: "The game is ended" in question.content, what="the confirmation to be answered"
+        lambda: "The game is ended" in question.text, what="the confirmation to be answered"
     )
     await table.refused(mover, "play", move.options(), reason="no game in this channel")
     await table.open(world.bob)

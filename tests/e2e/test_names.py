@@ -28,25 +28,25 @@ async def test_mention_syntax_in_names_stays_text(world: World) -> None:
     lobby = await table.open(world.alice)
     for user in (impostor, shouter, channeler):
         await server.click(user, lobby, button(lobby, "Join"))
-    await server.wait_for(lambda: "4/4 seated" in lobby.content, what="four seats in the lobby")
-    assert live_mentions(lobby.content) == [], lobby.content
+    await server.wait_for(lambda: "4/4 seated" in lobby.text, what="four seats in the lobby")
+    assert live_mentions(lobby.text) == [], lobby.text
     assert lobby.mentions == []
     assert lobby.mention_roles == []
     assert not lobby.mention_everyone
     # The names still read as typed once the invisible breaks are ignored.
-    assert f"<@{world.bob}>" in lobby.content.replace("\u200b", "")
-    assert "@everyone" in lobby.content.replace("\u200b", "")
+    assert f"<@{world.bob}>" in lobby.text.replace("\u200b", "")
+    assert "@everyone" in lobby.text.replace("\u200b", "")
 
     since = len(server.messages)
     await table.press(world.alice, lobby, "Start")
     start = await table.next_post(since, what="the start message")
-    assert live_mentions(start.content.split("\n", 1)[0]) == [], start.content
+    assert live_mentions(start.text.split("\n", 1)[0]) == [], start.text
     # Exactly one real mention: the first player, in the your-turn line.
     assert len(start.mentions) == 1
     status = await table.run(impostor, "status")
-    assert live_mentions(status.content) == [], status.content
+    assert live_mentions(status.text) == [], status.text
     score = await table.run(shouter, "score")
-    assert live_mentions(score.content) == [], score.content
+    assert live_mentions(score.text) == [], score.text
     assert not score.mention_everyone
 
 
@@ -57,10 +57,10 @@ async def test_look_alike_names_are_told_apart_by_seat(world: World) -> None:
     table = world.table()
     lobby = await table.open(world.alice)
     await server.click(twin, lobby, button(lobby, "Join"))
-    await server.wait_for(lambda: "2/4 seated" in lobby.content, what="the twin's seat")
-    assert "**alice (seat 1)**" in lobby.content
-    assert "**alice (seat 2)**" in lobby.content
-    assert "\u200b" not in lobby.content.replace("<\u200b", "").replace("@\u200b", "")
+    await server.wait_for(lambda: "2/4 seated" in lobby.text, what="the twin's seat")
+    assert "**alice (seat 1)**" in lobby.text
+    assert "**alice (seat 2)**" in lobby.text
+    assert "\u200b" not in lobby.text.replace("<\u200b", "").replace("@\u200b", "")
 
     since = len(server.messages)
     await table.press(world.alice, lobby, "Start")
@@ -75,11 +75,11 @@ async def test_mid_game_scores_say_leading_and_ties_share_a_place(world: World) 
     table = world.table()
     await table.setup([world.alice, world.bob])
     answer: MessageRecord = await table.run(world.bob, "score")
-    assert answer.content.startswith("Scores if the game ended now:")
-    assert "wins" not in answer.content
-    assert re.search(r"\b(leads|share the lead)\.$", answer.content), answer.content
-    places = [int(p) for p in re.findall(r"^(\d+)\. ", answer.content, re.MULTILINE)]
-    if "share the lead" in answer.content:
-        assert places == [1, 1], answer.content
+    assert answer.text.startswith("Scores if the game ended now:")
+    assert "wins" not in answer.text
+    assert re.search(r"\b(leads|share the lead)\.$", answer.text), answer.text
+    places = [int(p) for p in re.findall(r"^(\d+)\. ", answer.text, re.MULTILINE)]
+    if "share the lead" in answer.text:
+        assert places == [1, 1], answer.text
     [picture] = answer.attachments
     assert (picture.description or "").startswith("Scores so far: 1. ")

@@ -49,7 +49,7 @@ async def dm_count(world: World, user: int, count: int, *, what: str) -> Message
         timeout=MESSAGE_TIMEOUT,
         what=f"{what} ({count} direct messages to {world.name(user)})",
     )
-    assert len(dms(world, user)) == count, [m.content for m in dms(world, user)]
+    assert len(dms(world, user)) == count, [m.text for m in dms(world, user)]
     return found
 
 
@@ -62,13 +62,13 @@ def check_turn_dm(world: World, table: GameChannel, dm: MessageRecord, turn: Mes
     display and the player's own environment, **Play** for that turn; it pings nobody else."""
     user = table.to_move
     assert user is not None
-    assert "**Cascadia Club**" in dm.content, dm.content
-    assert f"(#{world.server.channels[table.channel].name})" in dm.content, dm.content
-    assert "**Your turn in Cascadia**" in dm.content, dm.content
-    assert all(f"**{name}**" in dm.content for name in table.names), dm.content
+    assert "**Cascadia Club**" in dm.text, dm.text
+    assert f"(#{world.server.channels[table.channel].name})" in dm.text, dm.text
+    assert "**Your turn in Cascadia**" in dm.text, dm.text
+    assert all(f"**{name}**" in dm.text for name in table.names), dm.text
     called = rf"(\*\*{world.name(user)}\*\*|<@{user}>), it's your turn"
-    assert re.search(called, dm.content), dm.content
-    assert dm.content.endswith(f"[The turn message]({link(world, table, turn)})"), dm.content
+    assert re.search(called, dm.text), dm.text
+    assert dm.text.endswith(f"[The turn message]({link(world, table, turn)})"), dm.text
     check_pngs(dm, expect=["display.png", f"{world.name(user)}.png"])
     assert all(a.description for a in dm.attachments), "a picture without words"
     assert labels(dm) == ["Play"]
@@ -84,17 +84,17 @@ async def test_three_players_each_hear_of_their_turns_their_own_way(
     table = world.table()
     table.interleaved = is_reminder
     answer = await table.run(bob, "notify", {"dm": True, "channel_ping": False})
-    assert "Direct messages at your turns: on." in answer.content
-    assert "Ping in the channel: off." in answer.content
-    assert "will not hear" not in answer.content
+    assert "Direct messages at your turns: on." in answer.text
+    assert "Ping in the channel: off." in answer.text
+    assert "will not hear" not in answer.text
     answer = await table.run(carol, "notify", {"heads_up": True})
-    assert "Heads-up when you are next: on." in answer.content
+    assert "Heads-up when you are next: on." in answer.text
     answer = await table.run(world.dave, "notify", {"channel_ping": False})
-    assert "you will not hear of your turns" in answer.content
+    assert "you will not hear of your turns" in answer.text
     await table.refused(bob, "notify", {"digest_hour": 8, "clear": "digest"}, reason="not both")
     shown = await table.run(bob, "notify")
     for line in ("Quiet hours: off.", "Direct messages at your turns: on.", "Daily digest: off."):
-        assert line in shown.content, shown.content
+        assert line in shown.text, shown.text
 
     table.named_only = {bob}
     await table.open(alice)
@@ -114,9 +114,9 @@ async def test_three_players_each_hear_of_their_turns_their_own_way(
         if following == carol:
             heard[carol] += 1
             note = await dm_count(world, carol, heard[carol], what="carol's heads-up")
-            assert "**You're next in Cascadia**" in note.content, note.content
-            assert f"**{world.name(to_move)}** is playing now" in note.content
-            assert note.content.endswith(f"[The turn message]({link(world, table, turn)})")
+            assert "**You're next in Cascadia**" in note.text, note.text
+            assert f"**{world.name(to_move)}** is playing now" in note.text
+            assert note.text.endswith(f"[The turn message]({link(world, table, turn)})")
             assert note.attachments == []
         await table.settled()
         assert dms(world, alice) == [], "alice is on the channel only"
@@ -150,15 +150,15 @@ async def test_a_digest_at_the_set_hour_lists_the_games_waiting_once_a_day(
             await table.play()
     for user in (alice, bob):
         answer = await tables[0].run(user, "notify", {"digest_hour": 8})
-        assert "Daily digest: at 08:00 (UTC)." in answer.content
+        assert "Daily digest: at 08:00 (UTC)." in answer.text
     assert dms(world, alice) == []
 
     clock.set(DAY.replace(hour=8, second=1))
     digest = await dm_count(world, alice, 1, what="alice's digest at 08:00")
-    assert "**Your Cascadia digest**: it's your turn in 2 games." in digest.content
+    assert "**Your Cascadia digest**: it's your turn in 2 games." in digest.text
     for table in tables:
         latest = table.public_messages()[-1]
-        assert link(world, table, latest) in digest.content, digest.content
+        assert link(world, table, latest) in digest.text, digest.text
     assert labels(digest) == []
 
     # A restart the same day sends no second digest; the next day brings one again.
@@ -166,7 +166,7 @@ async def test_a_digest_at_the_set_hour_lists_the_games_waiting_once_a_day(
     await tables[0].run(alice, "status")
     clock.set(DAY.replace(day=2, hour=8, second=1))
     again = await dm_count(world, alice, 2, what="alice's digest the next day")
-    assert "it's your turn in 2 games" in again.content
+    assert "it's your turn in 2 games" in again.text
     await tables[0].settled()
     assert len(dms(world, alice)) == 2
     assert dms(world, bob) == [], "a digest with nothing to do"
@@ -178,7 +178,7 @@ async def test_quiet_hours_hold_a_direct_message_back_until_they_end(
     alice, bob = world.alice, world.bob
     clock.set(DAY.replace(hour=20))
     table = world.table()
-    table.interleaved = lambda m: "your quiet hours are over" in m.content
+    table.interleaved = lambda m: "your quiet hours are over" in m.text
     await table.run(bob, "notify", {"dm": True, "quiet_from": 22, "quiet_to": 8, "timezone": "UTC"})
     await table.setup([alice, bob])
     await table.run(alice, "settings", {"reminder_hours": 0})
@@ -200,8 +200,8 @@ async def test_quiet_hours_hold_a_direct_message_back_until_they_end(
 
     clock.set(DAY.replace(day=2, hour=8, second=1))
     held = await dm_count(world, bob, before + 1, what="bob's direct message when quiet ends")
-    assert "(held back in your quiet hours)" in held.content
-    assert held.content.endswith(f"[The turn message]({link(world, table, turn)})")
+    assert "(held back in your quiet hours)" in held.text
+    assert held.text.endswith(f"[The turn message]({link(world, table, turn)})")
     assert labels(held) == ["Play"]
     await table.settled()
     assert len(dms(world, bob)) == before + 1
@@ -214,7 +214,7 @@ async def test_a_member_who_refuses_direct_messages_is_told_once_and_pinged_in_t
     alice, carol = world.alice, world.carol
     world.server.set_accepts_dms(carol, False)
     table = world.table()
-    table.interleaved = lambda m: m.content == f"<@{carol}>, it's your turn in Cascadia."
+    table.interleaved = lambda m: m.text == f"<@{carol}>, it's your turn in Cascadia."
     table.named_only = {carol}
     await table.run(carol, "notify", {"dm": True, "channel_ping": False})
     await table.setup([alice, carol])
@@ -234,13 +234,13 @@ async def test_a_member_who_refuses_direct_messages_is_told_once_and_pinged_in_t
         return [
             m
             for m in world.server.channel_messages(table.channel)
-            if m.ephemeral and REFUSAL in m.content
+            if m.ephemeral and REFUSAL in m.text
         ]
 
     await table.run(carol, "status")
     await world.server.wait_for(notes, timeout=MESSAGE_TIMEOUT, what="the word to carol")
     shown = await table.run(carol, "notify")
-    assert "Discord refuses them" in shown.content
+    assert "Discord refuses them" in shown.text
     await table.settled()
     assert len(notes()) == 1, "told twice"
     # Her turns are pinged in the channel from now on.
@@ -272,6 +272,6 @@ async def test_a_direct_message_is_sent_once_across_a_restart(world: World) -> N
     await world.bot.start()
     await table.settled()
     sent = dms(world, bob)
-    assert len(sent) == base + 1, [m.content for m in sent]
+    assert len(sent) == base + 1, [m.text for m in sent]
     check_turn_dm(world, table, sent[-1], turn)
     assert re.search(r"cascadia:play:\d+:\d+", button(sent[-1], "Play"))

@@ -187,7 +187,7 @@ async def test_a_second_bot_on_the_same_database_is_refused(world: World) -> Non
     assert lock_path(db).name in lines[0]
     # The first bot is untouched and still answers.
     answer = await world.table().run(world.alice, "mygames")
-    assert "not in any game" in answer.content
+    assert "not in any game" in answer.text
 
 
 async def test_an_unreachable_discord_is_one_line_then_retried_until_it_answers(

@@ -48,8 +48,8 @@ class Panel:
     message: MessageRecord
 
     @property
-    def content(self) -> str:
-        return self.message.content
+    def text(self) -> str:
+        return self.message.text
 
     def labels(self) -> list[str]:
         return [str(b.get("label", "")) for b in buttons(self.message)]
@@ -69,13 +69,13 @@ class Panel:
         followups = handle.followup_messages
         if followups:
             assert followups[0].ephemeral
-            return str(followups[0].content)
+            return str(followups[0].text)
         return None
 
     async def press(self, label: str) -> str | None:
         """Press the button whose label contains ``label``."""
         found = [b for b in buttons(self.message) if label in str(b.get("label", ""))]
-        assert found, f"no {label!r} button on the panel: {self.labels()}\n{self.content}"
+        assert found, f"no {label!r} button on the panel: {self.labels()}\n{self.text}"
         return await self.press_id(str(found[0]["custom_id"]))
 
     async def press_id(self, custom_id: str, *, user: int | None = None) -> str | None:
@@ -90,7 +90,7 @@ class Panel:
     async def choose(self, placeholder: str, values: list[str]) -> str | None:
         """Choose ``values`` in the select whose placeholder contains ``placeholder``."""
         found = [s for s in selects(self.message) if placeholder in str(s.get("placeholder"))]
-        assert found, f"no {placeholder!r} select on the panel\n{self.content}"
+        assert found, f"no {placeholder!r} select on the panel\n{self.text}"
         edited = self.message.edited_at
         handle = await self.table.server.select(
             self.user,
@@ -119,13 +119,13 @@ async def tap_a_turn(
     keystone whenever the panel offers one (to earn nature tokens)."""
     rng = table.rng
     for _ in range(60):
-        text = panel.content
+        text = panel.text
         offered = panel.labels()
         assert "Cancel" in offered, f"no Cancel on the panel: {offered}\n{text}"
         if "Confirm" in offered and "check your move" in text:
             refusal = await panel.press("Confirm")
             assert refusal is None, refusal
-            assert "Turn played" in panel.content, panel.content
+            assert "Turn played" in panel.text, panel.text
             return
         choices: list[tuple[str, str | list[str]]] = []
         for select in selects(panel.message):
@@ -154,11 +154,11 @@ async def tap_a_turn(
         assert refusal is None, f"{kind} {what}: {refusal}"
         if kind == "button" and str(what).startswith("Confirm"):
             wiped = await table.next_post(since, what="the new display after a wipe")
-            assert "wipe" in wiped.content, wiped.content
+            assert "wipe" in wiped.text, wiped.text
             assert "Play" in labels(wiped), "the display after a wipe has no Play button"
             check_pngs(wiped, expect=["display.png"])
-            assert "Step 1 of 5" in panel.content, panel.content
-    raise AssertionError(f"no Confirm after 60 presses:\n{panel.content}")
+            assert "Step 1 of 5" in panel.text, panel.text
+    raise AssertionError(f"no Confirm after 60 presses:\n{panel.text}")
 
 
 async def play_game_by_tapping(
@@ -171,7 +171,7 @@ async def play_game_by_tapping(
         assert mover is not None
         moves = len(table.world.db.moves(table.game_id))
         panel = await open_panel(table, mover, message)
-        assert "Step 1 of 5" in panel.content, panel.content
+        assert "Step 1 of 5" in panel.text, panel.text
         check_pngs(panel.message, expect=["panel.png"])
         since = len(table.server.messages)
         await tap_a_turn(table, panel, wipes=wipes)
@@ -217,21 +217,21 @@ async def test_planning_mode_and_refusals_change_nothing(world: World) -> None:
     # The player waiting may plan, but the panel never offers Confirm.
     before = world.db.snapshot()["moves"]
     planner = await open_panel(table, waiting, start)
-    assert "Planning only" in planner.content
-    assert f"it is {world.name(mover)}'s turn" in planner.content, planner.content
-    while "check your move" not in planner.content:
+    assert "Planning only" in planner.text
+    assert f"it is {world.name(mover)}'s turn" in planner.text, planner.text
+    while "check your move" not in planner.text:
         await tap_step(planner)
     assert "Confirm" not in planner.labels(), planner.labels()
-    assert "nothing is played" in planner.content
+    assert "nothing is played" in planner.text
     assert world.db.snapshot()["moves"] == before
 
     # Someone not in the game is told so.
     handle = await world.server.click(world.eve, start, button(start, "Play"))
     answer = await table.reply(handle)
-    assert "not in this game" in answer.content
+    assert "not in this game" in answer.text
 
     panel = await open_panel(table, mover, start)
-    while "check your move" not in panel.content:
+    while "check your move" not in panel.text:
         await tap_step(panel)
     # Another player pressing Confirm on the mover's panel (a shared custom id) is turned
     # away, and the panel stays as it is for its owner.
@@ -240,13 +240,13 @@ async def test_planning_mode_and_refusals_change_nothing(world: World) -> None:
     snapshot = world.db.snapshot()
     handle = await world.server.click(waiting, panel.message, confirm, forged=True)
     reply = await table.reply(handle)
-    assert "someone else's" in reply.content
+    assert "someone else's" in reply.text
     assert world.db.snapshot() == snapshot
     assert "Confirm" in panel.labels()
 
     # Cancel: the panel closes, nothing is played, only the draft is cleared.
     await panel.press("Cancel")
-    assert "Cancelled" in panel.content
+    assert "Cancelled" in panel.text
     assert world.db.snapshot()["moves"] == before
     assert world.db.snapshot()["games"] == snapshot["games"]
     drafts = [tuple(r) for r in world.db.rows("SELECT user_id, draft FROM panels")]
@@ -284,23 +284,23 @@ async def test_suggest_is_the_turns_hint_counted_once(world: World) -> None:
 
     panel = await open_panel(table, mover, start)
     assert await panel.press("Suggest") is None
-    assert "check your move" in panel.content, panel.content
-    suggested = re.findall(r"Same as `(/cascadia play [^`]+)`", panel.content)
-    assert len(suggested) == 1, panel.content
+    assert "check your move" in panel.text, panel.text
+    suggested = re.findall(r"Same as `(/cascadia play [^`]+)`", panel.text)
+    assert len(suggested) == 1, panel.text
     noted = "SELECT turn, user_id, moves FROM hints WHERE game_id = ?"
     hints = [tuple(r) for r in world.db.rows(noted, game)]
     assert [(turn, user) for turn, user, _ in hints] == [(0, mover)]
     await table.refused(mover, "hint", reason="one per turn")
 
     # Back to the first step and Suggest again: the same move, and still one hint noted.
-    while "Step 1 of 5" not in panel.content:
+    while "Step 1 of 5" not in panel.text:
         assert await panel.press("Back") is None
     assert await panel.press("Suggest") is None
-    assert re.findall(r"Same as `(/cascadia play [^`]+)`", panel.content) == suggested
+    assert re.findall(r"Same as `(/cascadia play [^`]+)`", panel.text) == suggested
     assert [tuple(r) for r in world.db.rows(noted, game)] == hints
     since = len(world.server.messages)
     assert await panel.press("Confirm") is None
-    assert "Turn played" in panel.content, panel.content
+    assert "Turn played" in panel.text, panel.text
     await table.turn_posted(since, mover)
     # The move played is the hint's best, as noted.
     [(_, user, action)] = world.db.moves(game)
@@ -313,7 +313,7 @@ async def test_double_confirm_and_confirm_after_the_game_ended(world: World) -> 
     mover = table.to_move
     assert mover is not None
     panel = await open_panel(table, mover, start)
-    while "check your move" not in panel.content:
+    while "check your move" not in panel.text:
         await tap_step(panel)
     # Confirm pressed twice at once: one turn is played, the other press is turned away.
     confirm = str(next(b["custom_id"] for b in buttons(panel.message) if b["label"] == "Confirm"))
@@ -323,10 +323,10 @@ async def test_double_confirm_and_confirm_after_the_game_ended(world: World) -> 
     await table.turn_posted(since, mover)
     refusal = await table.reply(second)
     assert refusal.ephemeral
-    assert re.search("turn has passed|same moment|moved on", refusal.content), refusal.content
+    assert re.search("turn has passed|same moment|moved on", refusal.text), refusal.text
     await first.response()
     await world.server.wait_for(
-        lambda: "Turn played" in panel.content, what="the panel to say the turn was played"
+        lambda: "Turn played" in panel.text, what="the panel to say the turn was played"
     )
     await table.settled()
     assert len(world.db.moves(table.game_id)) == 1
@@ -335,7 +335,7 @@ async def test_double_confirm_and_confirm_after_the_game_ended(world: World) -> 
     nxt = table.to_move
     assert nxt is not None
     panel = await open_panel(table, nxt, _latest(table))
-    while "check your move" not in panel.content:
+    while "check your move" not in panel.text:
         await tap_step(panel)
     question = await table.run(world.alice, "end")
     since = len(world.server.messages)
@@ -361,12 +361,12 @@ async def tap_step(panel: Panel) -> None:
         if label.startswith(("1:", "Next", "Return to bag")):
             assert await panel.press(label) is None
             return
-    raise AssertionError(f"no way forward on the panel: {panel.labels()}\n{panel.content}")
+    raise AssertionError(f"no way forward on the panel: {panel.labels()}\n{panel.text}")
 
 
 def _step(panel: Panel) -> str:
-    found = re.search(r"Step \d of 5", panel.content)
-    assert found is not None, panel.content
+    found = re.search(r"Step \d of 5", panel.text)
+    assert found is not None, panel.text
     return found[0]
 
 
@@ -405,13 +405,13 @@ async def test_free_choice_and_wipe_through_the_panel(world: World) -> None:
             # A wipe with a nature token: its own Confirm, then the new display is posted.
             await panel.press("Wipe with a nature token")
             assert await panel.choose("nature token", ["1", "2"]) is None
-            assert "Spend a nature token to wipe tokens 1" in panel.content, panel.content
+            assert "Spend a nature token to wipe tokens 1" in panel.text, panel.text
             since = len(world.server.messages)
             assert await panel.press("Confirm") is None
             wiped = await table.next_post(since, what="the display after the wipe")
-            assert "spent a nature token to wipe tokens 1 and 2" in wiped.content
+            assert "spent a nature token to wipe tokens 1 and 2" in wiped.text
             assert "Play" in labels(wiped)
-            assert "Step 1 of 5" in panel.content, panel.content
+            assert "Step 1 of 5" in panel.text, panel.text
             assert world.db.moves(table.game_id)[-1][2] == "nature-wipe 1 2"
             state = world.db.state(table.game_id)
             assert state.seats[state.current].nature_tokens == tokens - 1
@@ -423,14 +423,14 @@ async def test_free_choice_and_wipe_through_the_panel(world: World) -> None:
             await panel.press("Free choice")
             assert await panel.choose("the tile", ["1"]) is None
             assert await panel.choose("the token", ["2"]) is None
-            assert "Free choice: tile 1" in panel.content, panel.content
-            while "check your move" not in panel.content:
+            assert "Free choice: tile 1" in panel.text, panel.text
+            while "check your move" not in panel.text:
                 await tap_step(panel)
-            assert "pair:1" in panel.content
-            assert "token:2" in panel.content
+            assert "pair:1" in panel.text
+            assert "token:2" in panel.text
             assert await panel.press("Confirm") is None
             message = await table.turn_posted(since, mover)
-            assert "spent a nature token to take tile 1 and token 2" in message.content
+            assert "spent a nature token to take tile 1 and token 2" in message.text
             assert world.db.moves(table.game_id)[-1][2].startswith("take 1 2; ")
             free_done = True
         else:
@@ -462,8 +462,8 @@ async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world:
         assert mover is not None
         name = world.name(mover)
         panel = await open_panel(table, mover, message)
-        found = re.search(r"score (-?\d+) \(majority bonuses not counted\)", panel.content)
-        assert found, panel.content
+        found = re.search(r"score (-?\d+) \(majority bonuses not counted\)", panel.text)
+        assert found, panel.text
         score = int(found[1])
         assert _points(panel.message, "panel.png") == score
         assert _points(message, f"{name}.png") == score, "the turn message's picture differs"
@@ -474,9 +474,9 @@ async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world:
         best = where["options"][0]
         listed = int(re.fullmatch(r"\S+: up to ([+-]\d+)", str(best["label"]))[1])  # type: ignore[index]
         assert await panel.choose("Where the tile goes", [str(best["value"])]) is None
-        if "Step 3 of 5" in panel.content:
+        if "Step 3 of 5" in panel.text:
             assert await panel.press("Next") is None
-        returned = int(re.search(r"to the bag \(([+-]\d+)\)", panel.content)[1])  # type: ignore[index]
+        returned = int(re.search(r"to the bag \(([+-]\d+)\)", panel.text)[1])  # type: ignore[index]
         targets = selects(panel.message)
         if not targets:
             assert await panel.press("Next") is None
@@ -484,8 +484,8 @@ async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world:
             assert await panel.choose("goes", [str(targets[0]["options"][0]["value"])]) is None
         else:
             assert await panel.press("Return to bag") is None
-        assert "check your move" in panel.content, panel.content
-        assert f"Score: {listed:+d}" in panel.content, (listed, panel.content)
+        assert "check your move" in panel.text, panel.text
+        assert f"Score: {listed:+d}" in panel.text, (listed, panel.text)
         assert _points(panel.message, "panel.png") == score + listed
 
         since = len(table.server.messages)
@@ -503,10 +503,26 @@ async def test_only_the_latest_turn_message_offers_play(world: World) -> None:
     table = world.table()
     message = await table.setup([world.alice, world.bob])
     assert _live_play(table) == [message.id]
-    for _ in range(3):
+    posted = [message]
+    for turn in range(4):
+        if turn == 2:
+            # After a restart the bot reads the previous message back to take its Play away.
+            await world.bot.restart()
         message = await table.play()
         # The previous turn message lost its Play before this one was posted.
         assert _live_play(table) == [message.id]
+        previous, words = posted[-1], posted[-1].text
+        posted.append(message)
+        assert previous.edited_at is not None
+        # It keeps its words, its pictures and their alt text: a layout is sent whole again.
+        assert previous.components_v2
+        assert previous.text == words
+        shown = [(item.attachment.filename, item.description) for item in previous.gallery
+                 if item.attachment is not None]  # fmt: skip
+        assert len(shown) == 3, shown
+        assert all(description for _, description in shown), shown
+    fetched = [r for r in world.server.requests if r.method == "GET" and "/messages/" in r.path]
+    assert len(fetched) == 1, "only the first edit after the restart reads the message back"
 
     # Ending the game takes the last Play away too.
     question = await table.run(world.alice, "end")

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from fakediscord import (
     ATTACH_FILES,
+    READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
     VIEW_CHANNEL,
     InteractionHandle,
 )
-from tests.e2e.harness import GameChannel, World
+from tests.e2e.harness import GameChannel, World, labels
 
 
 def refused_posts(world: World, channel: int) -> int:
@@ -25,7 +26,7 @@ async def private_texts(world: World, handle: InteractionHandle, needle: str) ->
     """The private answers to ``handle`` once one of them contains ``needle``."""
 
     def texts() -> list[str]:
-        found = [m.content for m in (handle.message, *handle.followup_messages) if m is not None]
+        found = [m.text for m in (handle.message, *handle.followup_messages) if m is not None]
         return found if any(needle in t for t in found) else []
 
     return await world.server.wait_for(texts, what=f"a private answer saying {needle!r}")
@@ -80,16 +81,20 @@ async def test_attach_files_taken_away_mid_game(world: World) -> None:
     move = await table.choose(mover)
     since = len(server.messages)
     answer = await table.run(mover, "play", move.options())
-    assert "Turn played." in answer.content, answer.content
-    assert "Attach Files" in answer.content, answer.content
-    assert "will follow" not in answer.content, answer.content
+    assert "Turn played." in answer.text, answer.text
+    assert "Attach Files" in answer.text, answer.text
+    assert "will follow" not in answer.text, answer.text
 
     # The turn message goes out in words and still pings the next player.
     message = await table.next_post(since, what="the turn message without pictures")
     assert message.attachments == []
     assert message.notified == {waiting}, message.notified
-    assert f"**{world.name(mover)}** took pair" in message.content, message.content
-    assert "No pictures" in message.content, message.content
+    assert f"**{world.name(mover)}** took pair" in message.text, message.text
+    assert "No pictures" in message.text, message.text
+    # Still one container: the words and Play, no gallery.
+    assert message.components_v2
+    assert message.gallery == []
+    assert "Play" in labels(message)
     table.turns += 1
     table.to_move = waiting
 
@@ -114,10 +119,10 @@ async def test_send_messages_taken_away_mid_game(world: World) -> None:
     since = len(server.messages)
     answer = await table.run(mover, "play", move.options())
     # The move counts; the answer does not promise a message that cannot come.
-    assert "Turn played." in answer.content, answer.content
-    assert "could not be posted" in answer.content, answer.content
-    assert "Send Messages" in answer.content, answer.content
-    assert "Discord is slow" not in answer.content, answer.content
+    assert "Turn played." in answer.text, answer.text
+    assert "could not be posted" in answer.text, answer.text
+    assert "Send Messages" in answer.text, answer.text
+    assert "Discord is slow" not in answer.text, answer.text
     assert len(world.db.moves(table.game_id)) == 1
     assert len(table.public_messages()) == public
     assert [kind for _, kind in world.db.unsent()] == ["turn"]
@@ -128,4 +133,22 @@ async def test_send_messages_taken_away_mid_game(world: World) -> None:
     server.set_overwrite(world.channel, server.bot_user_id)
     await table.turn_posted(since, mover)
     assert refused_posts(world, world.channel) == 2
+    await table.play()
+
+
+async def test_without_read_message_history_a_restart_leaves_the_old_play(world: World) -> None:
+    server = world.server
+    table = world.table()
+    start = await table.setup([world.alice, world.bob])
+    await world.bot.restart()
+    # After the restart the bot must read the start message back to edit it: it may not.
+    server.set_overwrite(world.channel, server.bot_user_id, deny=READ_MESSAGE_HISTORY)
+    message = await table.play()
+    # The turn goes on in a new message; the old one keeps its Play, whose press is told
+    # that the turn passed.
+    assert "Play" in labels(message)
+    assert "Play" in labels(start)
+    assert start.edited_at is None
+    refused = [r for r in server.requests if r.method == "GET" and r.status == 403]
+    assert len(refused) == 1, refused
     await table.play()

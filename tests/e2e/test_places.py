@@ -43,7 +43,7 @@ async def test_a_deleted_channel_ends_its_game(world: World) -> None:
     )
     assert world.db.rows("SELECT next_reminder_at FROM games WHERE id = ?", game_id)[0][0] is None
     games = await kept.run(world.bob, "mygames")
-    assert f"<#{doomed}>: ended" in games.content, games.content
+    assert f"<#{doomed}>: ended" in games.text, games.text
     # The other game goes on.
     await kept.play()
 
@@ -76,7 +76,7 @@ async def test_a_channel_deleted_while_the_bot_was_away(world: World) -> None:
     )
     hold.release()
     games = await GameChannel(world, world.channel, table.rng).run(mover, "mygames")
-    assert f"<#{doomed}>: ended" in games.content, games.content
+    assert f"<#{doomed}>: ended" in games.text, games.text
 
 
 async def test_five_lobbies_per_member_and_server(world: World) -> None:
@@ -97,11 +97,11 @@ async def test_the_host_leaving_the_server_passes_the_host_role_on(world: World)
     after = table.seats.index(world.alice) + 1
     heir, other = [*table.seats[after:], *table.seats[:after]][:2]
     question = await table.run(heir, "end")
-    assert "End this game for everyone" in question.content, question.content
+    assert "End this game for everyone" in question.text, question.text
     [row] = world.db.rows("SELECT host_id FROM games WHERE id = ?", table.game_id)
     assert int(row[0]) == heir
     await table.refused(other, "end", reason="only the host")
     since = len(world.server.messages)
     await table.press(heir, question, "End the game")
     ended = await table.next_post(since, what="the message that the new host ended the game")
-    assert f"The game was ended by **{world.name(heir)}**" in ended.content, ended.content
+    assert f"The game was ended by **{world.name(heir)}**" in ended.text, ended.text

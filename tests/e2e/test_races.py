@@ -16,8 +16,8 @@ async def at_once(table: GameChannel, *calls: tuple[int, str, dict[str, object]]
     """Dispatch the commands back to back, before the bot answers any; returns the answers."""
     handles = [await table.send(user, command, options) for user, command, options in calls]
     answers = [await table.reply(handle) for handle in handles]
-    assert all(a.ephemeral for a in answers), [a.content for a in answers]
-    return [a.content for a in answers]
+    assert all(a.ephemeral for a in answers), [a.text for a in answers]
+    return [a.text for a in answers]
 
 
 def one_applied(answers: list[str], success: str) -> None:
@@ -83,7 +83,7 @@ async def test_two_players_at_once(world: World) -> None:
     [refused] = [c for c in clicks if c.followup_messages]
     [message] = refused.followup_messages
     assert message.ephemeral
-    assert "lobby is full" in message.content
+    assert "lobby is full" in message.text
     rows = world.db.rows("SELECT user_id FROM seats WHERE game_id = ?", second.game_id)
     seated = {int(r[0]) for r in rows}
     assert len(seated) == 4

@@ -31,7 +31,7 @@ def bot_env() -> dict[str, str]:
 
 
 def is_reminder(message: MessageRecord) -> bool:
-    return bool(REMINDER.search(message.content))
+    return bool(REMINDER.search(message.text))
 
 
 def at(message: MessageRecord) -> float:
@@ -53,7 +53,7 @@ async def reminders(
         found, timeout=10 * UNIT * count, what=f"{count} reminder(s) for {table.world.name(user)}"
     )
     for message in sent:
-        assert message.notified == {user}, (message.content, message.notified)
+        assert message.notified == {user}, (message.text, message.notified)
         assert message.mentions == [user]
     table.check_channel()
     return sent
@@ -69,7 +69,7 @@ def on_schedule(sent: list[MessageRecord], start: float) -> None:
     """The n-th reminder came no earlier than n intervals after ``start``."""
     for n, message in enumerate(sent, start=1):
         early = start + n * UNIT - at(message)
-        assert early < 0.05 * UNIT, f"reminder {n} came {early:.2f}s early: {message.content!r}"
+        assert early < 0.05 * UNIT, f"reminder {n} came {early:.2f}s early: {message.text!r}"
 
 
 async def test_reminders_ping_the_waiting_player_until_they_move(world: World) -> None:
@@ -78,14 +78,14 @@ async def test_reminders_ping_the_waiting_player_until_they_move(world: World) -
     table.interleaved = is_reminder
     start = await table.setup([world.alice, world.bob])
     settings = await table.run(world.alice, "settings", {"reminder_hours": 1})
-    assert "1" in settings.content
+    assert "1" in settings.text
     waiting = table.to_move
     assert waiting is not None
 
     sent = await reminders(table, waiting, 2, since=start.order)
     on_schedule(sent, turn_started(world))
-    assert "friendly nudge" in sent[0].content
-    assert "still waiting" in sent[1].content
+    assert "friendly nudge" in sent[0].text
+    assert "still waiting" in sent[1].text
 
     # They move: from then on only the next player is reminded, on a schedule started afresh.
     moved = await table.play(waiting)
@@ -93,7 +93,7 @@ async def test_reminders_ping_the_waiting_player_until_they_move(world: World) -
     assert waiting is not None
     later = await reminders(table, waiting, 2, since=moved.order)
     on_schedule(later, turn_started(world))
-    assert "friendly nudge" in later[0].content, "the count did not start again for a new turn"
+    assert "friendly nudge" in later[0].text, "the count did not start again for a new turn"
     assert all(mover not in m.notified for m in server.messages[moved.order + 1 :])
 
     # The bot is down while several reminders fall due: one reminder after the restart, the

@@ -108,18 +108,18 @@ async def test_the_end_and_leave_confirmations_answer_after_a_restart(world: Wor
     # Asked before the restart, answered after it: the buttons still act.
     await table.press(world.alice, kept, "Keep playing")
     await world.server.wait_for(
-        lambda: "Nothing was changed" in kept.content, what="Keep playing to close its question"
+        lambda: "Nothing was changed" in kept.text, what="Keep playing to close its question"
     )
     since = len(world.server.messages)
     await table.press(world.bob, leaving, "Leave the game")
     left = await table.next_post(since, what="the message that bob left to the computer")
-    assert "bob" in left.content, left.content
+    assert "bob" in left.text, left.text
     since = len(world.server.messages)
     await table.press(world.alice, ending, "End the game")
     ended = await table.next_post(since, what="the message that the game was ended")
-    assert "The game was ended by **alice**" in ended.content, ended.content
+    assert "The game was ended by **alice**" in ended.text, ended.text
     await world.server.wait_for(
-        lambda: ending.content == "The game is ended.", what="the question to say it is done"
+        lambda: ending.text == "The game is ended.", what="the question to say it is done"
     )
     # A question whose game is over by now says so instead of failing.
     late = await world.server.click(world.alice, too_late, button(too_late, "End the game"))
@@ -127,7 +127,7 @@ async def test_the_end_and_leave_confirmations_answer_after_a_restart(world: Wor
     [answer] = await world.server.wait_for(
         lambda: late.followup_messages, what="the answer to a press on an ended game"
     )
-    assert "This game is over" in answer.content, answer.content
+    assert "This game is over" in answer.text, answer.text
     assert answer.ephemeral
 
 
@@ -146,7 +146,7 @@ async def test_the_skip_confirmation_answers_after_a_restart_and_skips_once(worl
 
     await table.press(world.alice, kept, "Keep waiting")
     await server.wait_for(
-        lambda: kept.content == "Nothing was changed." and not labels(kept),
+        lambda: kept.text == "Nothing was changed." and not labels(kept),
         what="Keep waiting to close its question",
     )
     # Skip the turn, pressed again before the first press has closed the question (its edit
@@ -157,7 +157,7 @@ async def test_the_skip_confirmation_answers_after_a_restart_and_skips_once(worl
     await table.press(world.alice, skipping, "Skip the turn")
     await server.wait_for(lambda: closing.held, what="the skip to close its question")
     turn = await table.next_post(since, what="the message of the skipped turn")
-    assert "Played for **bob**, skipped by **alice**" in turn.content, turn.content
+    assert "Played for **bob**, skipped by **alice**" in turn.text, turn.text
     table.turns += 1
     table.check_turn_message(turn, mover=world.bob)
     await table.refused(
@@ -165,7 +165,7 @@ async def test_the_skip_confirmation_answers_after_a_restart_and_skips_once(worl
     )
     closing.release()
     await server.wait_for(
-        lambda: "the computer played it" in skipping.content and not labels(skipping),
+        lambda: "the computer played it" in skipping.text and not labels(skipping),
         what="the skip's question to say it is done",
     )
     played_for = db.rows("SELECT played_for FROM moves WHERE game_id = ?", table.game_id)
@@ -211,7 +211,7 @@ async def test_the_choice_of_computer_answers_after_a_restart_and_seats_one(worl
         await table.refused(world.alice, policy, press=asked, reason="already added")
     closing.release()
     await server.wait_for(
-        lambda: "**Computer (fast)** has a seat" in asked.content and not labels(asked),
+        lambda: "**Computer (fast)** has a seat" in asked.text and not labels(asked),
         what="the choice to say the computer has a seat",
     )
     assert computers() == ["fast"]

@@ -286,9 +286,10 @@ async def test_a_person_and_two_computers_play_to_the_end(
         assert _mentions(announcement.text) <= {ADA}
     turns = [a for a in announcements if a.kind in ("turn", "finish")]
     assert len(turns) == 60
-    # Each turn message names its mover: the computer's say the computer played.
-    assert sum(a.text.startswith("**Computer (strong)** ") for a in turns) == 20
-    assert sum(a.text.startswith("**Computer (fast)** ") for a in turns) == 20
+    # Each turn message tells its move in full (after what came before, when a person is
+    # called): the computer's say the computer played.
+    assert sum(_told("**Computer (strong)** ", a.text) for a in turns) == 20
+    assert sum(_told("**Computer (fast)** ", a.text) for a in turns) == 20
     assert any("**Computer (fast)** plays next (the computer)" in a.text for a in turns)
     final = announcements[-1]
     assert final.kind == "finish"
@@ -376,7 +377,7 @@ async def test_a_leavers_seat_goes_to_fast(service: GameService, store: Store) -
     [move] = await store.moves(game_id)
     assert move.user_id == leaver, "the seat keeps its user: the log still reads by seat"
     turn = (await _outbox(store))[-1]
-    assert turn.text.startswith(f"The computer played for **u{leaver}**:\n**u{leaver}** ")
+    assert f"\nThe computer played for **u{leaver}**:\n**u{leaver}** took " in turn.text
     assert move.played_for == "computer"
 
     # The last person cannot leave the game to the computers alone.
@@ -471,3 +472,13 @@ async def test_the_worker_pool_thinks_in_other_processes() -> None:
 
 def test_computer_names() -> None:
     assert computer_name("strong") == "Computer (strong)"
+
+
+def _told(mover: str, text: str) -> bool:
+    """Whether ``text`` tells in full a move of ``mover``: its first line, or the line after
+    what happened since the called player's last turn."""
+    if text.startswith(mover):
+        return True
+    return bool(
+        re.search(rf"^{re.escape(mover)}(took pair|spent a nature token to take)", text, re.M)
+    )

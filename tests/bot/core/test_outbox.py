@@ -370,6 +370,9 @@ async def test_messages_that_call_a_player_carry_the_play_button(store: Store) -
     buttons = {post.text: post.buttons for _, post in fake.posts}
     play = (("Play", f"cascadia:play:{game.id}:{state.turn}"),)
     assert buttons == {"start": play, "turn": play, "wipe": play, "finish": (), "end": ()}
+    # The same messages are posted as one container of words, pictures and Play.
+    layouts = {post.text: post.layout for _, post in fake.posts}
+    assert layouts == {"start": True, "turn": True, "wipe": True, "finish": False, "end": False}
 
 
 @dataclass

@@ -672,3 +672,29 @@ async def test_only_the_process_that_claims_a_game_reminds_in_it(
     (reminder,) = await other.reminders.queue_reminders()
     assert reminder > 0
     assert await service.reminders.queue_reminders() == []
+
+
+async def test_the_called_player_reads_what_happened_since_their_last_turn(
+    service: GameService, store: Store
+) -> None:
+    table = await _started(service, ADA, BOB, CY)
+    rng = random.Random(8)
+    texts = []
+    for _ in range(3):
+        await service.turns.play(CHANNEL, user_id=_current_user(table), move=_any_turn(table, rng))
+        table = await service.game(CHANNEL)
+        texts.append((await _outbox(store))[-1].text)
+    first, second, third = texts
+    # The first round: no turn of their own yet, the moves since the start.
+    assert first.startswith("Since your last turn (none yet):\n**")
+    assert first.count("\n") == 3
+    assert second.startswith("Since your last turn (none yet):\n**")
+    assert second.count("\n") == 4
+    # The first player again: the two others' moves since theirs, the latest told in full.
+    assert third.startswith("Since your last turn:\n**")
+    head, earlier, latest, standing, call = third.split("\n")
+    assert head == "Since your last turn:"
+    assert " took " in earlier
+    assert "took pair" in latest
+    assert standing.startswith("Standings: ")
+    assert call.startswith(f"<@{_current_user(table)}>, it's your turn")
