@@ -173,9 +173,9 @@ class Table:
             def filled() -> str | None:
                 message = handle.message
                 if message is not None and not message.loading:
-                    return message.content or " "
+                    return message.text or " "
                 followups = handle.followup_messages
-                return followups[0].content if followups else None
+                return followups[0].text if followups else None
 
             return await self.server.wait_for(filled, timeout=30, what=f"/cascadia {command}")
         except (AssertionError, TimeoutError, LookupError, ValueError, ConnectionError):
@@ -220,7 +220,7 @@ class Table:
         acted: int | None = None
         while True:
             message = self.latest()
-            if message is not None and "The game is over" in message.content:
+            if message is not None and "The game is over" in message.text:
                 self.soak.finished_games += 1
                 return
             if self.time_up():
@@ -296,14 +296,11 @@ async def soak_run(
     async def restart_database() -> None:
         if pg is None:
             return
-        # With its log file named, as at its start: else the new server would keep pg_ctl's
-        # output pipe open and pg_ctl would never seem to end.
-        log = str(pg.base / "server.log")
-        done = await asyncio.to_thread(
-            pg.run, "pg_ctl", "-D", str(pg.data), "-l", log, "-m", "fast", "-w", "restart"
-        )
-        if done.returncode != 0:
-            soak.errors.append(f"the PostgreSQL restart failed: {done.stderr.strip()}")
+        # A restart as an operator does it: every connection ended with an error, then up
+        # again on the same files a few seconds later.
+        await asyncio.to_thread(pg.halt, "fast")
+        await asyncio.sleep(3)  # the database is down for a while, as in a real restart
+        await asyncio.to_thread(pg.launch)
         soak.database_restarts += 1
 
     async def backup() -> None:
@@ -403,7 +400,7 @@ def doubled(server: DiscordServer) -> list[str]:
     for message in server.messages:
         if message.author_id != server.bot_user_id or message.ephemeral or message.deleted:
             continue
-        if not message.content or "lobby" in message.content.lower():
+        if not message.text or "lobby" in message.text.lower():
             continue
         # The pictures too: two games' start messages may read alike, never look alike.
         names = tuple(
@@ -411,7 +408,7 @@ def doubled(server: DiscordServer) -> list[str]:
                 f"{a.filename}:{hashlib.sha256(a.data).hexdigest()}" for a in message.attachments
             )
         )
-        seen[(message.channel_id, message.content, names)] += 1
+        seen[(message.channel_id, message.text, names)] += 1
     return [f"{text[:120]!r} ({n} times)" for (_, text, _), n in seen.items() if n > 1]
 
 
@@ -504,9 +501,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="cascadia-soak-") as tmp:
         workdir = Path(tmp)
         if args.backend == "postgresql":
-            with pgserver.running() as pg:
+            # Durable: a commit is on disk before it is answered, so a restart loses nothing
+            # the bot was told was saved.
+            pg = pgserver.start(durable=True)
+            try:
                 pg.psql('CREATE DATABASE "soak"', database="postgres")
                 soak, kept = asyncio.run(soak_run(args, workdir, pg))
+            finally:
+                pg.stop()
         else:
             soak, kept = asyncio.run(soak_run(args, workdir, None))
         ok = report(soak, kept)

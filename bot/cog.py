@@ -540,21 +540,11 @@ class Cascadia(commands.Cog):
         reminder_hours: app_commands.Range[int, 0, MAX_REMINDER_HOURS] | None = None,
     ) -> None:
         """Show the caller's own settings, or change them, in all their games."""
+        # Both value types take the options in the order the command lists them.
         change = notifications.PresenceChange(
-            away_until=away_until,
-            away_note=away_note,
-            quiet_from=quiet_from,
-            quiet_to=quiet_to,
-            timezone=timezone,
-            clear=clear,
+            away_until, away_note, quiet_from, quiet_to, timezone, clear
         )
-        notices = NotifyChange(
-            dm=dm,
-            heads_up=heads_up,
-            digest_hour=digest_hour,
-            channel_ping=channel_ping,
-            reminder_hours=reminder_hours,
-        )
+        notices = NotifyChange(dm, heads_up, digest_hour, channel_ping, reminder_hours)
         await notifications.notify(interaction, change, notices)
 
     @cascadia.command(
