@@ -367,6 +367,8 @@ class CascadiaBot(commands.AutoShardedBot):
             note = await self.notices.refusal_note(interaction.user.id)
             if note is not None:
                 await interaction.followup.send(note, ephemeral=True)
+        except DatabaseUnavailable:
+            return  # the command has had its answer; the word waits for another
         except discord.HTTPException:
             log.warning("could not tell user %d of a refused DM", interaction.user.id)
 
