@@ -38,10 +38,10 @@ from engine.environment import Environment, PlacedTile
 from engine.game import GameState
 from engine.hexes import Hex
 from engine.moves import Corridors, Move, MoveScorer, ScoredMove, WildlifeGains
-from engine.players.base import Budget, pick_best, supply, turns_left, whole_move
+from engine.players.base import Budget, Player, pick_best, supply, turns_left, whole_move
 from engine.players.greedy import useful_takes
 from engine.players.hidden import unseen_tiles
-from engine.players.value import model_for, pattern_features
+from engine.players.value import ValueModel, model_for, pattern_features
 
 SPECIES = tuple(Wildlife)
 DRAWS = 4
@@ -218,17 +218,22 @@ def frontier(scorer: MoveScorer) -> list[tuple[int, Move]]:
 
 
 def valued_frontier(
-    state: GameState, scorer: MoveScorer, *, learned: bool = True
+    state: GameState,
+    scorer: MoveScorer,
+    *,
+    learned: bool = True,
+    model: ValueModel | None = None,
 ) -> list[tuple[float, Move]]:
     """The frontier's moves, each valued as its gain plus what the board it leaves is worth
-    (none on the seat's last turn): the learned score to go when ``learned`` and a model was
-    trained for the game's cards, else the opportunity."""
+    (none on the seat's last turn): the score to go by ``model``, or when ``learned`` by the
+    model shipped for the game's cards if there is one, else the opportunity."""
     candidates = frontier(scorer)
     left = turns_left(state, state.current)
     if left <= 1:
         return [(float(gain), move) for gain, move in candidates]
     opportunity = Opportunity(state, scorer)
-    model = model_for(state.cards) if learned else None
+    if model is None and learned:
+        model = model_for(state.cards)
     tiles, tokens = state.display_tiles, state.display_tokens
     valued = []
     for gain, move in candidates:
@@ -262,15 +267,30 @@ def ranked_moves(state: GameState, count: int = 3) -> list[tuple[float, ScoredMo
 
 
 def fast_move(
-    state: GameState, scorer: MoveScorer, rng: random.Random, *, learned: bool = True
+    state: GameState,
+    scorer: MoveScorer,
+    rng: random.Random,
+    *,
+    learned: bool = True,
+    model: ValueModel | None = None,
 ) -> Move:
     """The fast player's choice at the start of a turn (see the module docstring)."""
-    return pick_best(valued_frontier(state, scorer, learned=learned), rng)
+    return pick_best(valued_frontier(state, scorer, learned=learned, model=model), rng)
 
 
 def fast_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
     """The fast player (see the module docstring); ``budget`` is not needed."""
     return whole_move(state, lambda scorer: fast_move(state, scorer, rng))
+
+
+def fast_player_with(model: ValueModel) -> Player:
+    """The fast player valuing boards by ``model`` whatever the cards (to train a model on
+    the play of another)."""
+
+    def player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
+        return whole_move(state, lambda scorer: fast_move(state, scorer, rng, model=model))
+
+    return player
 
 
 def opportunity_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:

@@ -224,15 +224,20 @@ WEIGHTS_FILES: dict[str, str] = {"AAAAA": "aaaaa-v1.json"}
 _LOADED: dict[str, ValueModel | None] = {}
 
 
+def shipped_model(name: str) -> ValueModel:
+    """The model of the weights file ``name`` shipped in ``weights/``; :class:`InvalidInput`
+    when there is none of that name."""
+    found = resources.files("engine.players") / "weights" / name
+    if "/" in name or "\\" in name or not found.is_file():
+        raise InvalidInput(f"no shipped weights named {name!r}")
+    return ValueModel.from_json(json.loads(found.read_text("utf-8")))
+
+
 def model_for(cards: CardSet) -> ValueModel | None:
     """The shipped model for games with ``cards``, or None when none was trained for them
     (the fast player then values boards by its opportunity terms alone)."""
     key = str(cards)
     if key not in _LOADED:
         name = WEIGHTS_FILES.get(key)
-        if name is None:
-            _LOADED[key] = None
-        else:
-            text = (resources.files("engine.players") / "weights" / name).read_text("utf-8")
-            _LOADED[key] = ValueModel.from_json(json.loads(text))
+        _LOADED[key] = None if name is None else shipped_model(name)
     return _LOADED[key]

@@ -21,6 +21,7 @@ from engine.players.value import (
     model_for,
     model_inputs,
     pattern_features,
+    shipped_model,
 )
 from tests.engine.helpers import state_at_turn
 
@@ -81,6 +82,29 @@ def test_the_shipped_weights_load_with_their_provenance(cards: str) -> None:
     assert provenance["positions"] > 10_000
     # The fit explains most of the score to go.
     assert provenance["fit_rms"] < provenance["label_rms"] / 3
+
+
+def test_only_shipped_weights_load_by_name() -> None:
+    assert shipped_model(WEIGHTS_FILES["AAAAA"]) == model_for(CardSet.parse("AAAAA"))
+    for name in ("missing.json", "../value.py"):
+        with pytest.raises(InvalidInput, match="no shipped weights"):
+            shipped_model(name)
+
+
+def test_training_can_watch_the_fast_player_of_shipped_weights() -> None:
+    name = WEIGHTS_FILES["AAAAA"]
+    model = train(
+        players=2,
+        games=1,
+        seed=5,
+        cards="AAAAA",
+        policy="fast",
+        explore=0.0,
+        weights=name,
+        command=f"python -m engine.players.train --seed 5 --weights {name}",
+    )
+    assert model.provenance["policy"] == f"fast with {name}"
+    assert model.provenance["positions"] == 2 * 19
 
 
 def test_cards_without_a_model_have_none() -> None:

@@ -23,9 +23,16 @@ from engine.components import TURNS_PER_PLAYER
 from engine.game import GameState, Phase, apply, new_game
 from engine.moves import Move, MoveScorer, own_score
 from engine.players import choose
-from engine.players.base import turns_left
-from engine.players.fast import Opportunity, frontier
-from engine.players.value import CONTROLS, FEATURES, ValueModel, control_inputs, model_inputs
+from engine.players.base import Budget, turns_left
+from engine.players.fast import Opportunity, fast_player_with, frontier
+from engine.players.value import (
+    CONTROLS,
+    FEATURES,
+    ValueModel,
+    control_inputs,
+    model_inputs,
+    shipped_model,
+)
 
 RIDGE = 1e-3
 """The ridge penalty, per position, on standardised inputs (keeps rare features tame)."""
@@ -51,20 +58,32 @@ def _own(state: GameState, seat: int) -> int:
 
 
 def game_positions(
-    *, players: int, seed: int, cards: str, policy: str, explore: float = 0.0
+    *,
+    players: int,
+    seed: int,
+    cards: str,
+    policy: str,
+    explore: float = 0.0,
+    model: ValueModel | None = None,
 ) -> list[Position]:
     """Every labelled position of one self-play game from ``seed``. With ``explore``, that
     share of the moves (chosen by a generator seeded from ``seed``) is a move drawn from the
     fast player's frontier instead of the policy's: the value has to rank those too, and
-    learns what they lead to only if some are played."""
+    learns what they lead to only if some are played. With ``model``, every seat is the fast
+    player valuing boards by it (``policy`` names it in the provenance only)."""
     state = new_game(players=players, seed=seed, cards=cards)
     policy_seed = random.Random(f"train:{seed}").getrandbits(64)
     explorer = random.Random(f"explore:{seed}")
+    player = None if model is None else fast_player_with(model)
     pending: list[tuple[int, tuple[float, ...], int, int, tuple[float, ...] | None]] = []
     previous: dict[int, tuple[float, ...]] = {}
     while not state.is_over:
         seat = state.current
-        chosen = choose(state, policy, seed=policy_seed)
+        if player is None:
+            chosen = choose(state, policy, seed=policy_seed)
+        else:
+            rng = random.Random(f"{policy}:{policy_seed}:{state.turn}:{state.current}")
+            chosen = player(state, rng, Budget())
         if explore and state.phase is Phase.CHOOSE and explorer.random() < explore:
             _, other = explorer.choice(frontier(MoveScorer(state)))
             chosen = list(other.actions())
@@ -100,12 +119,24 @@ def _whole_move(state: GameState, actions: Sequence[object]) -> Move | None:
 
 
 def positions(
-    *, players: int, games: int, seed: int, cards: str, policy: str, explore: float = 0.0
+    *,
+    players: int,
+    games: int,
+    seed: int,
+    cards: str,
+    policy: str,
+    explore: float = 0.0,
+    model: ValueModel | None = None,
 ) -> Iterator[Position]:
     """The positions of ``games`` self-play games, on the game seeds ``seed``, ``seed + 1``..."""
     for game in range(games):
         yield from game_positions(
-            players=players, seed=seed + game, cards=cards, policy=policy, explore=explore
+            players=players,
+            seed=seed + game,
+            cards=cards,
+            policy=policy,
+            explore=explore,
+            model=model,
         )
 
 
@@ -200,12 +231,22 @@ def train(
     policy: str,
     explore: float = EXPLORE,
     ridge: float = RIDGE,
+    weights: str | None = None,
     command: str,
 ) -> ValueModel:
     """Self-play ``games`` games and fit the value on them; the model records ``command``,
-    the settings and the fit's figures as its provenance."""
+    the settings and the fit's figures as its provenance. With ``weights`` (a shipped
+    weights file's name), the players are the fast player valuing boards by that model."""
+    model = None if weights is None else shipped_model(weights)
+    played = policy if weights is None else f"fast with {weights}"
     samples = positions(
-        players=players, games=games, seed=seed, cards=cards, policy=policy, explore=explore
+        players=players,
+        games=games,
+        seed=seed,
+        cards=cards,
+        policy=played,
+        explore=explore,
+        model=model,
     )
     result = fit(list(samples), ridge=ridge)
     provenance = {
@@ -214,7 +255,7 @@ def train(
         "games": games,
         "players": players,
         "cards": cards,
-        "policy": policy,
+        "policy": played,
         "explore": explore,
         "positions": result.count,
         "turns_per_player": TURNS_PER_PLAYER,
@@ -222,6 +263,6 @@ def train(
         "label_rms": round(result.spread, 4),
         "fit_rms": round(result.error, 4),
     }
-    weights = [float(f"{w:.6g}") for w in result.weights]
+    rounded = [float(f"{w:.6g}") for w in result.weights]
     split = len(FEATURES)
-    return ValueModel(tuple(weights[:split]), tuple(weights[split:]), provenance)
+    return ValueModel(tuple(rounded[:split]), tuple(rounded[split:]), provenance)

@@ -22,6 +22,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--policy", default="opportunity", help="who plays every seat")
     parser.add_argument("--explore", type=float, default=EXPLORE, help="share of moves explored")
     parser.add_argument("--ridge", type=float, default=RIDGE)
+    parser.add_argument(
+        "--weights", help="a shipped weights file: every seat is fast valuing boards by it"
+    )
     parser.add_argument("--out", required=True, help="the weights file to write")
     args = parser.parse_args(argv)
     given = list(sys.argv[1:] if argv is None else argv)
@@ -34,6 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         policy=args.policy,
         explore=args.explore,
         ridge=args.ridge,
+        weights=args.weights,
         command=command,
     )
     with open(args.out, "w", encoding="utf-8") as out:
