@@ -250,8 +250,8 @@ def valued_frontier(
 
 def ranked_moves(state: GameState, count: int = 3) -> list[tuple[float, ScoredMove]]:
     """The fast player's ``count`` best moves at the start of a turn, best first, each with
-    its value (gain plus opportunity) and its exact gain: what a hint suggests. Fewer when
-    the turn has fewer.
+    its value (gain plus what the board it leaves is worth) and its exact gain: what a hint
+    suggests. Fewer when the turn has fewer.
 
     Among equal values a pair comes before a free choice, then the moves go by their text, so
     the ranking is the same every time; the first is one of the moves the player itself,
