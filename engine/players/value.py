@@ -218,7 +218,7 @@ class ValueModel:
         return cls(weights, controls, dict(data.get("provenance", {})))
 
 
-WEIGHTS_FILES: dict[str, str] = {"AAAAA": "aaaaa-v1.json"}
+WEIGHTS_FILES: dict[str, str] = {"AAAAA": "aaaaa-v2.json"}
 """The shipped weights by the cards they were trained for."""
 
 _LOADED: dict[str, ValueModel | None] = {}

@@ -4,6 +4,7 @@ their provenance, and a training run that is the same every time."""
 from __future__ import annotations
 
 import json
+from importlib import resources
 
 import pytest
 
@@ -69,19 +70,35 @@ def test_the_features_and_inputs_line_up() -> None:
     assert inputs[-1] == 0.5
 
 
-@pytest.mark.parametrize("cards", list(WEIGHTS_FILES))
-def test_the_shipped_weights_load_with_their_provenance(cards: str) -> None:
-    model = model_for(CardSet.parse(cards))
-    assert model is not None
+SHIPPED = sorted(path.name for path in (resources.files("engine.players") / "weights").iterdir())
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_shipped_weights_file_loads_with_its_provenance(name: str) -> None:
+    model = shipped_model(name)
     assert len(model.weights) == len(FEATURES)
     assert len(model.controls) == len(CONTROLS)
     provenance = model.provenance
-    assert provenance["command"].startswith("python -m engine.players.train --seed ")
-    assert f"--seed {provenance['seed']}" in provenance["command"]
-    assert provenance["cards"] == cards
+    command = provenance["command"]
+    assert command.startswith(f"python -m engine.players.train --seed {provenance['seed']} ")
+    assert f"--games {provenance['games']}" in command
+    assert command.endswith(f"--out engine/players/weights/{name}")
     assert provenance["positions"] > 10_000
     # The fit explains most of the score to go.
     assert provenance["fit_rms"] < provenance["label_rms"] / 3
+    # A model trained on the games of another names one that is shipped too.
+    if "--weights " in command:
+        watched = command.split("--weights ")[1].split()[0]
+        assert watched in SHIPPED
+        assert provenance["policy"] == f"fast with {watched}"
+
+
+@pytest.mark.parametrize("cards", list(WEIGHTS_FILES))
+def test_the_cards_models_are_shipped(cards: str) -> None:
+    model = model_for(CardSet.parse(cards))
+    assert model is not None
+    assert model == shipped_model(WEIGHTS_FILES[cards])
+    assert model.provenance["cards"] == cards
 
 
 def test_only_shipped_weights_load_by_name() -> None:
