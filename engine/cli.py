@@ -308,8 +308,8 @@ COMMANDS: tuple[Command, ...] = (
             argument(
                 "--policy",
                 required=True,
-                help="policies by seat, comma-separated (random, greedy, fast, strong);"
-                " game g seats them from the (g mod count)-th on",
+                help="policies by seat, comma-separated (random, greedy, opportunity, fast,"
+                " strong); game g seats them from the (g mod count)-th on",
             ),
             argument("--games", type=_positive, default=1, help="how many games (seeds S, S+1...)"),
             argument("--seed", type=int, required=True, help="seed of the first game"),

@@ -17,7 +17,7 @@ from engine.components import CardSet
 from engine.errors import InvalidInput
 from engine.game import GameState, apply, new_game
 from engine.players.base import Budget, Player
-from engine.players.fast import fast_player, ranked_moves
+from engine.players.fast import fast_player, opportunity_player, ranked_moves
 from engine.players.greedy import greedy_player
 from engine.players.random_player import random_action, random_game
 from engine.players.strong import SEARCH_TURNS, strong_player
@@ -31,6 +31,7 @@ def random_player(state: GameState, rng: random.Random, budget: Budget) -> list[
 POLICIES: dict[str, Player] = {
     "random": random_player,
     "greedy": greedy_player,
+    "opportunity": opportunity_player,
     "fast": fast_player,
     "strong": strong_player,
 }
@@ -113,6 +114,7 @@ __all__ = [
     "choose",
     "fast_player",
     "greedy_player",
+    "opportunity_player",
     "play_game",
     "policy_names",
     "random_action",

@@ -15,9 +15,15 @@ species, the best gain one more token of it could make on the tiles left empty (
 replacement from the tokens not on any board (bag and display, public counts); plus the same
 for tiles: each tile not seen yet is worth the most a tile of its better habitat could add to
 the largest corridors at any free position, and the expected best of four is added (it
-measured +0.9 +- 0.3 over 150 paired 4-player games). On the seat's last turn the
-opportunity is 0, so it plays the greedy move. Ties as the greedy player. It
-never wipes tokens and reads nothing hidden: the same public state gives the same move.
+measured +0.9 +- 0.3 over 150 paired 4-player games).
+
+When a learned value was trained for the game's cards (:func:`engine.players.value.model_for`;
+all-A cards so far), the board a move leaves is worth that value instead: the score to go
+predicted from those two opportunity terms and the board's patterns (lone bears, open elk and
+salmon ends, safe hawk slots, free slots...). ``opportunity`` is this player without it.
+On the seat's last turn the board is worth nothing more, so it plays the greedy move. Ties as
+the greedy player. It never wipes tokens and reads nothing hidden: the same public state
+gives the same move.
 """
 
 from __future__ import annotations
@@ -32,9 +38,10 @@ from engine.environment import Environment, PlacedTile
 from engine.game import GameState
 from engine.hexes import Hex
 from engine.moves import Corridors, Move, MoveScorer, ScoredMove, WildlifeGains
-from engine.players.base import Budget, pick_best, supply, turns_left, whole_move
+from engine.players.base import Budget, Player, pick_best, supply, turns_left, whole_move
 from engine.players.greedy import useful_takes
 from engine.players.hidden import unseen_tiles
+from engine.players.value import ValueModel, model_for, pattern_features
 
 SPECIES = tuple(Wildlife)
 DRAWS = 4
@@ -89,34 +96,35 @@ class Opportunity:
         for unseen in unseen_tiles(state):
             habitats[unseen.habitats] = habitats.get(unseen.habitats, 0) + 1
         self._habitats = habitats
-        self._tiles: dict[tuple[Hex, int, int], float] = {}
+        self._tiles: dict[tuple[Hex, int, int], tuple[float, list[float]]] = {}
 
-    def tiles(self, after: Environment, move: Move, tile: Tile) -> float:
-        """The expected best corridor growth of one of the next four tiles on ``after``:
+    def tiles(self, after: Environment, move: Move, tile: Tile) -> tuple[float, list[float]]:
+        """The expected best corridor growth of one of the next four tiles on ``after``,
         each tile valued by the most a tile showing only one of its habitats could add at
-        any free position (an upper bound that ignores rotation)."""
+        any free position (an upper bound that ignores rotation); and per habitat, how many
+        free positions would grow its largest corridor."""
         key = (move.at, move.rotation, tile.id)
         found = self._tiles.get(key)
         if found is None:
             corridors = Corridors(after, solo=self.scorer.state.solo)
             positions = after.frontier()
-            growth = {
-                habitat: max(
-                    (
-                        corridors.gains(Tile(0, (habitat,), (Wildlife.BEAR,)), at)[0]
-                        for at in positions
-                    ),
-                    default=0,
-                )
-                for habitat in Habitat
-            }
+            growth: dict[Habitat, int] = {}
+            open_counts: list[float] = []
+            for habitat in Habitat:
+                probe = Tile(0, (habitat,), (Wildlife.BEAR,))
+                grown = [corridors.gains(probe, at)[0] for at in positions]
+                growth[habitat] = max(grown, default=0)
+                open_counts.append(float(sum(1 for g in grown if g > 0)))
             values = [float(max(growth[h] for h in kinds)) for kinds in self._habitats]
-            found = self._tiles[key] = expected_best(values, list(self._habitats.values()))
+            expected = expected_best(values, list(self._habitats.values()))
+            found = self._tiles[key] = (expected, open_counts)
         return found
 
-    def __call__(self, move: Move, tile: Tile, token: Wildlife) -> float:
-        """The expected best next token's gain plus the expected best next tile's corridor
-        growth on the board ``move`` leaves."""
+    def parts(
+        self, move: Move, tile: Tile, token: Wildlife
+    ) -> tuple[float, float, Environment, list[float]]:
+        """The two opportunity terms of the board ``move`` leaves (next token, next tile),
+        that board, and the best gain of one more token of each species there."""
         after = _after(self.scorer.environment, move, tile, token)
         key = None if move.token_at is None else (move.token_at, token)
         wildlife = self._gains.get(key)
@@ -132,7 +140,30 @@ class Opportunity:
         counts = list(self.supply)
         if move.token_at is not None:
             counts[SPECIES.index(token)] -= 1
-        return expected_best(values, counts) + self.tiles(after, move, tile)
+        return expected_best(values, counts), self.tiles(after, move, tile)[0], after, values
+
+    def features(self, move: Move, tile: Tile, token: Wildlife) -> list[float]:
+        """The board features (:data:`engine.players.value.BOARD_FEATURES`) of the board
+        ``move`` leaves."""
+        token_term, tile_term, after, values = self.parts(move, tile, token)
+        _, open_counts = self.tiles(after, move, tile)
+        nature = self.scorer.nature_tokens - (1 if move.free_choice else 0)
+        if move.token_at is not None:
+            nature += after[move.token_at].tile.keystone
+        return [
+            token_term,
+            tile_term,
+            *values,
+            *open_counts,
+            *pattern_features(after),
+            float(nature),
+        ]
+
+    def __call__(self, move: Move, tile: Tile, token: Wildlife) -> float:
+        """The expected best next token's gain plus the expected best next tile's corridor
+        growth on the board ``move`` leaves."""
+        token_term, tile_term, _, _ = self.parts(move, tile, token)
+        return token_term + tile_term
 
 
 def frontier(scorer: MoveScorer) -> list[tuple[int, Move]]:
@@ -186,26 +217,41 @@ def frontier(scorer: MoveScorer) -> list[tuple[int, Move]]:
     return list(unique)
 
 
-def valued_frontier(state: GameState, scorer: MoveScorer) -> list[tuple[float, Move]]:
-    """The frontier's moves, each valued as its gain plus the opportunity it leaves (none on
-    the seat's last turn)."""
+def valued_frontier(
+    state: GameState,
+    scorer: MoveScorer,
+    *,
+    learned: bool = True,
+    model: ValueModel | None = None,
+) -> list[tuple[float, Move]]:
+    """The frontier's moves, each valued as its gain plus what the board it leaves is worth
+    (none on the seat's last turn): the score to go by ``model``, or when ``learned`` by the
+    model shipped for the game's cards if there is one, else the opportunity."""
     candidates = frontier(scorer)
-    if turns_left(state, state.current) <= 1:
+    left = turns_left(state, state.current)
+    if left <= 1:
         return [(float(gain), move) for gain, move in candidates]
     opportunity = Opportunity(state, scorer)
+    if model is None and learned:
+        model = model_for(state.cards)
     tiles, tokens = state.display_tiles, state.display_tokens
     valued = []
     for gain, move in candidates:
         tile, token = tiles[move.tile - 1], tokens[move.token - 1]
-        if tile is not None and token is not None:
+        if tile is None or token is None:
+            continue
+        if model is None:
             valued.append((gain + opportunity(move, tile, token), move))
+        else:
+            board = opportunity.features(move, tile, token)
+            valued.append((gain + model.value(board, left - 1), move))
     return valued
 
 
 def ranked_moves(state: GameState, count: int = 3) -> list[tuple[float, ScoredMove]]:
     """The fast player's ``count`` best moves at the start of a turn, best first, each with
-    its value (gain plus opportunity) and its exact gain: what a hint suggests. Fewer when
-    the turn has fewer.
+    its value (gain plus what the board it leaves is worth) and its exact gain: what a hint
+    suggests. Fewer when the turn has fewer.
 
     Among equal values a pair comes before a free choice, then the moves go by their text, so
     the ranking is the same every time; the first is one of the moves the player itself,
@@ -220,11 +266,34 @@ def ranked_moves(state: GameState, count: int = 3) -> list[tuple[float, ScoredMo
     return [(value, ScoredMove(gains[move], move)) for value, move in ranked[:count]]
 
 
-def fast_move(state: GameState, scorer: MoveScorer, rng: random.Random) -> Move:
+def fast_move(
+    state: GameState,
+    scorer: MoveScorer,
+    rng: random.Random,
+    *,
+    learned: bool = True,
+    model: ValueModel | None = None,
+) -> Move:
     """The fast player's choice at the start of a turn (see the module docstring)."""
-    return pick_best(valued_frontier(state, scorer), rng)
+    return pick_best(valued_frontier(state, scorer, learned=learned, model=model), rng)
 
 
 def fast_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
     """The fast player (see the module docstring); ``budget`` is not needed."""
     return whole_move(state, lambda scorer: fast_move(state, scorer, rng))
+
+
+def fast_player_with(model: ValueModel) -> Player:
+    """The fast player valuing boards by ``model`` whatever the cards (to train a model on
+    the play of another)."""
+
+    def player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
+        return whole_move(state, lambda scorer: fast_move(state, scorer, rng, model=model))
+
+    return player
+
+
+def opportunity_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
+    """The fast player without the learned value: boards valued by the two opportunity terms
+    alone (the players the value is trained on, and the baseline it is measured against)."""
+    return whole_move(state, lambda scorer: fast_move(state, scorer, rng, learned=False))
