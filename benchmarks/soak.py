@@ -250,10 +250,14 @@ class Table:
             return {}
 
 
-async def every(seconds: float, deadline: float, work: Callable[[], Awaitable[None]]) -> None:
-    """Run ``work`` every ``seconds`` until ``deadline`` (monotonic); never when 0."""
+async def every(
+    seconds: float, deadline: float, work: Callable[[], Awaitable[None]], *, offset: float = 0
+) -> None:
+    """Run ``work`` every ``seconds`` (the first time ``offset`` seconds later still) until
+    ``deadline`` (monotonic); never when 0."""
     if seconds <= 0:
         return
+    await asyncio.sleep(offset)
     while time.monotonic() + seconds < deadline:
         await asyncio.sleep(seconds)  # a schedule on the wall clock, as a host's cron would
         await work()
@@ -339,7 +343,11 @@ async def soak_run(
     chaos = [
         asyncio.create_task(every(args.kill_every, deadline, kill)),
         asyncio.create_task(every(args.fault_every, deadline, fault)),
-        asyncio.create_task(every(args.restart_db_every, deadline, restart_database)),
+        # Halfway between two kills: a bot started while its database is down stops at once
+        # (the start-up check), which a host's restart policy retries but this run cannot.
+        asyncio.create_task(
+            every(args.restart_db_every, deadline, restart_database, offset=args.kill_every / 2)
+        ),
         asyncio.create_task(every(args.backup_every, deadline, backup)),
         asyncio.create_task(every(MEMORY_EVERY, deadline + 3600, memory)),
     ]
