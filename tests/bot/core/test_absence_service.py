@@ -27,6 +27,7 @@ from bot.core.service import GameService, LoadedGame
 from bot.store import Store
 from engine import GameState, Move, choose
 from tests.bot.clocks import FakeClock
+from tests.bot.core.queued import queued
 
 GUILD, CHANNEL = 1, 10
 ADA, BOB, CY, DEE = 100, 200, 300, 400
@@ -69,16 +70,6 @@ async def play_best(service: GameService, table: LoadedGame) -> LoadedGame:
     turn = Move.parse(move_text(choose(table.require_state(), "fast", seed=1)))
     await service.turns.play(CHANNEL, user_id=to_move(table), move=turn)
     return await service.game(CHANNEL)
-
-
-async def queued(store: Store, kind: str | None = None) -> list[Announcement]:
-    """The unsent messages (of ``kind``), and mark them sent."""
-    found = []
-    for row in await store.pending(500):
-        await store.mark_sent(row.id, 1_000 + row.id)
-        if kind is None or row.kind == kind:
-            found.append(Announcement.from_row(row))
-    return found
 
 
 def pinged(announcement: Announcement) -> set[int]:

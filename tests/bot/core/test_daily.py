@@ -22,13 +22,13 @@ from bot.core.daily import (
     streak_line,
 )
 from bot.core.daily_par import daily_par
-from bot.core.outbox import Announcement
 from bot.core.records import move_text, read_state
 from bot.core.service import GameService
 from bot.store import AttemptCounted, DailyEntry, Store
 from engine import Day, Move, choose, daily_deal
 from engine.daily import daily_seed
 from tests.bot.clocks import FakeClock
+from tests.bot.core.queued import queued as sent
 
 START = datetime(2026, 12, 2, 9, tzinfo=UTC)
 DAY = Day.parse("2026-12-02")
@@ -70,16 +70,6 @@ async def play_out(service: GameService, user: int, *, channel: int | None = Non
         after = read_state(game.state)
         if after.is_over:
             return loaded.score_sheet(after).players[0].total
-
-
-async def sent(store: Store, kind: str | None = None) -> list[Announcement]:
-    """The unsent messages (of ``kind``), marked sent."""
-    found = []
-    for row in await store.pending(500):
-        await store.mark_sent(row.id, 1_000 + row.id)
-        if kind is None or row.kind == kind:
-            found.append(Announcement.from_row(row))
-    return found
 
 
 async def test_an_attempt_is_the_days_deal_in_its_own_channel(service: GameService) -> None:
