@@ -45,7 +45,7 @@ from bot.core.retry import when_available
 from bot.core.service import GameService
 from bot.core.uploads import fit_upload
 from bot.direct import send_direct
-from bot.layout import Layout, button
+from bot.layout import Layout, buttons_view
 from bot.permissions import missing_permissions, permission_note
 from bot.store import Claimer, Clock, DatabaseUnavailable, OutboxRow, Store, utc_now
 from bot.sync import SyncRecord, record_path, sync_if_changed
@@ -425,7 +425,7 @@ class CascadiaBot(commands.AutoShardedBot):
         )
         if post.layout:
             return await self._post_layout(channel_id, post, files, mentions)
-        view = _buttons(post.buttons) if post.buttons else discord.utils.MISSING
+        view = buttons_view(post.buttons) if post.buttons else discord.utils.MISSING
         with _refusals(channel_id):
             try:
                 message = await channel.send(
@@ -503,7 +503,7 @@ class CascadiaBot(commands.AutoShardedBot):
                 if layout is not None:
                     await message.edit(view=layout.view(buttons))
                 else:
-                    await message.edit(view=_buttons(buttons) if buttons else None)
+                    await message.edit(view=buttons_view(buttons) if buttons else None)
         except discord.NotFound:
             log.info("message %d in channel %d is gone: its buttons stay", message_id, channel_id)
 
@@ -584,10 +584,3 @@ def _without_pictures(text: str) -> str:
     with_note = text + NO_PICTURES
     return with_note if len(with_note) <= MAX_TEXT else text
 
-
-def _buttons(buttons: tuple[tuple[str, str], ...]) -> discord.ui.View:
-    """A message's buttons (label, custom id) as a view for sending or editing."""
-    view = discord.ui.View(timeout=None)
-    for label, custom_id in buttons:
-        view.add_item(button(label, custom_id))
-    return view

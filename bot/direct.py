@@ -15,6 +15,7 @@ import discord
 
 from bot.core.names import safe
 from bot.core.outbox import MAX_TEXT, DirectRefused, Post
+from bot.layout import buttons_view
 
 if TYPE_CHECKING:
     from bot.client import CascadiaBot
@@ -45,16 +46,7 @@ async def send_direct(bot: CascadiaBot, user_id: int, channel_id: int, post: Pos
         discord.File(io.BytesIO(a.data), filename=a.name, description=a.description or None)
         for a in post.attachments
     ]
-    view = discord.utils.MISSING
-    if post.buttons:
-        view = discord.ui.View(timeout=None)
-        for label, custom_id in post.buttons:
-            # The cog registers the dynamic item that answers each custom id.
-            view.add_item(
-                discord.ui.Button(
-                    label=label, custom_id=custom_id, style=discord.ButtonStyle.primary
-                )
-            )
+    view = buttons_view(post.buttons) if post.buttons else discord.utils.MISSING
     try:
         channel = await bot.create_dm(discord.Object(id=user_id))
         message = await channel.send(

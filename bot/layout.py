@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
 from bot.core.captions import Attachment
+
+ViewT = TypeVar("ViewT", bound=discord.ui.view.BaseView)
 
 PICTURES = (".png", ".gif", ".jpg", ".jpeg", ".webp")
 """The files a gallery shows; any other file is shown as a file."""
@@ -82,7 +84,26 @@ class Layout:
             items.append(row)
         view = discord.ui.LayoutView(timeout=None)
         view.add_item(discord.ui.Container(*items))
-        return view
+        return unheld(view)
+
+
+def buttons_view(buttons: Sequence[tuple[str, str]]) -> discord.ui.View:
+    """A classic message's ``buttons`` (label, custom id) as a view for sending or editing."""
+    view = discord.ui.View(timeout=None)
+    for label, custom_id in buttons:
+        view.add_item(button(label, custom_id))
+    return unheld(view)
+
+
+def unheld(view: ViewT) -> ViewT:
+    """``view``, stopped before it is sent, so that discord.py does not hold it.
+
+    discord.py keeps every view it sends or edits in whose buttons it could dispatch, for as
+    long as the bot runs when the view has no timeout: one view for each turn message. Nothing
+    needs it: the dynamic items the cog registers answer the buttons by their custom ids. A
+    stopped view is sent all the same and never kept."""
+    view.stop()
+    return view
 
 
 def button(label: str, custom_id: str) -> discord.ui.Button[Any]:

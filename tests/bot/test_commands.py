@@ -353,3 +353,22 @@ async def test_ending_a_lobby_closes_its_message(world: World) -> None:
     )
     reopened = await world.command(world.bob, "new")
     assert reopened.text.startswith("Your lobby is open.")
+
+
+async def test_the_bot_holds_no_view_of_the_messages_it_posts(world: World) -> None:
+    # discord.py would keep each sent view with buttons for as long as the bot runs: one a
+    # turn message, a leak over days of play. The buttons are answered by dynamic items.
+    _, mover, waiting = await _started(world)
+    for _ in range(3):
+        options = await _legal_turn(world, mover)
+        since = len(world.server.messages)
+        await world.command(mover, "play", **options)
+        turn = await world.next_public(since, "the turn message")
+        mover, waiting = waiting, mover
+    assert world.bot is not None
+    assert world.bot.persistent_views == []
+
+    pressed = await world.server.click(mover, turn, _button(turn, "play"))
+    (panel,) = await pressed.followups(1)
+    assert panel.ephemeral
+    assert panel.custom_ids(), "the Play of the latest turn message opened no panel"
