@@ -64,6 +64,9 @@ _LOST = (
     asyncpg.exceptions.CannotConnectNowError,  # starting up or shutting down
     asyncpg.exceptions.AdminShutdownError,
     asyncpg.exceptions.CrashShutdownError,
+    # A pooled connection the server ended while it sat idle, caught in the middle of reading
+    # the goodbye ("another operation is in progress"): the pool replaces it on release.
+    asyncpg.exceptions.InternalClientError,
 )
 """What asyncpg raises when the server is not answering: each is :class:`ConnectionLost`."""
 

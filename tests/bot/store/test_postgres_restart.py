@@ -6,6 +6,7 @@ is made again."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from datetime import timedelta
@@ -14,6 +15,7 @@ import pytest
 
 from bot.core.outbox import Outbox, Post
 from bot.store import Claimer, ConnectionLost, PostgresStore
+from bot.store.postgres import POOL_SIZE
 from sandbox import pgserver
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import HOST, NAMES, START, message
@@ -61,6 +63,27 @@ async def test_while_the_server_is_down_each_operation_says_so_and_after_it_work
         other = await store.create_lobby(1, 200, HOST, NAMES[HOST], "A")
         assert await store.get_active_game(200) == other
     assert any("works again" in r.getMessage() for r in caplog.records)
+
+
+async def test_idle_connections_of_a_restarted_server_are_lost_never_an_unexpected_error(
+    store: PostgresStore, restarting_postgres: pgserver.PostgresServer
+) -> None:
+    # The pool keeps connections the restart ended. asyncpg finds some of them closed and
+    # others stuck in the middle of a protocol exchange ("another operation is in
+    # progress"): to a command both are the database not answering, and the pool replaces
+    # them.
+    game = await store.create_lobby(1, 100, HOST, NAMES[HOST], "A")
+    await asyncio.gather(*(store.get_game(game.id) for _ in range(POOL_SIZE)))
+    restarting_postgres.halt("fast")
+    restarting_postgres.launch()
+    lost = 0
+    for _ in range(POOL_SIZE + 1):
+        try:
+            assert await store.get_game(game.id) == game
+        except ConnectionLost:
+            lost += 1
+    assert lost >= 1, "no pooled connection noticed the restart"
+    assert await store.get_game(game.id) == game
 
 
 async def test_a_claim_of_a_connection_lost_holds_nothing_and_the_claimer_reconnects(
