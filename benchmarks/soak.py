@@ -90,7 +90,9 @@ class Soak:
     doubled: list[str] = field(default_factory=list)
     """Announcements posted twice, the start of their text."""
     memory: list[tuple[int, float, float]] = field(default_factory=list)
-    """(the process's run, seconds since that run's start, MB) readings."""
+    """(the process's run, seconds since that run's start, MB) readings of the whole tree."""
+    own_memory: list[tuple[int, float, float]] = field(default_factory=list)
+    """The same readings of the bot's own process alone, without its workers."""
     run_started: dict[int, float] = field(default_factory=dict)
     """When each run of the process started (monotonic)."""
     errors: list[str] = field(default_factory=list)
@@ -105,14 +107,17 @@ class Stop(Exception):
 
 
 def resident_mb(pid: int) -> float:
-    """The resident set of ``pid`` and its children (the picture worker), in MB (Linux)."""
-    total = 0
-    for each in process_tree(pid):
-        with contextlib.suppress(OSError, ValueError):
-            for line in Path(f"/proc/{each}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-    return total / 1024
+    """The resident set of ``pid`` and its children (the picture and computer players'
+    workers), in MB (Linux)."""
+    return sum(_resident_kb(each) for each in process_tree(pid)) / 1024
+
+
+def _resident_kb(pid: int) -> int:
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
 
 
 def slope_mb_per_hour(readings: list[tuple[int, float, float]]) -> float | None:
@@ -335,7 +340,9 @@ async def soak_run(
     async def memory() -> None:
         began = soak.run_started.get(bot.starts)
         if bot.running and began is not None:  # not while a start is under way
-            soak.memory.append((bot.starts, time.monotonic() - began, resident_mb(bot.pid)))
+            seconds = time.monotonic() - began
+            soak.memory.append((bot.starts, seconds, resident_mb(bot.pid)))
+            soak.own_memory.append((bot.starts, seconds, _resident_kb(bot.pid) / 1024))
 
     await start()
     await memory()
@@ -483,6 +490,9 @@ def report(soak: Soak, kept: Kept) -> bool:
         slope = slope_mb_per_hour(soak.memory)
         shown = "n/a" if slope is None else f"{slope:+.1f} MB per hour"
         print(f"bot memory: {first:.0f} MB at the start, {last:.0f} MB at the end; slope {shown}")
+        own, own_slope = soak.own_memory[-1][2], slope_mb_per_hour(soak.own_memory)
+        shown = "n/a" if own_slope is None else f"{own_slope:+.1f} MB per hour"
+        print(f"  of which the bot's own process: {own:.0f} MB at the end; slope {shown}")
     print(f"integrity: {check}; games whose state and move log disagree: {mismatched}")
     for backup in soak.backups[:3]:
         print(f"  backup: {backup}")
