@@ -472,6 +472,8 @@ class CascadiaBot(commands.AutoShardedBot):
                     view=layout.view(post.buttons), allowed_mentions=mentions, nonce=post.nonce
                 )
                 log.warning("posted without pictures in channel %d: no Attach Files", channel_id)
+        if not post.buttons:
+            return message.id  # nothing will be taken away from it: nothing to remember
         self._layouts[message.id] = layout
         if len(self._layouts) > MAX_LAYOUTS:
             # Games left unfinished never take their last Play away: forget the oldest.
