@@ -154,9 +154,7 @@ def test_the_backup_command_prints_the_counts(database: Path, tmp_path: Path) ->
         assert copied == db.execute("SELECT id, state FROM games ORDER BY id").fetchall()
 
 
-async def test_the_backup_counts_the_moves_of_packed_games(
-    database: Path, tmp_path: Path
-) -> None:
+async def test_the_backup_counts_the_moves_of_packed_games(database: Path, tmp_path: Path) -> None:
     before = counts(database)
     async with SqliteStore.open(database) as store:
         assert await store.compact_finished(datetime(2030, 1, 1, tzinfo=UTC)) == 1
