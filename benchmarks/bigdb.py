@@ -23,9 +23,11 @@ Then it measures, each against its target:
 * one reminder pass after an hour of downtime, then passes a minute apart, and the other
   periodic checks (deadlines, votes, computer seats, pings owed after quiet hours);
 * the database size per game;
-* the bot's first pass of forgetting messages posted over a week ago on it (see
-  :meth:`bot.store.Store.forget_sent`), after which the figures above are measured (with
-  ``--keep-sent``, they are measured on every message kept).
+* the bot's first hourly pass on it: forgetting messages posted over a week ago (see
+  :meth:`bot.store.Store.forget_sent`), then packing the games finished over a week ago (see
+  :meth:`bot.store.Store.compact_finished`; one finished game in fifty ended within the week
+  and stays as played), after which the figures above are measured (with ``--keep-sent``,
+  they are measured on every message and every move row kept).
 
 Exits with status 1 if a target was missed.
 """
@@ -56,7 +58,7 @@ from bot.core import messages
 from bot.core.absence_service import Attendance
 from bot.core.messages import Player
 from bot.core.records import move_text, state_text
-from bot.core.retention import FORGET_BATCH, KEEP_SENT
+from bot.core.retention import FORGET_BATCH, KEEP_SENT, KEEP_UNPACKED, PACK_BATCH
 from bot.core.service import GameService
 from bot.migrate import copy_database
 from bot.preflight import check_database
@@ -81,6 +83,9 @@ HEAVY_USER = 10**17
 """The user seated at about one game in twenty."""
 HEAVY_SHARE = 0.05
 CARDS = ("ABCDA", "AAAAA", "BBBBB", "CDABA", "DCBAD")
+RECENT_SHARE = 0.02
+"""Finished games that ended within the week before ``NOW`` (the games end evenly over about
+a year): these are not packed yet; the others ended weeks or months before."""
 
 
 def user_id(index: int) -> int:
@@ -160,11 +165,13 @@ class Generator:
         moves_rng = random.Random(rng.getrandbits(63))
         turns = 20 * len(players)
         stop = rng.randrange(turns) if running else turns
+        recent = not running and rng.random() < RECENT_SHARE
         if running:
             at = self.now - timedelta(hours=rng.uniform(1, 30 * 24))
         else:
             at = self.now - timedelta(days=rng.uniform(31, 400))
         created = at - timedelta(minutes=rng.uniform(1, 60))
+        first_move, first_message = len(rows.moves), len(rows.outbox)
         self.message(rows, game_id, channel, "start",
                      messages.start_message(state, players), [players[state.current].user_id],
                      at)  # fmt: skip
@@ -200,6 +207,11 @@ class Generator:
                 mentions = [players[after.current].user_id]
             self.message(rows, game_id, channel, kind, text, mentions, at)
             turn, state = [], after
+        if recent:
+            # Moved whole to end within the week before now: its last change is that recent.
+            shift = self.now - timedelta(days=rng.uniform(0.1, 7)) - at
+            _shift(rows, first_move, first_message, shift)
+            created, at = created + shift, at + shift
         self._game_row(rows, game_id, channel, players, cards, state, created, at, seq)
 
     def _game_row(
@@ -257,6 +269,18 @@ class Generator:
                 away = (user_id(index), stamp(starts), stamp(ends), "holiday")
             if quiet is not None or away is not None:
                 yield quiet or (user_id(index), None, None, None, stamp(self.now)), away
+
+
+def _shift(rows: Rows, first_move: int, first_message: int, by: timedelta) -> None:
+    """Move the times of the moves and messages from those indexes on by ``by``."""
+
+    def later(text: object) -> str:
+        return stamp(datetime.fromisoformat(str(text)) + by)
+
+    rows.moves[first_move:] = [(*m[:4], later(m[4]), *m[5:]) for m in rows.moves[first_move:]]
+    rows.outbox[first_message:] = [
+        (*o[:5], later(o[5]), *o[6:8], later(o[8]), *o[9:]) for o in rows.outbox[first_message:]
+    ]
 
 
 async def write_rows(store: SqliteStore, rows: Rows) -> None:
@@ -498,38 +522,46 @@ async def measure(startup: str, reads: str, now: datetime, workdir: Path, sample
     return report.ok
 
 
-def forget_sent(path: Path, now: datetime) -> None:
-    """The bot's first pass of forgetting old sent messages on the file, batch by batch as
-    the bot does it, then the space given back; prints how long each part took."""
+async def _batches(work: Callable[[], Awaitable[int]], size: int) -> tuple[int, list[float]]:
+    """Call ``work`` until it does less than ``size``: how much it did, and each call's time."""
+    times: list[float] = []
+    done = 0
+    while True:
+        began = time.perf_counter()
+        batch = await work()
+        times.append(time.perf_counter() - began)
+        done += batch
+        if batch < size:
+            return done, times
 
-    async def forget() -> tuple[int, list[float], list[float], int]:
+
+def _took(times: Sequence[float], what: str) -> str:
+    return f"{sum(times):.1f}s ({len(times)} {what}, the longest {max(times) * 1000:.0f} ms)"
+
+
+def forget_and_pack(path: Path, now: datetime) -> None:
+    """The bot's first hourly pass on the file, batch by batch as the bot does it: forgetting
+    old sent messages, packing the games over a week ago, then the space given back; prints
+    how long each part took."""
+
+    async def run() -> tuple[tuple[int, list[float]], ...]:
         async with SqliteStore.open(path, now=lambda: now) as store:
-            batches: list[float] = []
-            forgotten = 0
-            while True:
-                began = time.perf_counter()
-                batch = await store.forget_sent(now - KEEP_SENT, limit=FORGET_BATCH)
-                batches.append(time.perf_counter() - began)
-                forgotten += batch
-                if batch < FORGET_BATCH:
-                    break
-            gives: list[float] = []
-            pages = 0
-            while True:
-                began = time.perf_counter()
-                given = await store.reclaim_space()
-                gives.append(time.perf_counter() - began)
-                pages += given
-                if not given:
-                    return forgotten, batches, gives, pages
+            forgotten = await _batches(
+                lambda: store.forget_sent(now - KEEP_SENT, limit=FORGET_BATCH), FORGET_BATCH
+            )
+            packed = await _batches(
+                lambda: store.compact_finished(now - KEEP_UNPACKED, limit=PACK_BATCH), PACK_BATCH
+            )
+            given = await _batches(store.reclaim_space, 1)
+            return forgotten, packed, given
 
     before = database_bytes(path)
-    forgotten, batches, gives, pages = asyncio.run(forget())
+    (forgotten, forgetting), (packed, packing), (pages, giving) = asyncio.run(run())
     after = database_bytes(path)
-    print(f"forgot {forgotten} sent messages in {sum(batches):.1f}s ({len(batches)} batches,"
-          f" the longest {max(batches) * 1000:.0f} ms), gave {pages} pages back in"
-          f" {sum(gives):.1f}s ({len(gives)} calls, the longest {max(gives) * 1000:.0f} ms):"
-          f" {before / 2**20:.1f} MiB before, {after / 2**20:.1f} MiB after")  # fmt: skip
+    print(f"forgot {forgotten} sent messages in {_took(forgetting, 'batches')}, packed {packed}"
+          f" games in {_took(packing, 'batches')}, gave {pages} pages back in"
+          f" {_took(giving, 'calls')}: {before / 2**20:.1f} MiB before,"
+          f" {after / 2**20:.1f} MiB after")  # fmt: skip
 
 
 def sqlite_run(path: Path, workdir: Path, args: argparse.Namespace) -> bool:
@@ -537,7 +569,9 @@ def sqlite_run(path: Path, workdir: Path, args: argparse.Namespace) -> bool:
     size = database_bytes(path)
     with contextlib.closing(sqlite3.connect(path)) as db:
         games = db.execute("SELECT count(*) FROM games").fetchone()[0]
-    print(f"SQLite: {games} games, {size / 2**20:.1f} MiB, {size / games / 1024:.1f} KiB a game")
+        finished = db.execute("SELECT count(*) FROM games WHERE status = 'finished'").fetchone()[0]
+    print(f"SQLite: {games} games, {size / 2**20:.1f} MiB, {size / games / 1024:.1f} KiB a game,"
+          f" {size / finished / 1024:.1f} KiB a finished game (the whole file over them)")  # fmt: skip  # noqa: E501
     for name in ("startup.sqlite3", "reads.sqlite3"):
         shutil.copyfile(path, workdir / name)
     copies = (str(workdir / "startup.sqlite3"), str(workdir / "reads.sqlite3"))
@@ -592,7 +626,7 @@ def main() -> None:
         if not args.keep_sent:
             forgetting = workdir / "forgetting.sqlite3"
             shutil.copyfile(path, forgetting)
-            forget_sent(forgetting, NOW)
+            forget_and_pack(forgetting, NOW)
             path = forgetting
         run = sqlite_run if args.backend == "sqlite" else postgres_run
         ok = run(path, workdir, args)

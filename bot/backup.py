@@ -145,6 +145,9 @@ def inspect(path: Path) -> Contents:
             version = int(db.execute("PRAGMA user_version").fetchone()[0])
             games = int(db.execute("SELECT count(*) FROM games").fetchone()[0])
             moves = int(db.execute("SELECT count(*) FROM moves").fetchone()[0])
+            if "packed_moves" in tables:  # the moves of games packed for good (migration 12)
+                packed = db.execute("SELECT COALESCE(sum(moves), 0) FROM packed_moves")
+                moves += int(packed.fetchone()[0])
     except sqlite3.DatabaseError as error:
         raise BackupError(f"{path} cannot be read as a database: {error}") from None
     return Contents(games, moves, version)

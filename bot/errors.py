@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot import store
-from bot.core.errors import BotError
+from bot.core.errors import BotError, DamagedState
 from engine import IllegalAction, InvalidInput
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,8 @@ def _store_message(error: BaseException) -> str | None:
         return "This panel was changed by another press at the same moment: nothing was played."
     if isinstance(error, store.NotFound):
         return "That game no longer exists."
+    if isinstance(error, store.DamagedLog):
+        return str(DamagedState())
     return None
 
 

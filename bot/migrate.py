@@ -26,18 +26,21 @@ import asyncpg
 
 from bot.preflight import StartupError, check_database, check_postgres
 from bot.store import (
+    PackDamaged,
     PostgresStore,
     SqliteStore,
     StoreError,
     is_postgres_url,
     load_migrations,
     safe_url,
+    unpack_state,
 )
 
 TABLES = (
     "games",
     "seats",
     "moves",
+    "packed_moves",
     "outbox",
     "outbox_snapshots",
     "panels",
@@ -141,6 +144,8 @@ async def _copy_table(reader: sqlite3.Connection, db: Any, table: str) -> int:
             f"PostgreSQL has {', '.join(names)}"
         )
     convert = [_to_time if name in times else _same for name in names]
+    if table == "games":
+        convert[names.index("state")] = _to_text
     cursor = reader.execute(f"SELECT {', '.join(names)} FROM {table}")
     copied = 0
     for batch in _batches(cursor):
@@ -170,6 +175,17 @@ def _batches(cursor: sqlite3.Cursor) -> Iterator[list[Any]]:
 
 def _to_time(value: object) -> datetime | None:
     return None if value is None else datetime.fromisoformat(str(value))
+
+
+def _to_text(value: object) -> object:
+    # A finished game's state that SQLite keeps packed (see Store.compact_finished) is text
+    # again in PostgreSQL, which compresses long text by itself.
+    if not isinstance(value, bytes):
+        return value
+    try:
+        return unpack_state(value)
+    except PackDamaged as error:
+        raise MigrateError(f"a game's packed state cannot be unpacked ({error})") from None
 
 
 def _same(value: object) -> object:

@@ -8,16 +8,19 @@ is asked for. The history's texts are pure functions of :class:`ArchivedGame` va
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.core.errors import BotError
+from bot.core.errors import BotError, DamagedState
 from bot.core.names import safe, seat_names
 from bot.core.records import logged_actions, read_state
-from bot.store import GameRow, GameStatus, Store
+from bot.store import DamagedLog, GameRow, GameStatus, Store
 from engine import GameRecord, record_for, replay_rounds
+
+log = logging.getLogger(__name__)
 
 PAGE_SIZE = 5
 """Games on one page of ``history``: five entries stay well inside a message."""
@@ -137,9 +140,15 @@ class Archive:
         if game.state is None:
             raise NoArchivedGame(str(game.id))
         seats = await self.store.seats(game.id)
-        state = read_state(game.state)
+        try:
+            state = read_state(game.state)
+            moves = await self.store.moves(game.id)
+        except (ValueError, KeyError, TypeError, IndexError, DamagedLog) as error:
+            why = f"{type(error).__name__}: {error}"
+            log.warning("game %d: its record cannot be read (%s)", game.id, why)
+            raise DamagedState() from error
         names = seat_names([seat.name for seat in seats])
-        return record_for(state, logged_actions(await self.store.moves(game.id)), names)
+        return record_for(state, logged_actions(moves), names)
 
     async def finished(self, guild_id: int, game_id: int) -> GameRow:
         """The finished game ``game_id`` of the guild; :class:`NoArchivedGame` otherwise."""

@@ -48,6 +48,7 @@ from bot.store import (
     Claimer,
     Clock,
     CommitResult,
+    DamagedLog,
     DatabaseUnavailable,
     GameRow,
     GameStatus,
@@ -300,6 +301,14 @@ class GameKernel:
                     type(error).__name__,
                     error,
                 )
+            raise DamagedState() from error
+
+    async def moves(self, game: GameRow) -> list[MoveRow]:
+        """``game``'s move log; :class:`DamagedState` if it was packed and cannot be unpacked
+        (the store's log has the detail)."""
+        try:
+            return await self.store.moves(game.id)
+        except DamagedLog as error:
             raise DamagedState() from error
 
     def turn_reminder(

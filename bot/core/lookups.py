@@ -98,6 +98,6 @@ class Lookups:
         with ``scores`` (its score sheet), and, once the game is over, ``seed`` and the
         replayable ``record``. Snowflake ids are strings, as in Discord's JSON."""
         loaded = await self.kernel.last_game(channel_id, user_id=user_id)
-        moves = await self.store.moves(loaded.game.id)
+        moves = await self.kernel.moves(loaded.game)
         hints = await self.store.hints(loaded.game.id)
         return export_document(loaded.game, loaded.players, loaded.require_state(), moves, hints)

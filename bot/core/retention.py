@@ -1,6 +1,8 @@
-"""Old messages forgotten: once an hour, the rows of messages posted more than a week ago that
-nothing reads any more (see :meth:`bot.store.Store.forget_sent`), a batch a transaction so
-that no command waits long; the outbox drain then gives their space back."""
+"""What is kept of old games and messages: once an hour, the rows of messages posted more than
+a week ago that nothing reads any more are forgotten (see :meth:`bot.store.Store.forget_sent`),
+then the games finished (or ended) more than a week ago are packed for good (see
+:meth:`bot.store.Store.compact_finished`), a batch a transaction so that no command waits long;
+the outbox drain then gives their space back."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.store import Clock, Store
@@ -17,14 +20,31 @@ log = logging.getLogger(__name__)
 KEEP_SENT = timedelta(days=7)
 """How long a posted message's row is kept before it is forgotten (what is still read is kept
 for good)."""
+KEEP_UNPACKED = timedelta(days=7)
+"""How long a game over stays as it was played before it is packed: its last change is this
+old (nothing a user sees changes; the move log and the final record stay for good)."""
 FORGET_SECONDS = 3600.0
-"""How often the rows past :data:`KEEP_SENT` are looked for."""
+"""How often the rows past :data:`KEEP_SENT` and the games past :data:`KEEP_UNPACKED` are
+looked for."""
 FORGET_BATCH = 1000
 """Rows forgotten a transaction."""
+PACK_BATCH = 20
+"""Games packed a transaction (each some 50 move rows read, written once and deleted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """What one hourly pass did."""
+
+    forgotten: int = 0
+    """Rows of sent messages forgotten."""
+    packed: int = 0
+    """Games over packed for good."""
 
 
 class Forgetting:
-    """Forgets the store's old sent messages, at most once every :data:`FORGET_SECONDS`."""
+    """Forgets the store's old sent messages and packs its old games over, at most once every
+    :data:`FORGET_SECONDS`."""
 
     def __init__(
         self,
@@ -33,29 +53,44 @@ class Forgetting:
         *,
         clock: Callable[[], float] = time.monotonic,
         batch: int = FORGET_BATCH,
+        games: int = PACK_BATCH,
     ) -> None:
         """``now`` is the bot's clock (what a week is counted on); ``clock`` times the hours
-        between passes; ``batch`` rows are forgotten a transaction."""
+        between passes; ``batch`` rows are forgotten, ``games`` games packed a transaction."""
         self.store = store
         self.now = now
         self.clock = clock
         self.batch = batch
+        self.games = games
         self._last: float | None = None
 
-    async def run(self) -> int:
-        """Forget what was posted before a week ago, if the last pass was an hour ago or
-        more (the first pass: at once); returns how many rows were forgotten."""
+    async def run(self) -> Pass:
+        """Forget what was posted before a week ago, then pack the games over whose last
+        change was before a week ago, if the last pass was an hour ago or more (the first
+        pass: at once); returns how many rows were forgotten and games packed."""
         started = self.clock()
         if self._last is not None and started - self._last < FORGET_SECONDS:
-            return 0
-        before = self.now() - KEEP_SENT
+            return Pass()
+        now = self.now()
+        before = now - KEEP_SENT
         forgotten = 0
         while (batch := await self.store.forget_sent(before, limit=self.batch)) > 0:
             forgotten += batch
             if batch < self.batch:
                 break
             await asyncio.sleep(0)  # let commands in between batches
-        self._last = started
         if forgotten:
             log.info("forgot %d messages posted before %s", forgotten, before.isoformat())
-        return forgotten
+        before = now - KEEP_UNPACKED
+        packed = 0
+        while (batch := await self.store.compact_finished(before, limit=self.games)) > 0:
+            packed += batch
+            if batch < self.games:
+                break
+            await asyncio.sleep(0)  # let commands in between batches
+        if packed:
+            log.info(
+                "packed %d games over whose last change was before %s", packed, before.isoformat()
+            )
+        self._last = started
+        return Pass(forgotten, packed)

@@ -15,7 +15,7 @@ from bot.core.messages import Player
 from bot.core.names import seat_names
 from bot.core.records import read_state
 from bot.core.results import may_be_rated, seat_results
-from bot.store import GameRow, GameStatus, MoveRow, Seat, SeatResult, Store
+from bot.store import DamagedLog, GameRow, GameStatus, MoveRow, Seat, SeatResult, Store
 from engine import GameState
 
 LEAGUE_ACTIONS = ("on", "off", "join", "leave", "season")
@@ -72,7 +72,10 @@ async def backfill_results(store: Store, *, batch: int = 200) -> int:
             game = await store.get_game(game_id)
             if game is None or game.state is None or game.status is not GameStatus.FINISHED:
                 continue
-            moves = await store.moves(game_id)
+            try:
+                moves = await store.moves(game_id)
+            except DamagedLog:
+                continue  # the store's log tells of it; the game stays without results
             players = _players(seats.get(game_id, []))
             finished_at = moves[-1].created_at if moves else game.updated_at
             results = seat_results(

@@ -42,6 +42,7 @@ from bot.store.errors import (
     CannotSave,
     ChannelBusy,
     ConnectionLost,
+    DamagedLog,
     DatabaseTooNew,
     DatabaseUnavailable,
     GameClosed,
@@ -57,6 +58,7 @@ from bot.store.errors import (
     WrongStatus,
 )
 from bot.store.interface import Store
+from bot.store.packing import PackDamaged, unpack_state
 from bot.store.postgres import PostgresStore
 from bot.store.rows import (
     OPEN_STATUSES,
@@ -109,6 +111,7 @@ __all__ = [
     "DailyChannel",
     "DailyEntry",
     "DailyStart",
+    "DamagedLog",
     "DatabaseTooNew",
     "DatabaseUnavailable",
     "GameClosed",
@@ -127,6 +130,7 @@ __all__ = [
     "NotifySettings",
     "OutboxMessage",
     "OutboxRow",
+    "PackDamaged",
     "PanelRow",
     "Person",
     "PostgresStore",
@@ -149,5 +153,6 @@ __all__ = [
     "open_store",
     "safe_url",
     "split_statements",
+    "unpack_state",
     "utc_now",
 ]

@@ -181,3 +181,14 @@ class CannotSave(DatabaseUnavailable):
 
     def __str__(self) -> str:
         return f"the database cannot save ({self.why}): {self.detail}"
+
+
+@dataclass(eq=False)
+class DamagedLog(StoreError):
+    """A finished game's packed move log cannot be unpacked (restore it from a backup)."""
+
+    game_id: int
+    detail: str
+
+    def __str__(self) -> str:
+        return f"game {self.game_id}: its packed move log cannot be unpacked ({self.detail})"

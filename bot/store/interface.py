@@ -155,7 +155,9 @@ class Store(Protocol):
         :class:`GameClosed` on a finished or ended game."""
 
     async def moves(self, game_id: int) -> list[MoveRow]:
-        """The game's move log in order."""
+        """The game's move log in order, the same once it is packed (see
+        :meth:`compact_finished`); :class:`DamagedLog` if its packed log cannot be unpacked
+        (the store's log has the detail)."""
 
     async def games_for_user(
         self,
@@ -236,6 +238,19 @@ class Store(Protocol):
         turn message (what :meth:`latest_message` and :meth:`latest_turn_message` give). The
         game rows, the move log and the final record are never touched. The space comes back
         with :meth:`reclaim_space`."""
+
+    async def compact_finished(self, before: datetime, *, limit: int = 100) -> int:
+        """Pack up to ``limit`` finished or ended games last changed (``updated_at``) before
+        ``before`` and not packed yet, oldest first; returns how many (call again while it is
+        ``limit``). Each game is packed in a short transaction of its own.
+
+        A game's move rows become one packed row and are deleted; on SQLite its state text is
+        also stored compressed (PostgreSQL compresses long text by itself). Nothing a reader
+        sees changes: :meth:`moves` and the game row's ``state`` read the same, the revision
+        stays. Lobbies, games without a state (a daily trek's anchor) and open games are never
+        touched. A game row whose packed state cannot be unpacked reads with the state
+        :data:`~bot.store.packing.DAMAGED_STATE`, which no state reader parses, and the store's
+        log has the detail. The space comes back with :meth:`reclaim_space`."""
 
     async def reclaim_space(self) -> int:
         """Give the space that deleted rows (sent messages' snapshots, forgotten messages) left

@@ -279,6 +279,10 @@ class PostgresStore(SqlStore):
     def _in(self, placeholder: str) -> str:
         return f"= ANY({placeholder}::bigint[])"
 
+    def _packed_state(self, text: str) -> None:
+        # Long text is compressed already (TOAST): the state stays text.
+        return None
+
     def _list(self, values: Iterable[int]) -> list[int]:
         return list(values)
 

@@ -29,7 +29,6 @@ from bot.store.rows import (
     GameRow,
     GameStatus,
     HintRow,
-    MoveRow,
     OutboxMessage,
     OutboxRow,
     PanelRow,
@@ -54,6 +53,7 @@ from bot.store.sqlbase import (
     reseat,
     seat,
 )
+from bot.store.sqlcompact import CompactQueries
 from bot.store.sqldaily import DailyQueries
 from bot.store.sqlnotify import NotifyQueries
 from bot.store.sqlstandings import StandingsQueries
@@ -63,10 +63,18 @@ _ENDED = {"status": GameStatus.ENDED.value, "next_reminder_at": None, "ping_due_
 _MAX_ERROR_CHARS = 2_000
 
 
-class SqlStore(AbsenceQueries, ArchiveQueries, DailyQueries, NotifyQueries, StandingsQueries):
+class SqlStore(
+    AbsenceQueries,
+    ArchiveQueries,
+    CompactQueries,
+    DailyQueries,
+    NotifyQueries,
+    StandingsQueries,
+):
     """Every method of the :class:`Store`, once (those of absence in
     :class:`~bot.store.sqlabsence.AbsenceQueries`, of the archive in
-    :class:`~bot.store.sqlarchive.ArchiveQueries`, of the daily trek in
+    :class:`~bot.store.sqlarchive.ArchiveQueries`, of the move log and its packing in
+    :class:`~bot.store.sqlcompact.CompactQueries`, of the daily trek in
     :class:`~bot.store.sqldaily.DailyQueries`, of notifications in
     :class:`~bot.store.sqlnotify.NotifyQueries`); a backend subclass connects it to a
     database."""
@@ -277,16 +285,6 @@ class SqlStore(AbsenceQueries, ArchiveQueries, DailyQueries, NotifyQueries, Stan
         for row in await self._fetch(q, self._list(sorted(set(game_ids)))):
             found.setdefault(int(row["game_id"]), []).append(seat(row))
         return found
-
-    async def moves(self, game_id: int) -> list[MoveRow]:
-        q = (
-            "SELECT game_id, seq, user_id, action, created_at, played_for FROM moves"
-            " WHERE game_id = $1 ORDER BY seq"
-        )
-        return [
-            MoveRow(r[0], r[1], r[2], r[3], self._moment(r[4]), r[5])
-            for r in await self._fetch(q, game_id)
-        ]
 
     async def games_for_user(
         self,

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any, ClassVar, Protocol, Self
 
 from bot.store.errors import DatabaseTooNew, GameClosed, NotActive, NotFound, RevisionConflict
+from bot.store.packing import DAMAGED_STATE, PackDamaged, unpack_state
 from bot.store.rows import (
     OPEN_STATUSES,
     Clock,
@@ -75,6 +76,7 @@ class SqlBase:
     def __init__(self, *, now: Clock = utc_now) -> None:
         """Keep the clock; the backend keeps its connection."""
         self._now = now
+        self._told_damaged: set[tuple[int, str]] = set()
 
     # --- what a backend does its own way ------------------------------------------------------
 
@@ -138,6 +140,10 @@ class SqlBase:
 
     def _list(self, values: Iterable[int]) -> object:
         """Integers as one parameter for :meth:`_in`."""
+        raise NotImplementedError
+
+    def _packed_state(self, text: str) -> object | None:
+        """A finished game's state text as it is kept for good; ``None``: as it is."""
         raise NotImplementedError
 
     async def _lock_person(self, db: Connection, user_id: int) -> None:
@@ -288,7 +294,7 @@ class SqlBase:
             created_at=self._moment(row["created_at"]),
             updated_at=self._moment(row["updated_at"]),
             revision=row["revision"],
-            state=row["state"],
+            state=self._state_text(row["id"], row["state"]),
             reminder_hours=row["reminder_hours"],
             turn_started_at=self._optional_moment(row["turn_started_at"]),
             next_reminder_at=self._optional_moment(row["next_reminder_at"]),
@@ -296,6 +302,29 @@ class SqlBase:
             lobby_message_id=row["lobby_message_id"],
             deadline_hours=row["deadline_hours"],
             ping_due_at=self._optional_moment(row["ping_due_at"]),
+        )
+
+    def _state_text(self, game_id: int, stored: object) -> str | None:
+        """A game's state text, unpacked if it was packed (see :meth:`_packed_state`)."""
+        if not isinstance(stored, bytes):
+            return stored  # type: ignore[return-value]
+        try:
+            return unpack_state(stored)
+        except PackDamaged as error:
+            self._tell_damaged(game_id, "state", error)
+            return DAMAGED_STATE
+
+    def _tell_damaged(self, game_id: int, what: str, error: PackDamaged) -> None:
+        """Log once a game and part that a packed ``what`` of it cannot be unpacked."""
+        if (game_id, what) in self._told_damaged:
+            return
+        self._told_damaged.add((game_id, what))
+        self._log.warning(
+            "game %d: its packed %s cannot be unpacked (%s); restore it from a backup"
+            " (README, Backups)",
+            game_id,
+            what,
+            error,
         )
 
     def _panel(self, row: Record) -> PanelRow:

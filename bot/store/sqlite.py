@@ -22,6 +22,7 @@ import aiosqlite
 
 from bot.store.errors import CannotSave, StoreError
 from bot.store.outage import Outage
+from bot.store.packing import pack_state
 from bot.store.rows import Clock, utc_now
 from bot.store.schema import Migration
 from bot.store.sql import SqlStore
@@ -198,6 +199,10 @@ class SqliteStore(SqlStore):
 
     def _in(self, placeholder: str) -> str:
         return f"IN (SELECT value FROM json_each({placeholder}))"
+
+    def _packed_state(self, text: str) -> bytes:
+        # SQLite keeps long text as it is; a column takes a BLOB as well as text.
+        return pack_state(text)
 
     def _list(self, values: Iterable[int]) -> str:
         return json.dumps(list(values))

@@ -42,9 +42,11 @@ def run(*arguments: str, db: Path | str) -> subprocess.CompletedProcess[str]:
 
 
 def counts(path: Path) -> tuple[int, int]:
+    """The games and moves of ``path``, those of packed move logs counted."""
     with closing(sqlite3.connect(path)) as db:
         games = db.execute("SELECT count(*) FROM games").fetchone()[0]
         moves = db.execute("SELECT count(*) FROM moves").fetchone()[0]
+        moves += db.execute("SELECT COALESCE(sum(moves), 0) FROM packed_moves").fetchone()[0]
     return int(games), int(moves)
 
 
@@ -150,6 +152,19 @@ def test_the_backup_command_prints_the_counts(database: Path, tmp_path: Path) ->
         copied = db.execute("SELECT id, state FROM games ORDER BY id").fetchall()
     with closing(sqlite3.connect(database)) as db:
         assert copied == db.execute("SELECT id, state FROM games ORDER BY id").fetchall()
+
+
+async def test_the_backup_counts_the_moves_of_packed_games(database: Path, tmp_path: Path) -> None:
+    before = counts(database)
+    async with SqliteStore.open(database) as store:
+        assert await store.compact_finished(datetime(2030, 1, 1, tzinfo=UTC)) == 1
+    with closing(sqlite3.connect(database)) as db:
+        left = db.execute("SELECT count(*) FROM moves").fetchone()[0]
+    assert left < before[1], "the finished game's move rows should be packed"
+    target = tmp_path / "copy.sqlite3"
+    done = await asyncio.to_thread(run, "backup", "--to", str(target), db=database)
+    assert done.returncode == 0, done.stderr
+    assert f"{before[0]} games, {before[1]} moves; integrity check ok" in done.stdout
 
 
 def test_a_backup_of_a_running_bots_database(database: Path, tmp_path: Path) -> None:

@@ -169,11 +169,12 @@ async def test_a_played_database_copies_whole(tmp_path: Path, postgres_url: str)
 
     done = await asyncio.to_thread(run_migrate, "--from", str(path), "--to", postgres_url)
     assert done.returncode == 0, done.stderr
-    printed = dict(line.split() for line in done.stdout.splitlines()[:11])
+    printed = dict(line.split() for line in done.stdout.splitlines()[:12])
     assert set(printed) == {
         "games",
         "seats",
         "moves",
+        "packed_moves",
         "outbox",
         "outbox_snapshots",
         "panels",
@@ -203,6 +204,32 @@ async def test_a_played_database_copies_whole(tmp_path: Path, postgres_url: str)
             ADA, starts_at=START, ends_at=START + timedelta(days=1), note=None
         )
         assert person.away[0].user_id == ADA
+
+
+async def test_a_packed_game_copies_as_text_and_reads_the_same(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    await fill(path)
+    async with SqliteStore.open(path) as sqlite:
+        assert await sqlite.compact_finished(START + timedelta(days=30)) == 1
+    with sqlite3.connect(path) as db:
+        [(kept,)] = db.execute("SELECT typeof(state) FROM games WHERE channel_id = ?", (FINISHED,))
+    assert kept == "blob"
+
+    done = await asyncio.to_thread(run_migrate, "--from", str(path), "--to", postgres_url)
+    assert done.returncode == 0, done.stderr
+    printed = dict(line.split() for line in done.stdout.splitlines()[: len(TABLES)])
+    assert printed["packed_moves"] == "1"
+    async with SqliteStore.open(path) as sqlite, PostgresStore.open(postgres_url) as postgres:
+        assert await everything(postgres, range(1, 4)) == await everything(sqlite, range(1, 4))
+        async with postgres.transaction() as db:
+            kind = await db.fetchval(
+                "SELECT pg_typeof(state)::text FROM games WHERE channel_id = $1", FINISHED
+            )
+        assert kind == "text"
+        finished = await postgres.games_for_user(ADA, statuses=[GameStatus.FINISHED])
+        assert len(await postgres.moves(finished[0].game.id)) == 40
 
 
 async def test_a_database_with_rows_is_refused(tmp_path: Path, postgres_url: str) -> None:

@@ -1,10 +1,12 @@
-"""Old messages forgotten by the real bot: a week after a game finished and another was left
-mid-game (the bot's clock moved on by the test), the bot started again forgets the rows of what
-it posted, but keeps the final message the history links to and the turn message whose Play the
-next move takes away; the unfinished game plays on as before."""
+"""Old messages forgotten and old games packed by the real bot: a week after a game finished and
+another was left mid-game (the bot's clock moved on by the test), the bot started again forgets
+the rows of what it posted, but keeps the final message the history links to and the turn
+message whose Play the next move takes away, and packs the finished game's move log, whose
+replay and export answer as before; the unfinished game plays on as before."""
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -59,17 +61,31 @@ async def test_a_week_later_the_bot_forgets_what_nothing_reads_and_play_goes_on(
     await finished.settled()
     await waiting.settled()
     assert len(outbox_kinds(world, finished.game_id)) > 20
+    exported = await finished.run(world.carol, "export")
+    replayed = await finished.run(world.alice, "replay", {"game": str(finished.game_id)})
 
     move_clock(clock_file, timedelta(days=8))
     await world.bot.restart()
     await poll_until(
-        lambda: "forgot" in world.bot.log_text(),
+        lambda: "forgot" in world.bot.log_text() and "packed 1 games" in world.bot.log_text(),
         timeout=20,
-        what="the bot to forget the old messages",
+        what="the bot to forget the old messages and pack the finished game",
         server=world.server,
     )
     assert outbox_kinds(world, finished.game_id) == ["turn", "finish"]
     assert outbox_kinds(world, waiting.game_id) == ["turn"]
+    packed = world.db.rows("SELECT game_id, moves FROM packed_moves")
+    assert [(int(r[0]), int(r[1])) for r in packed] == [(finished.game_id, finished.turns)]
+    assert (
+        world.db.rows("SELECT count(*) FROM moves WHERE game_id = ?", finished.game_id)[0][0] == 0
+    )
+
+    again = await finished.run(world.carol, "export")
+    [before], [after] = exported.attachments, again.attachments
+    assert json.loads(after.data) == json.loads(before.data)
+    replayed_again = await finished.run(world.alice, "replay", {"game": str(finished.game_id)})
+    assert replayed_again.text == replayed.text
+    assert [a.data for a in replayed_again.attachments] == [a.data for a in replayed.attachments]
 
     listed = await finished.run(world.alice, "history")
     assert [int(link) for link in _LINK.findall(listed.content)] == [final.id]

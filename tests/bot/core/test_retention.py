@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.core.retention import KEEP_SENT, Forgetting
+from bot.core.retention import KEEP_SENT, Forgetting, Pass
 from bot.store import OutboxMessage, Store
 from tests.bot.clocks import FakeClock
 
@@ -35,12 +35,12 @@ async def test_a_pass_forgets_in_batches_then_waits_an_hour(store: Store, clock:
     hours = Monotonic()
     forgetting = Forgetting(store, clock, clock=hours, batch=3)
 
-    assert await forgetting.run() == 7
+    assert await forgetting.run() == Pass(forgotten=7)
     assert await store.forget_sent(clock.now, limit=100) == 0
 
     await _sent_messages(store, 200, 2)
     clock.advance(KEEP_SENT + timedelta(minutes=1))
     hours.seconds += 3599
-    assert await forgetting.run() == 0, "a second pass within the hour"
+    assert await forgetting.run() == Pass(), "a second pass within the hour"
     hours.seconds += 1
-    assert await forgetting.run() == 2
+    assert await forgetting.run() == Pass(forgotten=2)
