@@ -585,4 +585,3 @@ def _without_pictures(text: str) -> str:
     """The words of a message posted without its pictures, with a note why."""
     with_note = text + NO_PICTURES
     return with_note if len(with_note) <= MAX_TEXT else text
-
