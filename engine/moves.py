@@ -518,6 +518,13 @@ class _Take:
     cost: int
 
 
+def scorer_parts(
+    environment: Environment, cards: CardSet, *, solo: bool
+) -> tuple[Corridors, WildlifeGains]:
+    """What :class:`MoveScorer` works out of an environment before pricing moves."""
+    return Corridors(environment, solo=solo), WildlifeGains(cards, environment)
+
+
 class Table(Protocol):
     """What :class:`MoveScorer` reads of a game: a :class:`GameState`, or a
     :class:`engine.simulation.Simulation` between two turns."""
@@ -562,15 +569,21 @@ class MoveScorer:
     (the new tile's among them) and returning the token last.
     """
 
-    def __init__(self, state: Table) -> None:
+    def __init__(
+        self, state: Table, *, parts: tuple[Corridors, WildlifeGains] | None = None
+    ) -> None:
+        """``parts``: the seat's environment's corridors and wildlife gains when already at
+        hand (they depend on the environment alone, so a search that meets the same board
+        in many sampled worlds builds them once)."""
         if state.phase is not Phase.CHOOSE:
             raise IllegalAction(Reason.WRONG_PHASE, "moves are listed before taking a pair")
         seat = state.current_player
         self.state = state
         self.environment: Environment = seat.environment
         self.nature_tokens = seat.nature_tokens
-        self.corridors = Corridors(seat.environment, solo=state.solo)
-        self.wildlife = WildlifeGains(state.cards, seat.environment)
+        if parts is None:
+            parts = scorer_parts(seat.environment, state.cards, solo=state.solo)
+        self.corridors, self.wildlife = parts
         self.frontier: list[Hex] = seat.environment.frontier()
         self._targets: dict[Wildlife, list[tuple[Hex, int]]] = {}
         self._target_keys: dict[Wildlife, list[tuple[int, int]]] = {}
