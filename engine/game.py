@@ -177,6 +177,12 @@ def _rng(seed: int, stream: str) -> random.Random:
     return random.Random(f"cascadia:{seed}:{stream}")
 
 
+def draw_rng(seed: int, draws: int) -> random.Random:
+    """The generator of a game's draw number ``draws`` (counted from 0): each token drawn
+    from the bag is ``Bag.draw`` with its own, so any draw can be redone on its own."""
+    return _rng(seed, f"draw{draws}")
+
+
 def resolve_cards(cards: str | CardSet, seed: int) -> CardSet:
     """The card set for the ``cards`` option: ``"random"`` picks one A-D card per wildlife
     from the seed; anything else is read by :meth:`CardSet.parse`."""
@@ -228,7 +234,7 @@ def _draw_tokens(seed: int, draws: int, bag: Bag, count: int) -> tuple[list[Wild
     for _ in range(count):
         if bag.size == 0:
             raise IllegalAction(Reason.WIPE_NOT_ALLOWED, "the bag is empty")
-        token, bag = bag.draw(_rng(seed, f"draw{draws}"))
+        token, bag = bag.draw(draw_rng(seed, draws))
         tokens.append(token)
         draws += 1
     return tokens, bag, draws
@@ -540,6 +546,7 @@ __all__ = [
     "apply",
     "apply_all",
     "can_wipe_three",
+    "draw_rng",
     "legal_actions",
     "new_game",
     "resolve_cards",

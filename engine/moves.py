@@ -24,12 +24,13 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from engine.actions import SLOTS, Action, PlaceTile, PlaceToken, Take, parse_action
 from engine.components import CardSet, Habitat, Tile, Wildlife
 from engine.environment import Environment, slot_setter
 from engine.errors import IllegalAction, InvalidInput, Reason
-from engine.game import GameState, Phase, apply_all
+from engine.game import GameState, Phase, PlayerState, apply_all
 from engine.hexes import Hex, sort_key
 from engine.scoring import ScoringCard, TokenGrid, card_for
 from engine.scoring.corridors import SOLO_BONUS, SOLO_BONUS_SIZE, largest_corridors
@@ -517,6 +518,48 @@ class _Take:
     cost: int
 
 
+def scorer_parts(
+    environment: Environment, cards: CardSet, *, solo: bool
+) -> tuple[Corridors, WildlifeGains]:
+    """What :class:`MoveScorer` works out of an environment before pricing moves."""
+    return Corridors(environment, solo=solo), WildlifeGains(cards, environment)
+
+
+class Table(Protocol):
+    """What :class:`MoveScorer` reads of a game: a :class:`GameState`, or a
+    :class:`engine.simulation.Simulation` between two turns."""
+
+    @property
+    def phase(self) -> Phase:
+        """Where the current turn stands."""
+        ...
+
+    @property
+    def cards(self) -> CardSet:
+        """The game's wildlife cards."""
+        ...
+
+    @property
+    def solo(self) -> bool:
+        """Whether this is a one-player game."""
+        ...
+
+    @property
+    def current_player(self) -> PlayerState:
+        """The seat whose turn it is."""
+        ...
+
+    @property
+    def display_tiles(self) -> Sequence[Tile | None]:
+        """The display's tiles by slot."""
+        ...
+
+    @property
+    def display_tokens(self) -> Sequence[Wildlife | None]:
+        """The display's tokens by slot."""
+        ...
+
+
 class MoveScorer:
     """Every move of the seat to play, priced exactly (see the module docstring).
 
@@ -526,15 +569,21 @@ class MoveScorer:
     (the new tile's among them) and returning the token last.
     """
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(
+        self, state: Table, *, parts: tuple[Corridors, WildlifeGains] | None = None
+    ) -> None:
+        """``parts``: the seat's environment's corridors and wildlife gains when already at
+        hand (they depend on the environment alone, so a search that meets the same board
+        in many sampled worlds builds them once)."""
         if state.phase is not Phase.CHOOSE:
             raise IllegalAction(Reason.WRONG_PHASE, "moves are listed before taking a pair")
         seat = state.current_player
         self.state = state
         self.environment: Environment = seat.environment
         self.nature_tokens = seat.nature_tokens
-        self.corridors = Corridors(seat.environment, solo=state.solo)
-        self.wildlife = WildlifeGains(state.cards, seat.environment)
+        if parts is None:
+            parts = scorer_parts(seat.environment, state.cards, solo=state.solo)
+        self.corridors, self.wildlife = parts
         self.frontier: list[Hex] = seat.environment.frontier()
         self._targets: dict[Wildlife, list[tuple[Hex, int]]] = {}
         self._target_keys: dict[Wildlife, list[tuple[int, int]]] = {}

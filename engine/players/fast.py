@@ -81,6 +81,74 @@ def _after(env: Environment, move: Move, tile: Tile, token: Wildlife) -> Environ
     return after
 
 
+def unseen_habitats(state: GameState) -> dict[tuple[Habitat, ...], int]:
+    """The habitats of the tiles that may still come out, grouped, with how many show each
+    (a tile is worth its better habitat's corridor growth)."""
+    habitats: dict[tuple[Habitat, ...], int] = {}
+    for unseen in unseen_tiles(state):
+        habitats[unseen.habitats] = habitats.get(unseen.habitats, 0) + 1
+    return habitats
+
+
+def token_values(wildlife: WildlifeGains, env: Environment) -> list[float]:
+    """The best gain one more token of each species could make on ``env`` (never below 0),
+    a keystone's nature token included; ``wildlife`` prices tokens on ``env``."""
+    values: list[float] = []
+    for species in SPECIES:
+        best = 0
+        for at in env.token_targets(species):
+            gain = wildlife.gain(species, at) + env[at].tile.keystone
+            best = max(best, gain)
+        values.append(best)
+    return values
+
+
+def tile_terms(
+    env: Environment, habitats: dict[tuple[Habitat, ...], int], *, solo: bool
+) -> tuple[float, list[float]]:
+    """The expected best corridor growth of one of the next four tiles on ``env``, the tiles
+    drawn from ``habitats`` (:func:`unseen_habitats`), each tile valued by the most a tile
+    showing only one of its habitats could add at any free position (an upper bound that
+    ignores rotation); and per habitat, how many free positions would grow its largest
+    corridor."""
+    corridors = Corridors(env, solo=solo)
+    positions = env.frontier()
+    growth: dict[Habitat, int] = {}
+    open_counts: list[float] = []
+    for habitat in Habitat:
+        probe = Tile(0, (habitat,), (Wildlife.BEAR,))
+        grown = [corridors.gains(probe, at)[0] for at in positions]
+        growth[habitat] = max(grown, default=0)
+        open_counts.append(float(sum(1 for g in grown if g > 0)))
+    values = [float(max(growth[h] for h in kinds)) for kinds in habitats]
+    return expected_best(values, list(habitats.values())), open_counts
+
+
+def board_features(
+    cards: CardSet,
+    env: Environment,
+    nature: int,
+    counts: list[int],
+    habitats: dict[tuple[Habitat, ...], int],
+    *,
+    solo: bool,
+) -> list[float]:
+    """The board features (:data:`engine.players.value.BOARD_FEATURES`) of a seat's ``env``
+    with ``nature`` tokens, ``counts`` tokens of each species in the supply and ``habitats``
+    the tiles still to come: what :meth:`Opportunity.features` gives for the board a move
+    leaves, for any board."""
+    values = token_values(WildlifeGains(cards, env), env)
+    tile_term, open_counts = tile_terms(env, habitats, solo=solo)
+    return [
+        expected_best(values, counts),
+        tile_term,
+        *values,
+        *open_counts,
+        *pattern_features(env),
+        float(nature),
+    ]
+
+
 class Opportunity:
     """The opportunity of the boards a turn's moves leave (see the module docstring),
     sharing work between moves that leave the same tokens or the same tiles."""
@@ -90,34 +158,17 @@ class Opportunity:
         self.scorer = scorer
         self.supply = supply(state)
         self._gains: dict[tuple[Hex, Wildlife] | None, WildlifeGains] = {None: scorer.wildlife}
-        # The habitats of the tiles that may still come out, grouped: a tile is worth its
-        # better habitat's corridor growth.
-        habitats: dict[tuple[Habitat, ...], int] = {}
-        for unseen in unseen_tiles(state):
-            habitats[unseen.habitats] = habitats.get(unseen.habitats, 0) + 1
-        self._habitats = habitats
+        self._habitats = unseen_habitats(state)
         self._tiles: dict[tuple[Hex, int, int], tuple[float, list[float]]] = {}
 
     def tiles(self, after: Environment, move: Move, tile: Tile) -> tuple[float, list[float]]:
-        """The expected best corridor growth of one of the next four tiles on ``after``,
-        each tile valued by the most a tile showing only one of its habitats could add at
-        any free position (an upper bound that ignores rotation); and per habitat, how many
-        free positions would grow its largest corridor."""
+        """:func:`tile_terms` of ``after``, the board ``move`` leaves."""
         key = (move.at, move.rotation, tile.id)
         found = self._tiles.get(key)
         if found is None:
-            corridors = Corridors(after, solo=self.scorer.state.solo)
-            positions = after.frontier()
-            growth: dict[Habitat, int] = {}
-            open_counts: list[float] = []
-            for habitat in Habitat:
-                probe = Tile(0, (habitat,), (Wildlife.BEAR,))
-                grown = [corridors.gains(probe, at)[0] for at in positions]
-                growth[habitat] = max(grown, default=0)
-                open_counts.append(float(sum(1 for g in grown if g > 0)))
-            values = [float(max(growth[h] for h in kinds)) for kinds in self._habitats]
-            expected = expected_best(values, list(self._habitats.values()))
-            found = self._tiles[key] = (expected, open_counts)
+            found = self._tiles[key] = tile_terms(
+                after, self._habitats, solo=self.scorer.state.solo
+            )
         return found
 
     def parts(
@@ -130,13 +181,7 @@ class Opportunity:
         wildlife = self._gains.get(key)
         if wildlife is None:
             wildlife = self._gains[key] = WildlifeGains(self.cards, after)
-        values: list[float] = []
-        for species in SPECIES:
-            best = 0
-            for at in after.token_targets(species):
-                gain = wildlife.gain(species, at) + after[at].tile.keystone
-                best = max(best, gain)
-            values.append(best)
+        values = token_values(wildlife, after)
         counts = list(self.supply)
         if move.token_at is not None:
             counts[SPECIES.index(token)] -= 1

@@ -1,30 +1,45 @@
-"""The strong player: the fast player's move, checked by playing games out to the end.
+"""The strong player: the fast player's move, checked by playing the game on in sampled worlds.
 
-In the seat's last :data:`SEARCH_TURNS` turns (where rollouts are short enough to run many
-within seconds in Python) it takes the fast player's :data:`CANDIDATES` best-valued moves
-and plays each out to the end of the game in sampled worlds (:mod:`engine.players.hidden`),
-every seat by the greedy rollout policy; the same worlds serve every candidate (common random
-numbers). Worlds are added in rounds and the weaker half of the candidates is dropped after
-each (sequential halving), until the budget runs out. The fast player's move is kept unless
-a challenger beats it on the same worlds with confidence: the one-sided 90 % lower bound of
-the mean paired difference is above 0 (the highest such bound wins). Earlier turns, and any
-turn without a budget, play the fast move.
+It takes the fast player's :data:`CANDIDATES` best-valued moves and plays each on in sampled
+worlds (:mod:`engine.players.hidden`), every seat by the greedy rollout policy, through the
+simulation's fast path (:mod:`engine.simulation`); the same worlds serve every candidate
+(common random numbers). Worlds are added in rounds and the weaker half of the candidates
+is dropped after each (sequential halving), until the budget runs out. The fast player's
+move is kept unless a challenger beats it on the same worlds with confidence: the one-sided
+90 % lower bound of the mean paired difference is above 0 (the highest such bound wins).
+
+How far a rollout goes depends on the cards. When a learned value was trained for them
+(:func:`engine.players.value.model_for`; all-A cards so far), a rollout stops once the seat
+has played :data:`DEPTH` more turns of its own after the candidate and is worth the seat's
+score then plus the learned value of its board (the points still to come): short rollouts,
+so the search runs on every turn. With other cards a rollout plays to the end of the game
+and is worth the seat's final score; those are long early in a game, so the search runs
+only in the seat's last :data:`SEARCH_TURNS` turns. The seat's last turn, and any turn
+without a budget, play the fast move.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from statistics import fmean, stdev
 
 from engine.actions import Action
-from engine.game import GameState, Phase, apply
-from engine.moves import Move, MoveScorer, own_score
+from engine.components import TURNS_PER_PLAYER, Habitat
+from engine.environment import Environment
+from engine.game import GameState, Phase
+from engine.moves import Corridors, Move, MoveScorer, WildlifeGains, scorer_parts
 from engine.players.base import Budget, finish_turn, pick_best, turns_left
-from engine.players.fast import valued_frontier
+from engine.players.fast import board_features, unseen_habitats, valued_frontier
 from engine.players.hidden import sample_world
+from engine.players.value import ValueModel, model_for
+from engine.simulation import Simulation
 
 SEARCH_TURNS = 5
-"""The search runs in the seat's last five turns; before that it plays the fast move."""
+"""Without a learned value the search runs in the seat's last five turns only."""
+
+DEPTH = 2
+"""With a learned value, the seat's own turns a rollout plays after the candidate."""
 
 CANDIDATES = 8
 FIRST_WORLDS = 4
@@ -34,30 +49,109 @@ _T90 = {1: 3.078, 2: 1.886, 3: 1.638, 4: 1.533, 5: 1.476, 6: 1.440, 7: 1.415, 8:
 """One-sided 90 % Student t quantiles by degrees of freedom (1.282 beyond the table)."""
 
 
-def rollout_move(state: GameState) -> Move:
-    """The rollout policy: the greedy move over the pairs, first of equals (cheap and fixed)."""
-    return MoveScorer(state).best(free_choices=False).move
+def rollout_move(state: Simulation | GameState, boards: Boards | None = None) -> Move:
+    """The rollout policy: the greedy move over the pairs, first of equals (cheap and fixed);
+    ``boards`` lends what it knows of the boards a search meets again."""
+    parts = None if boards is None else boards.parts(state.current_player.environment)
+    return MoveScorer(state, parts=parts).best(free_choices=False).move
 
 
-def play_out(world: GameState, move: Move, seat: int) -> int:
-    """``seat``'s own score once ``move`` is played in ``world`` and the game is finished by
-    the rollout policy for every seat."""
-    state = world
-    actions: list[Action] = list(move.actions())
-    while True:
-        for action in actions:
-            state = apply(state, action)
-        if state.is_over:
-            break
-        if state.phase is Phase.CHOOSE:
-            actions = list(rollout_move(state).actions())
-        else:
-            actions = finish_turn(state)
-    player = state.seats[seat]
-    return own_score(state.cards, player.environment, player.nature_tokens, solo=state.solo)
+class Boards:
+    """The boards a search's rollouts meet in world after world, and what the rollout policy
+    works out of each once (:func:`engine.moves.scorer_parts`): every seat's board at the
+    root (the other seats' first turns in every rollout start there) and the board each
+    candidate leaves (the same in every world: the display is public)."""
+
+    def __init__(self, state: GameState) -> None:
+        self._cards = state.cards
+        self._solo = state.solo
+        self._known: dict[int, tuple[Environment, tuple[Corridors, WildlifeGains] | None]] = {
+            id(seat.environment): (seat.environment, None) for seat in state.seats
+        }
+        self._left: dict[Move, Environment] = {}
+
+    def left_by(self, move: Move, env: Environment) -> Environment:
+        """The one board kept for the board ``env`` that ``move`` left (equal to it)."""
+        found = self._left.get(move)
+        if found is None:
+            found = self._left[move] = env
+            self._known[id(env)] = (env, None)
+        return found
+
+    def parts(self, env: Environment) -> tuple[Corridors, WildlifeGains] | None:
+        """The rollout policy's parts for ``env`` when it is one of the boards kept (None
+        for any other: it is met once)."""
+        known = self._known.get(id(env))
+        if known is None or known[0] is not env:
+            return None
+        found = known[1]
+        if found is None:
+            found = scorer_parts(env, self._cards, solo=self._solo)
+            self._known[id(env)] = (env, found)
+        return found
 
 
-def lower_bound(differences: list[int]) -> float:
+@dataclass(frozen=True, slots=True)
+class Leaf:
+    """Where rollouts stop and what they are worth there: after ``depth`` more turns of the
+    seat's own, its score plus ``model``'s value of its board, the tiles still to come drawn
+    from ``habitats`` (those unseen at the root, a close enough guess a few turns on)."""
+
+    model: ValueModel
+    depth: int
+    habitats: dict[tuple[Habitat, ...], int]
+
+    def value(self, simulation: Simulation, seat: int) -> float:
+        """The seat's score now plus the learned value of its board."""
+        env = simulation.environments[seat]
+        nature = simulation.nature_tokens[seat]
+        board = board_features(
+            simulation.cards,
+            env,
+            nature,
+            simulation.supply(),
+            self.habitats,
+            solo=simulation.solo,
+        )
+        left = TURNS_PER_PLAYER - simulation.turns_taken[seat]
+        return simulation.score(seat) + self.model.value(board, left)
+
+
+def leaf_for(state: GameState, depth: int | None = None) -> Leaf | None:
+    """Where the rollouts from ``state`` stop: a :class:`Leaf` when a value was trained for
+    its cards, else None (to the end of the game)."""
+    model = model_for(state.cards)
+    if model is None:
+        return None
+    return Leaf(model, DEPTH if depth is None else depth, unseen_habitats(state))
+
+
+def play_out(
+    world: GameState,
+    move: Move | None,
+    seat: int,
+    leaf: Leaf | None = None,
+    boards: Boards | None = None,
+) -> float:
+    """What ``seat`` makes of ``world`` once ``move`` is played there (None: the rollout
+    policy's) and the game is played on by the rollout policy for every seat: its score at
+    the end of the game or, with ``leaf``, the leaf's value once the seat has played
+    ``leaf.depth`` more turns. The world's own seed draws its tokens, so every candidate
+    meets the same draws; ``boards`` shares work between the rollouts of one search."""
+    simulation = Simulation(world, random.Random(world.seed).randrange)
+    simulation.play(rollout_move(simulation, boards) if move is None else move)
+    if boards is not None and move is not None:
+        environments = simulation.environments
+        environments[seat] = boards.left_by(move, environments[seat])
+    stop = simulation.turns_taken[seat] + (leaf.depth if leaf is not None else TURNS_PER_PLAYER)
+    while not simulation.over:
+        if leaf is not None and simulation.turns_taken[seat] >= stop:
+            return leaf.value(simulation, seat)
+        simulation.play(rollout_move(simulation, boards))
+    return simulation.score(seat)
+
+
+def lower_bound(differences: list[float]) -> float:
     """The one-sided 90 % lower confidence bound of the mean of ``differences``."""
     if len(differences) < 2:
         return float("-inf")
@@ -67,7 +161,12 @@ def lower_bound(differences: list[int]) -> float:
 
 
 def search(
-    state: GameState, candidates: list[Move], anchor: Move, rng: random.Random, budget: Budget
+    state: GameState,
+    candidates: list[Move],
+    anchor: Move,
+    rng: random.Random,
+    budget: Budget,
+    leaf: Leaf | None = None,
 ) -> Move:
     """The anchor, or a candidate that beats it with confidence in rollouts (see the
     module docstring), within ``budget``."""
@@ -75,8 +174,9 @@ def search(
     allowed = budget.rollouts
     seat = state.current
     worlds: list[GameState] = []
-    scores: dict[Move, list[int]] = {move: [] for move in candidates}
+    scores: dict[Move, list[float]] = {move: [] for move in candidates}
     survivors = list(candidates)
+    boards = Boards(state)
     used = 0
     wanted = FIRST_WORLDS
     while True:
@@ -87,7 +187,7 @@ def search(
             while len(results) < wanted:
                 if time_up() or (allowed is not None and used >= allowed):
                     return _gate(scores, anchor)
-                results.append(play_out(worlds[len(results)], move, seat))
+                results.append(play_out(worlds[len(results)], move, seat, leaf, boards))
                 used += 1
         if len(survivors) > 2:
             ranked = sorted(survivors, key=lambda m: -fmean(scores[m]))
@@ -100,7 +200,7 @@ def search(
         wanted *= 2
 
 
-def _gate(scores: dict[Move, list[int]], anchor: Move) -> Move:
+def _gate(scores: dict[Move, list[float]], anchor: Move) -> Move:
     base = scores[anchor]
     best, best_bound = anchor, 0.0
     for move, results in scores.items():
@@ -113,16 +213,25 @@ def _gate(scores: dict[Move, list[int]], anchor: Move) -> Move:
     return best
 
 
+def searches(state: GameState, budget: Budget) -> bool:
+    """Whether the strong player searches on ``state``'s turn with ``budget`` (see the
+    module docstring)."""
+    if budget.rollouts is None and budget.seconds is None:
+        return False
+    left = turns_left(state, state.current)
+    if left <= 1:
+        return False
+    return model_for(state.cards) is not None or left <= SEARCH_TURNS
+
+
 def strong_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
     """The strong player (see the module docstring)."""
     if state.phase is not Phase.CHOOSE:
         return finish_turn(state)
     valued = valued_frontier(state, MoveScorer(state))
-    last = turns_left(state, state.current) <= 1
     anchor = pick_best(valued, rng)
-    searching = budget.rollouts is not None or budget.seconds is not None
-    if last or not searching or turns_left(state, state.current) > SEARCH_TURNS:
+    if not searches(state, budget):
         return list(anchor.actions())
     ranked = [move for _, move in sorted(valued, key=lambda v: -v[0])]
     candidates = [anchor, *[m for m in ranked if m != anchor][: CANDIDATES - 1]]
-    return list(search(state, candidates, anchor, rng, budget).actions())
+    return list(search(state, candidates, anchor, rng, budget, leaf_for(state)).actions())
