@@ -133,7 +133,8 @@ async def test_a_move_cut_off_by_a_crash_of_postgresql_counts_once_or_not_at_all
             await table.play(mover, move)
         else:
             # Played, whether or not the answer could say so: its message comes once.
-            assert answer in ("Turn played.", NOT_ANSWERING), answer
+            # Under load the answer may add that Discord is slow; the move is saved anyway.
+            assert answer.startswith("Turn played.") or answer == NOT_ANSWERING, answer
             assert kept == 1
             await table.turn_posted(since, mover)
     await table.play()
