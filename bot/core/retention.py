@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.store import Clock, Store
 
@@ -73,24 +73,26 @@ class Forgetting:
             return Pass()
         now = self.now()
         before = now - KEEP_SENT
-        forgotten = 0
-        while (batch := await self.store.forget_sent(before, limit=self.batch)) > 0:
-            forgotten += batch
-            if batch < self.batch:
-                break
-            await asyncio.sleep(0)  # let commands in between batches
+        forgotten = await _in_batches(self.store.forget_sent, before, self.batch)
         if forgotten:
             log.info("forgot %d messages posted before %s", forgotten, before.isoformat())
         before = now - KEEP_UNPACKED
-        packed = 0
-        while (batch := await self.store.compact_finished(before, limit=self.games)) > 0:
-            packed += batch
-            if batch < self.games:
-                break
-            await asyncio.sleep(0)  # let commands in between batches
+        packed = await _in_batches(self.store.compact_finished, before, self.games)
         if packed:
             log.info(
                 "packed %d games over whose last change was before %s", packed, before.isoformat()
             )
         self._last = started
         return Pass(forgotten, packed)
+
+
+async def _in_batches(step: Callable[..., Awaitable[int]], before: datetime, limit: int) -> int:
+    """Call ``step(before, limit=limit)`` until a call does less than ``limit``, letting
+    commands in between; returns the total it did."""
+    done = 0
+    while (batch := await step(before, limit=limit)) > 0:
+        done += batch
+        if batch < limit:
+            break
+        await asyncio.sleep(0)
+    return done
