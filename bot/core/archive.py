@@ -16,7 +16,7 @@ from datetime import datetime
 
 from bot.core.errors import BotError, DamagedState
 from bot.core.names import safe, seat_names
-from bot.core.records import logged_actions, read_state
+from bot.core.records import UNREADABLE, logged_actions, read_state
 from bot.store import DamagedLog, GameRow, GameStatus, Store
 from engine import GameRecord, record_for, replay_rounds
 
@@ -143,7 +143,7 @@ class Archive:
         try:
             state = read_state(game.state)
             moves = await self.store.moves(game.id)
-        except (ValueError, KeyError, TypeError, IndexError, DamagedLog) as error:
+        except (*UNREADABLE, DamagedLog) as error:
             why = f"{type(error).__name__}: {error}"
             log.warning("game %d: its record cannot be read (%s)", game.id, why)
             raise DamagedState() from error

@@ -32,6 +32,7 @@ from bot.core.messages import Player
 from bot.core.names import seat_names
 from bot.core.outbox import Announcement, Picture
 from bot.core.records import (
+    UNREADABLE,
     export_document,
     export_file,
     last_placements,
@@ -291,7 +292,7 @@ class GameKernel:
         assert game.state is not None
         try:
             return read_state(game.state)
-        except (ValueError, KeyError, TypeError, IndexError) as error:
+        except UNREADABLE as error:
             if game.id not in self._damaged:
                 self._damaged.add(game.id)
                 log.warning(

@@ -41,8 +41,12 @@ def state_text(state: GameState) -> str:
     return json.dumps(state_to_json(state), separators=(",", ":"))
 
 
+UNREADABLE = (ValueError, KeyError, TypeError, IndexError)
+"""What :func:`read_state` raises on a stored text it cannot read (a damaged state)."""
+
+
 def read_state(text: str) -> GameState:
-    """The engine state back from its stored text."""
+    """The engine state back from its stored text (one of :data:`UNREADABLE` if damaged)."""
     return state_from_json(json.loads(text))
 
 
