@@ -4,6 +4,7 @@ finished before results were kept, and the answers of ``/cascadia stats``, ``ser
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -13,10 +14,12 @@ from bot.core.absence import Presence, presence_of
 from bot.core.errors import BotError
 from bot.core.messages import Player
 from bot.core.names import seat_names
-from bot.core.records import read_state
+from bot.core.records import UNREADABLE, read_state
 from bot.core.results import may_be_rated, seat_results
 from bot.store import DamagedLog, GameRow, GameStatus, MoveRow, Seat, SeatResult, Store
 from engine import GameState
+
+log = logging.getLogger(__name__)
 
 LEAGUE_ACTIONS = ("on", "off", "join", "leave", "season")
 """The ``action`` choices of ``/cascadia league``."""
@@ -73,15 +76,19 @@ async def backfill_results(store: Store, *, batch: int = 200) -> int:
             if game is None or game.state is None or game.status is not GameStatus.FINISHED:
                 continue
             try:
+                state = read_state(game.state)
                 moves = await store.moves(game_id)
-            except DamagedLog:
-                continue  # the store's log tells of it; the game stays without results
+            except (*UNREADABLE, DamagedLog) as error:
+                # The game stays without results; a damaged state refuses it everywhere else.
+                why = f"{type(error).__name__}: {error}"
+                log.warning("game %d: no results filled in (%s)", game_id, why)
+                continue
             players = _players(seats.get(game_id, []))
             finished_at = moves[-1].created_at if moves else game.updated_at
             results = seat_results(
                 game,
                 players,
-                read_state(game.state),
+                state,
                 moves,
                 finished_at=finished_at,
                 rated=False,

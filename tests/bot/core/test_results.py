@@ -272,3 +272,21 @@ async def test_games_finished_before_are_filled_in_once(tmp_path: Path, clock: F
         assert await backfill_results(store, batch=1) == 2
         assert await store.guild_results(GUILD) == kept
         assert await backfill_results(store) == 0
+
+
+async def test_a_finished_game_whose_state_is_damaged_is_left_without_results(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    async with SqliteStore.open(tmp_path / "old.sqlite3", now=clock) as store:
+        service = GameService(store, now=clock, seeds=lambda: 5)
+        hurt = await _play_out(service, clock, await _game(service, ADA), seed=5)
+        whole = await _play_out(service, clock, await _game(service, ADA, BOB), seed=6)
+        kept = [r for r in await store.guild_results(GUILD) if r.game_id == whole.game.id]
+        async with store.transaction() as db:
+            await db.execute("DELETE FROM results")
+            await db.execute(
+                "UPDATE games SET state = substr(state, 1, 40) WHERE id = ?", (hurt.game.id,)
+            )
+        assert await backfill_results(store) == 1
+        assert await store.guild_results(GUILD) == kept
+        assert await store.games_without_results() == [hurt.game.id]
