@@ -26,13 +26,12 @@ class CompactQueries(SqlBase):
     """The :class:`Store`'s move log, whether packed or not, and the packing of old games."""
 
     async def moves(self, game_id: int) -> list[MoveRow]:
-        q = f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq"
         async with self._reading() as db:
-            rows = await db.fetch(q, game_id)
+            rows = await self._move_rows(db, game_id)
             # A packed game has no move rows left: only then is its packed row looked for.
             packed = None if rows else await db.fetchval(_PACKED, game_id)
         if packed is None:
-            return [MoveRow(r[0], r[1], r[2], r[3], self._moment(r[4]), r[5]) for r in rows]
+            return rows
         try:
             return unpack_moves(game_id, bytes(packed))
         except PackDamaged as error:
@@ -48,14 +47,18 @@ class CompactQueries(SqlBase):
                 packed += await self._pack_game(db, int(row[0]))
         return packed
 
-    async def _pack_game(self, db: Connection, game_id: int) -> int:
-        """Pack the locked game's log (and, where the backend does, its state): 1, or 0 if
-        another process packed it first."""
+    async def _move_rows(self, db: Connection, game_id: int) -> list[MoveRow]:
+        """The game's move rows in order (none once it is packed)."""
         q = f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq"
-        moves = [
+        return [
             MoveRow(r[0], r[1], r[2], r[3], self._moment(r[4]), r[5])
             for r in await db.fetch(q, game_id)
         ]
+
+    async def _pack_game(self, db: Connection, game_id: int) -> int:
+        """Pack the locked game's log (and, where the backend does, its state): 1, or 0 if
+        another process packed it first."""
+        moves = await self._move_rows(db, game_id)
         # Another process may have packed it while this one waited for the game's lock.
         q = (
             "INSERT INTO packed_moves (game_id, moves, packed) VALUES ($1, $2, $3)"
