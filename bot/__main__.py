@@ -35,6 +35,7 @@ from bot import backup, migrate
 from bot.client import CascadiaBot
 from bot.clock import clock_for
 from bot.config import ConfigError, Settings
+from bot.errors import LateSuggestions
 from bot.preflight import DatabaseLock, StartupError, check_database, check_postgres
 from bot.ratings import ratings_main
 from bot.reach import wait_until_reachable
@@ -87,6 +88,8 @@ def configure_logging(level_name: str, *, secrets: Iterable[str] = ()) -> None:
     redactor = Redactor(secrets)
     for handler in logging.getLogger().handlers:
         handler.addFilter(redactor)
+    # An autocomplete answered too late is a busy moment, not a bug: a line, no traceback.
+    logging.getLogger("discord.app_commands.tree").addFilter(LateSuggestions())
     # At DEBUG, aiosqlite logs every statement it runs: more noise than help.
     logging.getLogger("aiosqlite").setLevel(max(level, logging.INFO))
 

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot import errors
 from bot.buttons import ActionButton
 from bot.client import CascadiaBot
 from bot.core.archive import Archive, HistoryPage, NoArchivedGame, history_text
@@ -137,6 +138,10 @@ async def replay(interaction: Interaction, game: str | None = None) -> None:
 
 @replay.autocomplete("game")
 async def _game_choices(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    return await errors.suggest(interaction, _recent_games(interaction, current))
+
+
+async def _recent_games(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     if interaction.guild_id is None:
         return []
     games = await _archive(interaction).recent(interaction.guild_id, current)

@@ -260,6 +260,8 @@ class CascadiaBot(commands.AutoShardedBot):
         guild, channel_id = interaction.guild, interaction.channel_id
         if command is None or command.name not in HOST_COMMANDS:
             return
+        if interaction.type is discord.InteractionType.autocomplete:
+            return  # the command itself checks, once it is sent
         if guild is None or channel_id is None:
             return
         game = await self.store.get_active_game(channel_id)

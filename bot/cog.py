@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import absence, lobby, panel
+from bot import absence, errors, lobby, panel
 from bot import daily as trek
 from bot import notify as notifications
 from bot.client import CascadiaBot
@@ -34,7 +34,7 @@ from bot.core.notify import NotifyChange
 from bot.core.records import export_file
 from bot.core.service import LoadedGame
 from bot.permissions import outcome
-from bot.store import DatabaseUnavailable, GameStatus
+from bot.store import GameStatus
 from bot.views import CONFIRM_BUTTONS, EndConfirmation, LeaveConfirmation
 from engine import Hex, InvalidInput, Move
 from render import render_display, render_environment, render_preview, render_scores
@@ -81,37 +81,34 @@ async def _turn_channel(interaction: Interaction) -> int:
 async def _position_choices(
     interaction: Interaction, typed: str, *, token: bool
 ) -> list[app_commands.Choice[str]]:
-    """Legal positions for the caller's environment, filtered by ``typed``.
+    """Legal positions for the caller's environment, filtered by ``typed`` (nothing when
+    there is no game or it cannot be read in time, see :func:`bot.errors.suggest`)."""
+    return await errors.suggest(interaction, _positions(interaction, typed, token=token))
 
-    Autocomplete cannot show an error, so any failure is logged and shows nothing.
-    """
-    try:
-        loaded = await interaction.client.service.game(await _turn_channel(interaction))
-        seat = loaded.seat_of(interaction.user.id)
-        state = loaded.state
-        if state is None or seat is None or state.is_over:
-            return []
-        if token:
-            namespace = interaction.namespace
-            options = choices.token_choices(
-                state,
-                seat,
-                pair=_maybe_int(getattr(namespace, "pair", None)),
-                tile_at=choices.parse_hex(_maybe_str(getattr(namespace, "tile_at", None))),
-                rotation=_maybe_int(getattr(namespace, "rotation", None)),
-                token=_maybe_int(getattr(namespace, "token", None)),
-            )
-        else:
-            options = choices.tile_choices(state, seat)
-        return [
-            app_commands.Choice(name=c.name, value=c.value)
-            for c in choices.matching(options, typed)
-        ]
-    except (NoGame, DatabaseUnavailable):
-        return []  # nothing to offer; the command itself says why
-    except Exception:
-        log.exception("autocomplete failed in channel %s", interaction.channel_id)
+
+async def _positions(
+    interaction: Interaction, typed: str, *, token: bool
+) -> list[app_commands.Choice[str]]:
+    loaded = await interaction.client.service.game(await _turn_channel(interaction))
+    seat = loaded.seat_of(interaction.user.id)
+    state = loaded.state
+    if state is None or seat is None or state.is_over:
         return []
+    if token:
+        namespace = interaction.namespace
+        options = choices.token_choices(
+            state,
+            seat,
+            pair=_maybe_int(getattr(namespace, "pair", None)),
+            tile_at=choices.parse_hex(_maybe_str(getattr(namespace, "tile_at", None))),
+            rotation=_maybe_int(getattr(namespace, "rotation", None)),
+            token=_maybe_int(getattr(namespace, "token", None)),
+        )
+    else:
+        options = choices.tile_choices(state, seat)
+    return [
+        app_commands.Choice(name=c.name, value=c.value) for c in choices.matching(options, typed)
+    ]
 
 
 def _maybe_int(value: object) -> int | None:

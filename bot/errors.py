@@ -7,8 +7,10 @@ the log gets a line. Anything else is a bug: the user gets an apology, the log t
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any, cast
+from collections.abc import Awaitable
+from typing import Any, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -20,6 +22,15 @@ from engine import IllegalAction, InvalidInput
 log = logging.getLogger(__name__)
 
 APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+
+SUGGEST_SECONDS = 2.5
+"""How long an autocomplete may look for its choices: Discord drops an answer that comes
+after three seconds, so a slow database shows an empty list instead of none."""
+
+_UNKNOWN_INTERACTION = 10062
+"""Discord's error code for an interaction answered too late (or never seen)."""
+
+Choice = TypeVar("Choice")
 
 
 def user_message(error: BaseException) -> str | None:
@@ -112,3 +123,42 @@ def _describe(interaction: discord.Interaction) -> str:
         f"{what!s} (interaction {interaction.id}, user {interaction.user.id},"
         f" channel {interaction.channel_id})"
     )
+
+
+async def suggest(
+    interaction: discord.Interaction, finding: Awaitable[list[Choice]]
+) -> list[Choice]:
+    """What ``finding`` offers an autocomplete, or nothing if it fails or takes longer than
+    :data:`SUGGEST_SECONDS`: an autocomplete cannot show an error, and the command itself
+    says what is wrong when it is sent. Unexpected errors are logged with their traceback."""
+    try:
+        async with asyncio.timeout(SUGGEST_SECONDS):
+            return await finding
+    except TimeoutError:
+        log.info("autocomplete in %s took too long: nothing offered", _describe(interaction))
+    except Exception as error:
+        if user_message(error) is None:
+            log.exception("autocomplete failed in %s", _describe(interaction))
+        else:
+            log.debug("autocomplete in %s offers nothing: %s", _describe(interaction), error)
+    return []
+
+
+class LateSuggestions(logging.Filter):
+    """A filter for discord.py's command tree log: an autocomplete whose answer Discord
+    refused as too late (the bot was busy) is one warning line, not an error with a
+    traceback; nothing is lost, the user types on or asks again."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Shorten a late autocomplete's record; let every record through."""
+        error = record.exc_info[1] if record.exc_info else None
+        if (
+            isinstance(error, discord.NotFound)
+            and error.code == _UNKNOWN_INTERACTION
+            and str(record.msg).startswith("Ignoring exception in autocomplete")
+        ):
+            what = record.getMessage().removeprefix("Ignoring exception in ")
+            record.msg, record.args = "%s: its answer came too late for Discord", (what,)
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info, record.exc_text = None, None
+        return True

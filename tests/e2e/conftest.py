@@ -101,6 +101,7 @@ async def close_world(*worlds: World, failed: bool) -> None:
         )
         assert code in (0, None), f"the bot exited with status {code} on SIGTERM\n{bot.log_tail()}"
     killed = set().union(*(world.bot.unanswered_at_kill for world in worlds))
+    killed |= set().union(*(world.late_on_purpose for world in worlds))
     late = [
         f"{ix.name!r}: {ix.ack_latency}"
         for ix in server.interactions

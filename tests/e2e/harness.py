@@ -187,6 +187,8 @@ class World:
     eve: int
     seed: int = 0
     tables: list[GameChannel] = field(default_factory=list)
+    late_on_purpose: set[int] = field(default_factory=set)
+    """Interactions a test made the server refuse as answered too late."""
     _channels: int = 0
 
     def name(self, user: int) -> str:

@@ -1,0 +1,85 @@
+"""Autocomplete when the bot cannot answer in time: a database that holds the game's rows
+offers nothing within Discord's three seconds (not a late answer), and an answer that still
+comes too late (the bot was busy) is one warning line in the operator's log, no traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from bot.errors import SUGGEST_SECONDS
+from tests.e2e.harness import World, poll_until
+
+pytestmark = pytest.mark.e2e
+
+PLACE = {"pair": 1, "rotation": 0}
+
+
+@pytest.fixture
+def bot_env(postgres_url: str, tmp_path: Path) -> dict[str, str]:
+    # PostgreSQL, whose table locks make a read wait as long as a test needs.
+    return {"CASCADIA_DB": postgres_url, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+
+
+async def test_autocomplete_offers_nothing_in_time_while_the_database_holds_the_game(
+    world: World, postgres_url: str
+) -> None:
+    table = world.table()
+    await table.setup([world.alice, world.bob])
+    await table.settled()
+    mover = table.to_move
+    assert mover is not None
+    assert await table.autocomplete(mover, "tile_at", PLACE), "nothing offered to begin with"
+
+    holder = await asyncpg.connect(postgres_url)
+    try:
+        async with holder.transaction():
+            # Every read of a game waits for this lock, as behind a long migration or a
+            # server that is slow to come back.
+            await holder.execute("LOCK TABLE games IN ACCESS EXCLUSIVE MODE")
+            assert await table.autocomplete(mover, "tile_at", PLACE) == []
+            answer = world.server.interactions[-1]
+            assert answer.type == 4
+            assert answer.ack_latency is not None
+            assert answer.ack_latency < 3.0
+            assert answer.ack_latency >= SUGGEST_SECONDS - 0.5, "answered before the wait"
+    finally:
+        await holder.close()
+
+    assert await table.autocomplete(mover, "tile_at", PLACE), "nothing offered once free"
+    await table.play()
+    assert "took too long: nothing offered" in world.bot.log_text()
+
+
+async def test_an_autocomplete_answered_too_late_is_one_warning_line(world: World) -> None:
+    table = world.table()
+    await table.setup([world.alice, world.bob])
+    await table.settled()
+    mover = table.to_move
+    assert mover is not None
+    limit = world.server.ack_timeout
+    world.server.ack_timeout = 0.0  # any answer is too late now
+    try:
+        with pytest.raises(AssertionError, match="was answered after"):
+            await table.autocomplete(mover, "tile_at", PLACE)
+    finally:
+        world.server.ack_timeout = limit
+    [late] = [ix for ix in world.server.interactions if ix.expired]
+    world.late_on_purpose.add(late.id)
+
+    line = "autocomplete for 'cascadia play'"
+    await poll_until(
+        lambda: "came too late for Discord" in world.bot.log_text(),
+        timeout=10,
+        what="the bot to log the late autocomplete",
+        server=world.server,
+    )
+    told = [row for row in world.bot.log_text().splitlines() if line in row]
+    assert len(told) == 1, told
+    assert "WARNING" in told[0]
+    assert "Traceback" not in world.bot.log_text()
+
+    assert await table.autocomplete(mover, "tile_at", PLACE), "nothing offered afterwards"
+    await table.play()
