@@ -217,14 +217,14 @@ def computer_choice_text(strong_seconds: float) -> str:
     """The host's private question when adding a computer: what each computer player does,
     ``strong`` with the seconds the bot lets it think about one turn."""
     first = TURNS_PER_PLAYER - SEARCH_TURNS + 1
-    # Its last turn is played at once too: nothing is left to play out after it.
+    # Its last turn is played at once: nothing is left to try out after it.
     last = TURNS_PER_PLAYER - 1
+    seconds = f"{strong_seconds:g} second{'' if strong_seconds == 1 else 's'}"
     return (
-        "Which computer player? **fast** moves at once; **strong** moves at once too until"
-        f" its last turns, then thinks for {strong_seconds:g}"
-        f" second{'' if strong_seconds == 1 else 's'} on each of its turns {first} to {last}"
-        f" (of {TURNS_PER_PLAYER}), playing the game out to the end to check its best moves,"
-        " and plays a little better."
+        "Which computer player? **fast** moves at once; **strong** thinks for up to"
+        f" {seconds} a turn, trying its best moves out in sampled games, and plays a little"
+        " better. With the cards AAAAA it thinks on each of its turns but the last; with"
+        f" other cards on its turns {first} to {last} (of {TURNS_PER_PLAYER})."
     )
 
 
