@@ -37,6 +37,7 @@ class Lookups:
         # They left these games to the computer.
         entries = [e for e in await self.store.games_for_user(user_id) if e.seat.computer is None]
         seats = await self.store.seats_of([entry.game.id for entry in entries])
+        treks = await self.store.daily_games([entry.game.id for entry in entries])
         for entry in entries:
             game = entry.game
             players = players_of(seats.get(game.id, []))
@@ -57,6 +58,7 @@ class Lookups:
                     to_move=None if to_move is None else to_move.name,
                     round=None if progress is None else progress.round,
                     deadline=deadline,
+                    daily=game.id in treks,
                 )
             )
         for entry in await self.store.games_for_user(user_id, statuses=(GameStatus.ENDED,)):

@@ -458,6 +458,8 @@ class GameSummary:
     """By when the player to move plays, if the game has deadlines."""
     ended: bool = False
     """Stopped early lately (by the host, or because its channel was deleted)."""
+    daily: bool = False
+    """A daily trek, played in the person's direct messages with the bot."""
 
 
 MY_GAMES_LIMIT = 1900
@@ -484,7 +486,8 @@ def my_games_message(games: Sequence[GameSummary]) -> str:
 
 
 def _my_game_line(game: GameSummary) -> str:
-    where = f"<#{game.channel_id}>"
+    # A channel mention of direct messages shows as an unknown channel: the trek is named.
+    where = "Your daily trek (in our direct messages)" if game.daily else f"<#{game.channel_id}>"
     if game.ended:
         return f"{where}: ended"
     if not game.started:

@@ -513,6 +513,9 @@ class Store(Protocol):
     async def daily_attempt(self, game_id: int) -> DailyAttempt | None:
         """The daily attempt that this game is, if it is one."""
 
+    async def daily_games(self, game_ids: Collection[int]) -> set[int]:
+        """Those of the games that are daily attempts."""
+
     async def open_attempt(self, user_id: int) -> DailyAttempt | None:
         """The member's daily attempt still being played (of any day), the newest if several."""
 

@@ -7,7 +7,7 @@ Each method's contract is documented on :class:`~bot.store.Store`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from bot.store.errors import AttemptCounted, ChannelBusy
@@ -86,6 +86,11 @@ class DailyQueries(SqlBase):
         q = f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts a WHERE a.game_id = $1"
         row = await self._fetchrow(q, game_id)
         return None if row is None else self._attempt(row)
+
+    async def daily_games(self, game_ids: Collection[int]) -> set[int]:
+        q = f"SELECT game_id FROM daily_attempts WHERE game_id {self._in('$1')}"
+        rows = await self._fetch(q, self._list(sorted(set(game_ids))))
+        return {int(row["game_id"]) for row in rows}
 
     async def open_attempt(self, user_id: int) -> DailyAttempt | None:
         q = (

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.core import messages
 from bot.core.archive import Archive, NoArchivedGame
 from bot.core.daily import (
     MAX_BOARD,
@@ -275,6 +276,20 @@ async def test_a_turn_typed_where_one_has_no_game_plays_the_daily_trek(
     assert await service.daily.turn_channel(server_channel, ADA) == server_channel
     await play_out(service, ADA)
     assert await service.daily.turn_channel(dm(ADA), BEA) == dm(ADA)
+
+
+async def test_mygames_names_the_daily_trek_instead_of_a_channel(service: GameService) -> None:
+    await start(service, ADA)
+    lobby = await service.lobby.open_lobby(
+        guild_id=GUILD, channel_id=42, user_id=ADA, name="Ada", cards=None
+    )
+    games = await service.lookups.my_games(ADA)
+    assert {(g.channel_id, g.daily) for g in games} == {(dm(ADA), True), (42, False)}
+    text = messages.my_games_message(games)
+    assert "Your daily trek (in our direct messages): **your turn** (round 1)" in text
+    assert f"<#{dm(ADA)}>" not in text
+    assert "<#42>: in the lobby" in text
+    assert await service.store.daily_games([lobby.game.id]) == set()
 
 
 async def test_the_archive_leaves_the_daily_treks_out(service: GameService) -> None:
