@@ -365,14 +365,18 @@ class CascadiaBot(commands.AutoShardedBot):
     async def tell_refusal(self, interaction: discord.Interaction[CascadiaBot]) -> None:
         """Tell the user, privately and once, that Discord refused a direct message to them
         (after the answer to their command or press)."""
+        user_id = interaction.user.id
         try:
-            note = await self.notices.refusal_note(interaction.user.id)
-            if note is not None:
+            note = await self.notices.refusal_note(user_id)
+            if note is None:
+                return
+            try:
                 await interaction.followup.send(note, ephemeral=True)
+            except discord.HTTPException:
+                log.warning("could not tell user %d of a refused DM: told later", user_id)
+                await self.notices.refusal_note_lost(user_id)
         except DatabaseUnavailable:
             return  # the command has had its answer; the word waits for another
-        except discord.HTTPException:
-            log.warning("could not tell user %d of a refused DM", interaction.user.id)
 
     async def direct_refused(self, row: OutboxRow) -> None:
         """Discord refused a direct message: recorded once, and a ping owed in the game's

@@ -69,6 +69,11 @@ class Notices:
             return notify.refusal_note()
         return None
 
+    async def refusal_note_lost(self, user_id: int) -> None:
+        """The word :meth:`refusal_note` gave could not be sent: owed again, for the next
+        command."""
+        await self.store.untake_refusal_note(user_id)
+
     async def refused(self, row: OutboxRow) -> list[int]:
         """Discord refused the direct message ``row``: record it (no more are tried) and, if
         it called its person to a turn still theirs that the channel named without a ping,

@@ -482,6 +482,10 @@ class Store(Protocol):
         """Whether the user should now be told that their DMs are refused: ``True`` once per
         refusal, recorded as told in the same write."""
 
+    async def untake_refusal_note(self, user_id: int) -> None:
+        """The word taken by :meth:`take_refusal_note` could not be sent: it is owed again
+        (unless the refusal was cleared meanwhile)."""
+
     async def turn_message_before(self, game_id: int, outbox_id: int) -> OutboxRow | None:
         """The game's last turn message (start, turn or wipe) queued before ``outbox_id``,
         sent or not."""

@@ -116,6 +116,14 @@ class NotifyQueries(SqlBase):
         async with self._transaction() as db:
             return await db.fetchval(q, user_id) is not None
 
+    async def untake_refusal_note(self, user_id: int) -> None:
+        q = (
+            "UPDATE notify_settings SET refusal_told = 0 WHERE user_id = $1"
+            " AND dms_refused_at IS NOT NULL"
+        )
+        async with self._transaction() as db:
+            await db.execute(q, user_id)
+
     async def turn_message_before(self, game_id: int, outbox_id: int) -> OutboxRow | None:
         q = (
             f"SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLES} WHERE o.game_id = $1 AND o.id < $2"

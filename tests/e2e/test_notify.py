@@ -16,7 +16,15 @@ from pathlib import Path
 import pytest
 
 from fakediscord import MessageRecord
-from tests.e2e.harness import MESSAGE_TIMEOUT, GameChannel, World, button, check_pngs, labels
+from tests.e2e.harness import (
+    MESSAGE_TIMEOUT,
+    GameChannel,
+    World,
+    button,
+    check_pngs,
+    labels,
+    poll_until,
+)
 from tests.e2e.test_absence import BotClock, is_reminder
 from tests.e2e.test_panel import open_panel, tap_a_turn
 
@@ -241,6 +249,16 @@ async def test_a_member_who_refuses_direct_messages_is_told_once_and_pinged_in_t
             if m.ephemeral and REFUSAL in m.text
         ]
 
+    # The first word cannot be sent (Discord refuses the follow-up): it is owed again.
+    world.server.inject_fault("POST", "/webhooks/*", status=403)
+    await table.run(carol, "help")
+    await poll_until(
+        lambda: "could not tell user" in world.bot.log_text(),
+        timeout=MESSAGE_TIMEOUT,
+        what="the bot to fail to send the word to carol",
+        server=world.server,
+    )
+    assert notes() == []
     await table.run(carol, "status")
     await world.server.wait_for(notes, timeout=MESSAGE_TIMEOUT, what="the word to carol")
     shown = await table.run(carol, "notify")

@@ -84,6 +84,12 @@ async def test_a_refused_dm_is_done_and_told_once(store: Store, clock: FakeClock
     assert await store.refuse_direct(outbox_id, BOB, "403 50007") is False
     assert await store.take_refusal_note(BOB) is True
     assert await store.take_refusal_note(BOB) is False
+    # A word that could not be sent is owed again, once; for no refusal, none is.
+    await store.untake_refusal_note(BOB)
+    assert await store.take_refusal_note(BOB) is True
+    assert await store.take_refusal_note(BOB) is False
+    await store.untake_refusal_note(CAROL)
+    assert await store.take_refusal_note(CAROL) is False
     # Someone with no settings row at all is recorded as refusing too.
     assert await store.refuse_direct(outbox_id, CAROL, "403 50007") is True
     assert (await store.notify_settings(CAROL)).dms_refused_at is not None
