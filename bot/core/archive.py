@@ -194,8 +194,13 @@ class Archive:
             if row.state is None:
                 continue
             names = tuple(seat_names([seat.name for seat in seats.get(row.id, [])]))
-            totals = (await self.totals(row))[-1]
-            state = read_state(row.state)
+            try:
+                totals = (await self.totals(row))[-1]
+                state = read_state(row.state)
+            except (DamagedState, *UNREADABLE) as error:
+                # One damaged game leaves the list, not the whole list unreadable.
+                log.warning("game %d left out of the archive: %s", row.id, type(error).__name__)
+                continue
             # The score sheet's tie-break: the most nature tokens left.
             best = max(zip(totals, (s.nature_tokens for s in state.seats), strict=True))
             winners = tuple(

@@ -110,6 +110,24 @@ async def test_an_older_game_gets_its_totals_the_first_time_it_is_asked_for(
     assert await store.round_scores(game.id) == kept
 
 
+async def test_a_game_whose_state_is_damaged_leaves_the_history_and_the_rest_is_listed(
+    service: GameService, store: Store
+) -> None:
+    hurt = await play_to_end(service, ADA, seed=5)
+    whole = await play_to_end(service, BOB, seed=6)
+    assert isinstance(store, SqliteStore | PostgresStore)
+    sql = "UPDATE games SET state = substr(state, 1, 40) WHERE id = $1"
+    async with store.transaction() as db:
+        if isinstance(store, SqliteStore):
+            await db.execute(sql.replace("$1", "?"), (hurt.id,))
+        else:
+            await db.execute(sql, hurt.id)
+    archive = Archive(store)
+    page = await archive.history(GUILD)
+    assert [game.game_id for game in page.games] == [whole.id]
+    assert [game.game_id for game in await archive.recent(GUILD)] == [whole.id]
+
+
 async def test_replay_takes_only_this_servers_finished_games(
     service: GameService, store: Store
 ) -> None:
