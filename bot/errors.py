@@ -100,6 +100,11 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     """
     text = user_message(error)
     where = _describe(interaction)
+    if too_late(error):
+        # Discord dropped the interaction before the bot's first answer (the bot or its host
+        # was busy for seconds): nothing can be answered now, and nothing was done.
+        log.warning("%s came too late for Discord: not answered", where)
+        return
     if text is None:
         log.error("unexpected error in %s", where, exc_info=error)
         text = APOLOGY
@@ -144,6 +149,13 @@ async def suggest(
     return []
 
 
+def too_late(error: BaseException) -> bool:
+    """Whether ``error`` is Discord refusing an answer that came after its three seconds."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return isinstance(error, discord.NotFound) and error.code == _UNKNOWN_INTERACTION
+
+
 class LateSuggestions(logging.Filter):
     """A filter for discord.py's command tree log: an autocomplete whose answer Discord
     refused as too late (the bot was busy) is one warning line, not an error with a
@@ -153,8 +165,8 @@ class LateSuggestions(logging.Filter):
         """Shorten a late autocomplete's record; let every record through."""
         error = record.exc_info[1] if record.exc_info else None
         if (
-            isinstance(error, discord.NotFound)
-            and error.code == _UNKNOWN_INTERACTION
+            error is not None
+            and too_late(error)
             and str(record.msg).startswith("Ignoring exception in autocomplete")
         ):
             what = record.getMessage().removeprefix("Ignoring exception in ")

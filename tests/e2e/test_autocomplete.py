@@ -1,6 +1,7 @@
-"""Autocomplete when the bot cannot answer in time: a database that holds the game's rows
-offers nothing within Discord's three seconds (not a late answer), and an answer that still
-comes too late (the bot was busy) is one warning line in the operator's log, no traceback."""
+"""Answers that cannot come in time: an autocomplete while the database holds the game's rows
+offers nothing within Discord's three seconds (not a late answer), and an autocomplete or a
+command whose answer still comes too late (the bot was busy) is one warning line in the
+operator's log, with no traceback and nothing changed."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ async def test_autocomplete_offers_nothing_in_time_while_the_database_holds_the_
     assert "took too long: nothing offered" in world.bot.log_text()
 
 
-async def test_an_autocomplete_answered_too_late_is_one_warning_line(world: World) -> None:
+async def test_an_answer_too_late_for_discord_is_one_warning_line(world: World) -> None:
     table = world.table()
     await table.setup([world.alice, world.bob])
     await table.settled()
@@ -80,6 +81,27 @@ async def test_an_autocomplete_answered_too_late_is_one_warning_line(world: Worl
     assert len(told) == 1, told
     assert "WARNING" in told[0]
     assert "Traceback" not in world.bot.log_text()
+
+    # A command whose first answer comes too late: a warning line, nothing done, no traceback.
+    before = len(world.db.moves(table.game_id))
+    world.server.ack_timeout = 0.0
+    try:
+        handle = await table.send(mover, "status")
+        await poll_until(
+            lambda: (
+                "cascadia status (interaction" in world.bot.log_text()
+                and "came too late for Discord: not answered" in world.bot.log_text()
+            ),
+            timeout=10,
+            what="the bot to log the late command",
+            server=world.server,
+        )
+    finally:
+        world.server.ack_timeout = limit
+    world.late_on_purpose.add(handle.record.id)
+    assert len(world.db.moves(table.game_id)) == before
+    assert "Traceback" not in world.bot.log_text()
+    assert "ERROR" not in world.bot.log_text()
 
     assert await table.autocomplete(mover, "tile_at", PLACE), "nothing offered afterwards"
     await table.play()
