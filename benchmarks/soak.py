@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import hashlib
 import os
 import random
@@ -96,6 +97,10 @@ class Soak:
     run_started: dict[int, float] = field(default_factory=dict)
     """When each run of the process started (monotonic)."""
     errors: list[str] = field(default_factory=list)
+    stalls: list[float] = field(default_factory=list)
+    """The soak's own event loop (the Discord server's) late by over a second, in seconds."""
+    collections: list[float] = field(default_factory=list)
+    """How long each full garbage collection of the soak's own process took, in seconds."""
 
     def elapsed(self) -> float:
         """Seconds since the run began."""
@@ -255,6 +260,33 @@ class Table:
             return {}
 
 
+def time_collections(soak: Soak) -> None:
+    """Record how long each full garbage collection of this process takes."""
+    began: list[float] = []
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            began[:] = [time.perf_counter()]
+        elif began:
+            soak.collections.append(time.perf_counter() - began[0])
+
+    gc.callbacks.append(timed)
+
+
+async def watch_loop(soak: Soak, tick: float = 0.1) -> None:
+    """Note each time this process's event loop, which runs the Discord server, wakes over a
+    second late: meanwhile the server answers nothing, so interactions the bot answered in
+    time may count as late and expire (its heap holds every message of the run)."""
+    while True:
+        began = time.monotonic()
+        await asyncio.sleep(tick)
+        late = time.monotonic() - began - tick
+        if late > 1.0:
+            soak.stalls.append(late)
+
+
 async def every(
     seconds: float, deadline: float, work: Callable[[], Awaitable[None]], *, offset: float = 0
 ) -> None:
@@ -273,6 +305,7 @@ async def soak_run(
 ) -> tuple[Soak, Kept]:
     """Start the server and the bot, play and disturb for the run's minutes, settle, stop."""
     soak = Soak(args.minutes, args.games, args.players, args.backend)
+    time_collections(soak)
     server = await DiscordServer().start()
     guild = server.add_guild("Soak")
     channels = [server.add_channel(guild, f"table-{i}") for i in range(args.games)]
@@ -338,6 +371,9 @@ async def soak_run(
         soak.run_started[bot.starts] = time.monotonic()
 
     async def memory() -> None:
+        # The server keeps every message and request of the run: what is there now is moved
+        # out of the collector's way, or its full collections pause the server for seconds.
+        gc.freeze()
         began = soak.run_started.get(bot.starts)
         if bot.running and began is not None:  # not while a start is under way
             seconds = time.monotonic() - began
@@ -357,6 +393,7 @@ async def soak_run(
         ),
         asyncio.create_task(every(args.backup_every, deadline, backup)),
         asyncio.create_task(every(MEMORY_EVERY, deadline + 3600, memory)),
+        asyncio.create_task(watch_loop(soak)),
     ]
     code: int | None = None
     try:
@@ -494,6 +531,12 @@ def report(soak: Soak, kept: Kept) -> bool:
         shown = "n/a" if own_slope is None else f"{own_slope:+.1f} MB per hour"
         print(f"  of which the bot's own process: {own:.0f} MB at the end; slope {shown}")
     print(f"integrity: {check}; games whose state and move log disagree: {mismatched}")
+    longest = max(soak.collections, default=0.0)
+    print(
+        f"the soak's own process (the Discord server): {len(soak.stalls)} stalls over a second"
+        f" (longest {max(soak.stalls, default=0.0):.1f} s); {len(soak.collections)} full"
+        f" collections, the longest {longest * 1000:.0f} ms"
+    )
     for backup in soak.backups[:3]:
         print(f"  backup: {backup}")
     print(f"errors: {len(soak.errors)}")
