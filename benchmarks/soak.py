@@ -371,9 +371,6 @@ async def soak_run(
         soak.run_started[bot.starts] = time.monotonic()
 
     async def memory() -> None:
-        # The server keeps every message and request of the run: what is there now is moved
-        # out of the collector's way, or its full collections pause the server for seconds.
-        gc.freeze()
         began = soak.run_started.get(bot.starts)
         if bot.running and began is not None:  # not while a start is under way
             seconds = time.monotonic() - began
