@@ -44,7 +44,7 @@ from engine.moves import (
     scored_moves,
     turn_actions,
 )
-from engine.players import POLICIES, SEARCH_TURNS, Budget, choose, play_game, ranked_moves
+from engine.players import POLICIES, Budget, choose, play_game, ranked_moves
 from engine.rounds import Round, play_rounds, replay_rounds
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
 from engine.serialize import (
@@ -62,7 +62,6 @@ __all__ = [
     "MAX_PLAYERS",
     "MOVE_SEPARATOR",
     "POLICIES",
-    "SEARCH_TURNS",
     "TURNS_PER_PLAYER",
     "Action",
     "Budget",

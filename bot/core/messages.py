@@ -15,7 +15,6 @@ from bot.core.names import safe
 from bot.core.reminders import ReminderLevel
 from engine import (
     MAX_PLAYERS,
-    SEARCH_TURNS,
     TURNS_PER_PLAYER,
     Action,
     CardSet,
@@ -216,15 +215,12 @@ def start_message(state: GameState, players: Sequence[Player], call: Call | None
 def computer_choice_text(strong_seconds: float) -> str:
     """The host's private question when adding a computer: what each computer player does,
     ``strong`` with the seconds the bot lets it think about one turn."""
-    first = TURNS_PER_PLAYER - SEARCH_TURNS + 1
-    # Its last turn is played at once: nothing is left to try out after it.
-    last = TURNS_PER_PLAYER - 1
     seconds = f"{strong_seconds:g} second{'' if strong_seconds == 1 else 's'}"
+    # Its last turn is played at once: nothing is left to try out after it.
     return (
         "Which computer player? **fast** moves at once; **strong** thinks for up to"
-        f" {seconds} a turn, trying its best moves out in sampled games, and plays a little"
-        " better. With the cards AAAAA it thinks on each of its turns but the last; with"
-        f" other cards on its turns {first} to {last} (of {TURNS_PER_PLAYER})."
+        f" {seconds} on each of its turns but the last, trying its best moves out in sampled"
+        " games, and plays better."
     )
 
 

@@ -20,7 +20,7 @@ from engine.players.base import Budget, Player
 from engine.players.fast import fast_player, opportunity_player, ranked_moves
 from engine.players.greedy import greedy_player
 from engine.players.random_player import random_action, random_game
-from engine.players.strong import SEARCH_TURNS, strong_player
+from engine.players.strong import strong_player
 
 
 def random_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:
@@ -107,7 +107,6 @@ def play_game(
 
 __all__ = [
     "POLICIES",
-    "SEARCH_TURNS",
     "Budget",
     "PlayedGame",
     "Player",

@@ -8,14 +8,15 @@ is dropped after each (sequential halving), until the budget runs out. The fast 
 move is kept unless a challenger beats it on the same worlds with confidence: the one-sided
 90 % lower bound of the mean paired difference is above 0 (the highest such bound wins).
 
-How far a rollout goes depends on the cards. When a learned value was trained for them
-(:func:`engine.players.value.model_for`; all-A cards so far), a rollout stops once the seat
-has played :data:`DEPTH` more turns of its own after the candidate and is worth the seat's
-score then plus the learned value of its board (the points still to come): short rollouts,
-so the search runs on every turn. With other cards a rollout plays to the end of the game
-and is worth the seat's final score; those are long early in a game, so the search runs
-only in the seat's last :data:`SEARCH_TURNS` turns. The seat's last turn, and any turn
-without a budget, play the fast move.
+A rollout stops once the seat has played :data:`DEPTH` more turns of its own after the
+candidate and is worth the seat's score then plus the learned value of its board (the points
+still to come): short rollouts, so the search runs on every turn. The value is the one trained
+for the game's cards (:func:`engine.players.value.model_for`), or for cards without one (only
+all-A cards have one so far) the all-A value, borrowed: its features are read with the game's
+own cards, and in 4-player games with random cards strong gains more over fast with it than
+it did with rollouts to the end in its last turns (the README has the figures). The fast player
+does not borrow it: as its own value it played worse than the opportunity terms. The seat's
+last turn, and any turn without a budget, play the fast move.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from statistics import fmean, stdev
 
 from engine.actions import Action
-from engine.components import TURNS_PER_PLAYER, Habitat
+from engine.components import TURNS_PER_PLAYER, CardSet, Habitat
 from engine.environment import Environment
 from engine.game import GameState, Phase
 from engine.moves import Corridors, Move, MoveScorer, WildlifeGains, scorer_parts
@@ -35,11 +36,11 @@ from engine.players.hidden import sample_world
 from engine.players.value import ValueModel, model_for
 from engine.simulation import Simulation
 
-SEARCH_TURNS = 5
-"""Without a learned value the search runs in the seat's last five turns only."""
-
 DEPTH = 2
-"""With a learned value, the seat's own turns a rollout plays after the candidate."""
+"""The seat's own turns a rollout plays after the candidate, before the leaf's value."""
+
+BORROWED = CardSet.parse("AAAAA")
+"""The cards whose learned value serves cards that have none of their own."""
 
 CANDIDATES = 8
 FIRST_WORLDS = 4
@@ -117,12 +118,12 @@ class Leaf:
         return simulation.score(seat) + self.model.value(board, left)
 
 
-def leaf_for(state: GameState, depth: int | None = None) -> Leaf | None:
-    """Where the rollouts from ``state`` stop: a :class:`Leaf` when a value was trained for
-    its cards, else None (to the end of the game)."""
-    model = model_for(state.cards)
+def leaf_for(state: GameState, depth: int | None = None) -> Leaf:
+    """Where the rollouts from ``state`` stop and how they are valued there: the value
+    trained for its cards, or the borrowed one (see the module docstring)."""
+    model = model_for(state.cards) or model_for(BORROWED)
     if model is None:
-        return None
+        raise RuntimeError(f"the learned value for {BORROWED} is not shipped")
     return Leaf(model, DEPTH if depth is None else depth, unseen_habitats(state))
 
 
@@ -218,10 +219,7 @@ def searches(state: GameState, budget: Budget) -> bool:
     module docstring)."""
     if budget.rollouts is None and budget.seconds is None:
         return False
-    left = turns_left(state, state.current)
-    if left <= 1:
-        return False
-    return model_for(state.cards) is not None or left <= SEARCH_TURNS
+    return turns_left(state, state.current) > 1
 
 
 def strong_player(state: GameState, rng: random.Random, budget: Budget) -> list[Action]:

@@ -10,7 +10,8 @@ from engine.moves import MoveScorer, own_score
 from engine.players import Budget
 from engine.players.fast import valued_frontier
 from engine.players.hidden import sample_world
-from engine.players.strong import SEARCH_TURNS, Boards, leaf_for, play_out, searches
+from engine.players.strong import BORROWED, Boards, leaf_for, play_out, searches
+from engine.players.value import model_for
 from tests.engine.helpers import state_at_turn
 
 
@@ -52,13 +53,26 @@ def test_a_deeper_rollout_sees_more_of_the_game() -> None:
     assert len(values) == 3
 
 
-def test_other_cards_have_no_leaf_and_search_only_the_last_turns() -> None:
+def test_other_cards_borrow_the_all_a_value_and_search_every_turn_but_the_last() -> None:
     budget = Budget(rollouts=8)
-    early = state_at_turn(2, 5, 4, cards="B")
-    assert leaf_for(early) is None
-    assert not searches(early, budget)
-    late = state_at_turn(2, 5, 2 * (20 - SEARCH_TURNS), cards="B")
-    assert searches(late, budget)
-    assert searches(state_at_turn(2, 5, 4, cards="A"), budget)
-    assert not searches(state_at_turn(2, 5, 4, cards="A"), Budget())
-    assert not searches(state_at_turn(2, 5, 38, cards="A"), budget)
+    early = state_at_turn(2, 5, 4, cards="BCDAB")
+    assert model_for(early.cards) is None
+    assert leaf_for(early).model is model_for(BORROWED)
+    assert leaf_for(state_at_turn(2, 5, 4, cards="A")).model is model_for(BORROWED)
+    for cards in ("BCDAB", "A"):
+        assert searches(state_at_turn(2, 5, 4, cards=cards), budget)
+        assert not searches(state_at_turn(2, 5, 4, cards=cards), Budget())
+        assert not searches(state_at_turn(2, 5, 38, cards=cards), budget)
+
+
+def test_a_rollout_with_other_cards_is_worth_the_borrowed_value_at_its_leaf() -> None:
+    """Stopped at once, the leaf is the seat's score before plus the move's gain and the
+    borrowed value of the board it leaves, read with the game's own cards."""
+    state = state_at_turn(3, 8, 12, cards="BCDAB")
+    seat = state.current_player
+    before = own_score(state.cards, seat.environment, seat.nature_tokens, solo=state.solo)
+    world = sample_world(state, random.Random(4))
+    leaf = leaf_for(state, 0)
+    borrowed = valued_frontier(state, MoveScorer(state), model=model_for(BORROWED))
+    for value, move in borrowed[:6]:
+        assert play_out(world, move, state.current, leaf) - before == pytest.approx(value)
