@@ -389,8 +389,10 @@ async def soak_run(
             every(args.restart_db_every, deadline, restart_database, offset=args.kill_every / 2)
         ),
         asyncio.create_task(every(args.backup_every, deadline, backup)),
-        asyncio.create_task(every(MEMORY_EVERY, deadline + 3600, memory)),
+        # The last two, the loop's watch and the memory readings, go on while the run
+        # settles and end with it.
         asyncio.create_task(watch_loop(soak)),
+        asyncio.create_task(every(MEMORY_EVERY, deadline + 3600, memory)),
     ]
     code: int | None = None
     try:
@@ -398,7 +400,7 @@ async def soak_run(
         soak.errors += [
             f"table {i}: {r!r}" for i, r in enumerate(results) if isinstance(r, Exception)
         ]
-        for task in chaos[:-1]:
+        for task in chaos[:-2]:
             await task
         if not bot.running:
             await start()
