@@ -36,8 +36,9 @@ class Lookups:
         summaries = []
         # They left these games to the computer.
         entries = [e for e in await self.store.games_for_user(user_id) if e.seat.computer is None]
-        seats = await self.store.seats_of([entry.game.id for entry in entries])
-        treks = await self.store.daily_games([entry.game.id for entry in entries])
+        ids = [entry.game.id for entry in entries]
+        seats = await self.store.seats_of(ids)
+        treks = await self.store.daily_games(ids)
         for entry in entries:
             game = entry.game
             players = players_of(seats.get(game.id, []))
