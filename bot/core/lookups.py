@@ -39,17 +39,26 @@ class Lookups:
         ids = [entry.game.id for entry in entries]
         seats = await self.store.seats_of(ids)
         treks = await self.store.daily_games(ids)
+        tables = []
+        # Games whose turn has a deadline: the player to move, the turn's start, its length.
+        waiting: dict[int, tuple[int, datetime, timedelta]] = {}
         for entry in entries:
             game = entry.game
             players = players_of(seats.get(game.id, []))
             progress = None if game.state is None else read_progress(game.state)
             to_move = None if progress is None else players[progress.current]
-            deadline, budget = None, self.kernel.deadline_budget(game)
-            started_at = game.turn_started_at
+            tables.append((game, progress, to_move))
+            budget, started_at = self.kernel.deadline_budget(game), game.turn_started_at
             playing = progress is not None and not progress.is_over
             if playing and budget and started_at and to_move and to_move.computer is None:
-                presence = presence_of(await self.store.person(to_move.user_id))
-                deadline = presence.call(now, turn_started_at=started_at, budget=budget).deadline
+                waiting[game.id] = (to_move.user_id, started_at, budget)
+        # Only those turns need their player's time away: one read for them all.
+        people = await self.store.people_of({user for user, _, _ in waiting.values()})
+        deadlines = {
+            game_id: presence_of(people[user]).call(now, turn_started_at=at, budget=budget).deadline
+            for game_id, (user, at, budget) in waiting.items()
+        }
+        for game, progress, to_move in tables:
             summaries.append(
                 GameSummary(
                     guild_id=game.guild_id,
@@ -58,7 +67,7 @@ class Lookups:
                     your_turn=to_move is not None and to_move.user_id == user_id,
                     to_move=None if to_move is None else to_move.name,
                     round=None if progress is None else progress.round,
-                    deadline=deadline,
+                    deadline=deadlines.get(game.id),
                     daily=game.id in treks,
                 )
             )
@@ -84,9 +93,8 @@ class Lookups:
         """What ``status`` adds: by when the player to move plays (``None``: no deadline, or
         the game is over) and, per seat, the time away going on."""
         now = self.kernel.now()
-        away = tuple(
-            [presence_of(await self.store.person(p.user_id)).away_at(now) for p in loaded.players]
-        )
+        people = await self.store.people_of({p.user_id for p in loaded.players})
+        away = tuple(presence_of(people[p.user_id]).away_at(now) for p in loaded.players)
         state, started_at = loaded.state, loaded.game.turn_started_at
         if state is None or state.is_over or started_at is None:
             return None, away

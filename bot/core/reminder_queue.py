@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.core import messages, notify
-from bot.core.absence import Presence, presence_of
+from bot.core.absence import presence_of
 from bot.core.errors import NotHost
 from bot.core.kernel import GameKernel, players_of
 from bot.core.outbox import Announcement
@@ -51,7 +51,10 @@ class ReminderQueue:
             if game.id in claimed and game.state is not None
         }
         people = await self.store.notify_settings_of({p.user_id for p in players.values()})
-        presences: dict[int, Presence] = {}
+        presences = {
+            user_id: presence_of(person)
+            for user_id, person in (await self.store.people_of(people)).items()
+        }
         notes: list[ReminderNote] = []
         for game in owed:
             player = players.get(game.id)
@@ -66,8 +69,6 @@ class ReminderQueue:
             due = self._catch_up(now, game, hours)
             if due is None:
                 continue
-            if player.user_id not in presences:
-                presences[player.user_id] = presence_of(await self.store.person(player.user_id))
             if not presences[player.user_id].may_remind(now):
                 continue  # away or in quiet hours: due again at the first check after
             since = game.turn_started_at or now

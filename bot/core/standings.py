@@ -59,8 +59,8 @@ async def finishing_results(
 async def presences(store: Store, players: Sequence[Player]) -> dict[int, Presence]:
     """The time away and quiet hours of a game's people, by user id: their turn times leave
     them out. Quiet hours are the ones set now (earlier settings are not kept)."""
-    people = {p.user_id for p in players if p.user_id > 0}
-    return {user_id: presence_of(await store.person(user_id)) for user_id in sorted(people)}
+    people = await store.people_of({p.user_id for p in players if p.user_id > 0})
+    return {user_id: presence_of(person) for user_id, person in people.items()}
 
 
 async def backfill_results(store: Store, *, batch: int = 200) -> int:

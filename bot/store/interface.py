@@ -362,6 +362,9 @@ class Store(Protocol):
         """A user's quiet hours and every period of their time away, oldest first (nothing
         set: an empty :class:`Person`)."""
 
+    async def people_of(self, user_ids: Collection[int]) -> dict[int, Person]:
+        """:meth:`person` of each of the users, by user id, in two statements however many."""
+
     async def set_quiet(
         self, user_id: int, *, start: int | None, end: int | None, zone: str | None
     ) -> Person:

@@ -4,12 +4,12 @@ of :class:`~bot.store.sql.SqlStore`, in the same SQL for both databases."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 
 from bot.store.errors import NotFound
 from bot.store.rows import AwayRow, CommitResult, GameRow, OutboxMessage, Person, SkipPoll
-from bot.store.sqlbase import ACTIVE, Connection, SqlBase
+from bot.store.sqlbase import ACTIVE, Connection, Record, SqlBase
 
 
 class AbsenceQueries(SqlBase):
@@ -136,6 +136,23 @@ class AbsenceQueries(SqlBase):
         async with self._reading() as db:
             return await self._load_person(db, user_id)
 
+    async def people_of(self, user_ids: Collection[int]) -> dict[int, Person]:
+        ids = sorted(set(user_ids))
+        q = (
+            "SELECT user_id, quiet_from, quiet_to, quiet_zone FROM people"
+            f" WHERE user_id {self._in('$1')}"
+        )
+        away: dict[int, list[AwayRow]] = {user_id: [] for user_id in ids}
+        async with self._reading() as db:
+            rows = {int(row["user_id"]): row for row in await db.fetch(q, self._list(ids))}
+            q = (
+                "SELECT user_id, starts_at, ends_at, note FROM away_periods"
+                f" WHERE user_id {self._in('$1')} ORDER BY user_id, starts_at, id"
+            )
+            for p in await db.fetch(q, self._list(ids)):
+                away[int(p[0])].append(AwayRow(p[0], self._moment(p[1]), self._moment(p[2]), p[3]))
+        return {user_id: self._person(user_id, rows.get(user_id), away[user_id]) for user_id in ids}
+
     async def set_quiet(
         self, user_id: int, *, start: int | None, end: int | None, zone: str | None
     ) -> Person:
@@ -189,10 +206,14 @@ class AbsenceQueries(SqlBase):
             "SELECT user_id, starts_at, ends_at, note FROM away_periods WHERE user_id = $1"
             " ORDER BY starts_at, id"
         )
-        away = tuple(
+        away = [
             AwayRow(p[0], self._moment(p[1]), self._moment(p[2]), p[3])
             for p in await db.fetch(q, user_id)
-        )
+        ]
+        return self._person(user_id, row, away)
+
+    @staticmethod
+    def _person(user_id: int, row: Record | None, away: list[AwayRow]) -> Person:
         if row is None:
-            return Person(user_id, away=away)
-        return Person(user_id, row["quiet_from"], row["quiet_to"], row["quiet_zone"], away)
+            return Person(user_id, away=tuple(away))
+        return Person(user_id, row["quiet_from"], row["quiet_to"], row["quiet_zone"], tuple(away))
