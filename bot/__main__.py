@@ -35,6 +35,7 @@ from bot import backup, migrate
 from bot.client import CascadiaBot
 from bot.clock import clock_for
 from bot.config import ConfigError, Settings
+from bot.core import allocator
 from bot.errors import LateSuggestions
 from bot.preflight import DatabaseLock, StartupError, check_database, check_postgres
 from bot.ratings import ratings_main
@@ -131,6 +132,9 @@ def main() -> None:
         raise SystemExit(2) from None
     password = urlsplit(settings.db_url).password if settings.db_url is not None else None
     configure_logging(settings.log_level, secrets=(settings.token, password or ""))
+    # Before any thread starts: the arenas are set as threads first allocate.
+    tuned = allocator.tune()
+    log.debug("allocator settings: %s", ", ".join(tuned) or "the C library's own")
     try:
         asyncio.run(run(settings))
     except KeyboardInterrupt:

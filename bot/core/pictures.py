@@ -15,6 +15,8 @@ import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 
+from bot.core import allocator
+
 PARENT_CHECK_SECONDS = 1.0
 """How often a worker checks that the bot is still running."""
 
@@ -35,8 +37,10 @@ def start_renderer() -> Executor | None:
 
 
 def worker_setup(parent: int) -> None:
-    """Prepare a worker process of the bot: it ignores Ctrl-C (the bot shuts its pools down
-    itself) and exits by itself when the bot ``parent`` is gone."""
+    """Prepare a worker process of the bot: its allocator tuned as the bot's (see
+    :mod:`bot.core.allocator`), it ignores Ctrl-C (the bot shuts its pools down itself) and
+    exits by itself when the bot ``parent`` is gone."""
+    allocator.tune()
     # Ctrl-C reaches the whole process group: the bot shuts the worker down itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
