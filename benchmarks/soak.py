@@ -20,7 +20,8 @@ When the time is up the players stop, the bot posts what it still owes and stops
 prints: moves played; moves lost (a move whose player was told "Turn played." that is not in
 the database: must be 0); messages doubled (one announcement posted twice: must be 0); the
 bot's memory (its process tree's resident set) at the start and the end and its slope in MB
-per hour, worked out within each run of the process between kills; and the database's own
+per hour, worked out within each run of the process between kills, with a reading every ten
+minutes and the slope of each half of the soak (whether it levels off); and the database's own
 integrity check with the check that every game's state has as many turns as its move log.
 Exits with status 1 if a move was lost, a message doubled or a check failed.
 """
@@ -67,6 +68,8 @@ RETRY_SECONDS = 2.0
 MEMORY_EVERY = 10.0
 """Seconds between two readings of the bot's memory."""
 SETTLE_TIMEOUT = 300.0
+MARK_EVERY = 600.0
+"""Seconds between two of the memory readings printed."""
 WARM_UP = 120.0
 """Seconds after each start of the bot left out of the memory slope: its caches fill then."""
 
@@ -142,6 +145,36 @@ def slope_mb_per_hour(readings: list[tuple[int, float, float]]) -> float | None:
         top += sum((t - mean_t) * (m - mean_m) for t, m in points)
         bottom += sum((t - mean_t) ** 2 for t, _ in points)
     return None if bottom == 0 else top / bottom * 3600
+
+
+def _soak_seconds(soak: Soak, run: int, seconds: float) -> float:
+    """A reading's time since the soak began (readings count from their run's start)."""
+    return soak.run_started[run] - soak.started + seconds
+
+
+def marks(soak: Soak, readings: list[tuple[int, float, float]]) -> list[tuple[float, float]]:
+    """(minutes into the soak, MB): the first reading at or after every :data:`MARK_EVERY`
+    seconds, and the last one."""
+    found: list[tuple[float, float]] = []
+    for run, seconds, mb in readings:
+        at = _soak_seconds(soak, run, seconds)
+        if not found or at >= (len(found)) * MARK_EVERY:
+            found.append((at / 60, mb))
+    if len(readings) > 1:
+        run, seconds, mb = readings[-1]
+        last = (_soak_seconds(soak, run, seconds) / 60, mb)
+        if last != found[-1]:
+            found.append(last)
+    return found
+
+
+def split_in_halves(
+    soak: Soak, readings: list[tuple[int, float, float]]
+) -> tuple[list[tuple[int, float, float]], list[tuple[int, float, float]]]:
+    """The readings of the soak's first half of its time and of its second."""
+    half = soak.minutes * 30
+    first = [r for r in readings if _soak_seconds(soak, r[0], r[1]) < half]
+    return first, [r for r in readings if _soak_seconds(soak, r[0], r[1]) >= half]
 
 
 class Table:
@@ -529,6 +562,12 @@ def report(soak: Soak, kept: Kept) -> bool:
         own, own_slope = soak.own_memory[-1][2], slope_mb_per_hour(soak.own_memory)
         shown = "n/a" if own_slope is None else f"{own_slope:+.1f} MB per hour"
         print(f"  of which the bot's own process: {own:.0f} MB at the end; slope {shown}")
+        for name, readings in (("with its workers", soak.memory), ("own", soak.own_memory)):
+            shown = ", ".join(f"{minute:.0f} min {mb:.0f}" for minute, mb in marks(soak, readings))
+            halves = [slope_mb_per_hour(half) for half in split_in_halves(soak, readings)]
+            each = " and ".join("n/a" if h is None else f"{h:+.1f}" for h in halves)
+            print(f"  {name}, MB every {MARK_EVERY / 60:.0f} minutes: {shown};"
+                  f" slope in the first and second half {each} MB per hour")  # fmt: skip
     print(f"integrity: {check}; games whose state and move log disagree: {mismatched}")
     longest = max(soak.collections, default=0.0)
     print(
