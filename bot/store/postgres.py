@@ -28,15 +28,14 @@ from bot.store.outage import Outage
 from bot.store.rows import (
     Claimer,
     Clock,
-    CommitResult,
-    GameStatus,
+    GameRow,
     OutboxRow,
     ReminderNote,
     utc_now,
 )
 from bot.store.schema import Migration
 from bot.store.sql import SqlStore
-from bot.store.sqlbase import GAME_COLUMNS, Connection
+from bot.store.sqlbase import Connection
 
 log = logging.getLogger(__name__)
 
@@ -203,36 +202,16 @@ class PostgresStore(SqlStore):
             )
         return {row["id"] for row in rows}
 
-    async def record_reminders(self, notes: Sequence[ReminderNote]) -> dict[int, CommitResult]:
-        # The games' rows are locked at once in id order, so that two batches cannot
-        # deadlock, and counted in one statement.
-        results: dict[int, CommitResult] = {}
-        if not notes:
-            return results
-        async with self.transaction() as db:
-            rows = await db.fetch(
-                f"SELECT {GAME_COLUMNS} FROM games g WHERE g.id = ANY($1::bigint[])"
-                " ORDER BY g.id FOR UPDATE",
-                [note.game_id for note in notes],
-            )
-            games = {game.id: game for game in map(self._game, rows)}
-            due = [
-                (game, note)
-                for note in notes
-                if (game := games.get(note.game_id)) is not None
-                and game.revision == note.expected_revision
-                and game.status is GameStatus.ACTIVE
-            ]
-            await db.execute(
-                "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = n.at"
-                " FROM unnest($1::bigint[], $2::timestamptz[]) AS n(id, at) WHERE games.id = n.id",
-                [game.id for game, _ in due],
-                [self._optional_time(note.next_reminder_at) for _, note in due],
-            )
-            for game, note in due:
-                ids = await self._insert_outbox(db, game, note.outbox_messages)
-                results[game.id] = CommitResult(revision=game.revision, outbox_ids=ids)
-        return results
+    async def _count_reminders(
+        self, db: Connection, due: Sequence[tuple[GameRow, ReminderNote]]
+    ) -> None:
+        # All the games in one statement.
+        await db.execute(
+            "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = n.at"
+            " FROM unnest($1::bigint[], $2::timestamptz[]) AS n(id, at) WHERE games.id = n.id",
+            [game.id for game, _ in due],
+            [self._optional_time(note.next_reminder_at) for _, note in due],
+        )
 
     async def _be_present(self, claimer: Claimer) -> None:
         """Hold a connection named after ``claimer`` for as long as this store is open.

@@ -486,22 +486,38 @@ class SqlStore(
         results: dict[int, CommitResult] = {}
         if not notes:
             return results
+        # The games read (and on PostgreSQL locked) in one statement, in id order so that
+        # two passes cannot deadlock.
+        q = (
+            f"SELECT {GAME_COLUMNS} FROM games g WHERE g.id {self._in('$1')}"
+            f" ORDER BY g.id{self._for_update}"
+        )
+        async with self._transaction() as db:
+            rows = await db.fetch(q, self._list(sorted({note.game_id for note in notes})))
+            games = {game.id: game for game in map(self._game, rows)}
+            due = [
+                (game, note)
+                for note in notes
+                if (game := games.get(note.game_id)) is not None
+                and game.revision == note.expected_revision
+                and game.status is GameStatus.ACTIVE
+            ]
+            await self._count_reminders(db, due)
+            for game, note in due:
+                ids = await self._insert_outbox(db, game, note.outbox_messages)
+                results[game.id] = CommitResult(revision=game.revision, outbox_ids=ids)
+        return results
+
+    async def _count_reminders(
+        self, db: Connection, due: Sequence[tuple[GameRow, ReminderNote]]
+    ) -> None:
+        """One more reminder counted for each game, and its next one set."""
         q = (
             "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = $1"
             " WHERE id = $2"
         )
-        async with self._transaction() as db:
-            for note in notes:
-                try:
-                    game = await self._load_game(db, note.game_id, lock=True)
-                except NotFound:
-                    continue
-                if game.revision != note.expected_revision or game.status is not GameStatus.ACTIVE:
-                    continue
-                await db.execute(q, self._optional_time(note.next_reminder_at), game.id)
-                ids = await self._insert_outbox(db, game, note.outbox_messages)
-                results[game.id] = CommitResult(revision=game.revision, outbox_ids=ids)
-        return results
+        for game, note in due:
+            await db.execute(q, self._optional_time(note.next_reminder_at), game.id)
 
     # --- turn panels --------------------------------------------------------------------------
 
