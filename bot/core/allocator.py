@@ -14,9 +14,10 @@ an hour. Two of glibc's habits do that to a process like this one:
 
 :func:`tune` fixes the mapping size at 128 KiB, glibc's default before it moves, and keeps two
 arenas. In 20-minute soaks run side by side (``benchmarks/soak.py``), the bot's own process
-grew by 58 MB an hour with glibc's defaults and by 20 MB an hour with these settings. A setting
-a host gives in the environment (``MALLOC_ARENA_MAX``, ``MALLOC_MMAP_THRESHOLD_``) is not
-applied over. On a C library other than glibc (musl, macOS, Windows) nothing is changed.
+grew by 58 MB an hour with glibc's defaults and by 20 MB an hour with these settings; in a
+70-minute soak with them it grew by 5 MB an hour in the second half. A setting a host gives
+in the environment (``MALLOC_ARENA_MAX``, ``MALLOC_MMAP_THRESHOLD_``) is not applied over. On
+a C library other than glibc (musl, macOS, Windows) nothing is changed.
 """
 
 from __future__ import annotations
