@@ -9,7 +9,7 @@ from datetime import datetime
 
 from bot.store.errors import NotFound
 from bot.store.rows import AwayRow, CommitResult, GameRow, OutboxMessage, Person, SkipPoll
-from bot.store.sqlbase import ACTIVE, Connection, Record, SqlBase
+from bot.store.sqlbase import ACTIVE, Connection, SqlBase
 
 
 class AbsenceQueries(SqlBase):
@@ -138,20 +138,8 @@ class AbsenceQueries(SqlBase):
 
     async def people_of(self, user_ids: Collection[int]) -> dict[int, Person]:
         ids = sorted(set(user_ids))
-        q = (
-            "SELECT user_id, quiet_from, quiet_to, quiet_zone FROM people"
-            f" WHERE user_id {self._in('$1')}"
-        )
-        away: dict[int, list[AwayRow]] = {user_id: [] for user_id in ids}
         async with self._reading() as db:
-            rows = {int(row["user_id"]): row for row in await db.fetch(q, self._list(ids))}
-            q = (
-                "SELECT user_id, starts_at, ends_at, note FROM away_periods"
-                f" WHERE user_id {self._in('$1')} ORDER BY user_id, starts_at, id"
-            )
-            for p in await db.fetch(q, self._list(ids)):
-                away[int(p[0])].append(AwayRow(p[0], self._moment(p[1]), self._moment(p[2]), p[3]))
-        return {user_id: self._person(user_id, rows.get(user_id), away[user_id]) for user_id in ids}
+            return await self._load_people(db, ids, self._in("$1"), self._list(ids))
 
     async def set_quiet(
         self, user_id: int, *, start: int | None, end: int | None, zone: str | None
@@ -200,20 +188,32 @@ class AbsenceQueries(SqlBase):
             return bool(await db.fetch(q, moment, user_id))
 
     async def _load_person(self, db: Connection, user_id: int) -> Person:
-        q = "SELECT quiet_from, quiet_to, quiet_zone FROM people WHERE user_id = $1"
-        row = await db.fetchrow(q, user_id)
-        q = (
-            "SELECT user_id, starts_at, ends_at, note FROM away_periods WHERE user_id = $1"
-            " ORDER BY starts_at, id"
-        )
-        away = [
-            AwayRow(p[0], self._moment(p[1]), self._moment(p[2]), p[3])
-            for p in await db.fetch(q, user_id)
-        ]
-        return self._person(user_id, row, away)
+        # One person by the plain comparison: it is read on every turn, and a list costs more.
+        return (await self._load_people(db, [user_id], "= $1", user_id))[user_id]
 
-    @staticmethod
-    def _person(user_id: int, row: Record | None, away: list[AwayRow]) -> Person:
-        if row is None:
-            return Person(user_id, away=tuple(away))
-        return Person(user_id, row["quiet_from"], row["quiet_to"], row["quiet_zone"], tuple(away))
+    async def _load_people(
+        self, db: Connection, ids: Sequence[int], condition: str, parameter: object
+    ) -> dict[int, Person]:
+        """Each of ``ids``, read in two statements whose ``user_id`` meets ``condition``
+        with ``parameter`` bound to ``$1``."""
+        q = (
+            "SELECT user_id, quiet_from, quiet_to, quiet_zone FROM people"
+            f" WHERE user_id {condition}"
+        )
+        rows = {int(row["user_id"]): row for row in await db.fetch(q, parameter)}
+        q = (
+            "SELECT user_id, starts_at, ends_at, note FROM away_periods"
+            f" WHERE user_id {condition} ORDER BY user_id, starts_at, id"
+        )
+        away: dict[int, list[AwayRow]] = {user_id: [] for user_id in ids}
+        for p in await db.fetch(q, parameter):
+            away[int(p[0])].append(AwayRow(p[0], self._moment(p[1]), self._moment(p[2]), p[3]))
+        people = {}
+        for user_id in ids:
+            row, periods = rows.get(user_id), tuple(away[user_id])
+            if row is None:
+                people[user_id] = Person(user_id, away=periods)
+            else:
+                quiet = (row["quiet_from"], row["quiet_to"], row["quiet_zone"])
+                people[user_id] = Person(user_id, *quiet, periods)
+        return people
