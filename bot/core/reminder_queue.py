@@ -50,11 +50,10 @@ class ReminderQueue:
             for game in owed
             if game.id in claimed and game.state is not None
         }
-        people = await self.store.notify_settings_of({p.user_id for p in players.values()})
-        presences = {
-            user_id: presence_of(person)
-            for user_id, person in (await self.store.people_of(people)).items()
-        }
+        users = {p.user_id for p in players.values()}
+        people = await self.store.notify_settings_of(users)
+        found = await self.store.people_of(users)
+        presences = {user_id: presence_of(person) for user_id, person in found.items()}
         notes: list[ReminderNote] = []
         for game in owed:
             player = players.get(game.id)
