@@ -158,7 +158,7 @@ def marks(soak: Soak, readings: list[tuple[int, float, float]]) -> list[tuple[fl
     found: list[tuple[float, float]] = []
     for run, seconds, mb in readings:
         at = _soak_seconds(soak, run, seconds)
-        if not found or at >= (len(found)) * MARK_EVERY:
+        if at >= len(found) * MARK_EVERY:
             found.append((at / 60, mb))
     if len(readings) > 1:
         run, seconds, mb = readings[-1]
@@ -172,9 +172,12 @@ def split_in_halves(
     soak: Soak, readings: list[tuple[int, float, float]]
 ) -> tuple[list[tuple[int, float, float]], list[tuple[int, float, float]]]:
     """The readings of the soak's first half of its time and of its second."""
-    half = soak.minutes * 30
-    first = [r for r in readings if _soak_seconds(soak, r[0], r[1]) < half]
-    return first, [r for r in readings if _soak_seconds(soak, r[0], r[1]) >= half]
+    first: list[tuple[int, float, float]] = []
+    second: list[tuple[int, float, float]] = []
+    for reading in readings:
+        early = _soak_seconds(soak, reading[0], reading[1]) < soak.minutes * 30
+        (first if early else second).append(reading)
+    return first, second
 
 
 class Table:
