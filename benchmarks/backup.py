@@ -6,8 +6,8 @@ Run: ``python benchmarks/backup.py`` or ``python -m benchmarks.backup``, with th
 when the file does not exist yet, the same database is generated first.
 
 On a copy of that file, with the store open on it as in the bot, each run writes one backup
-through :class:`bot.backup.Backups` (the bot's path: a thread, steps of
-:data:`bot.backup.STEP_PAGES` pages, ``integrity_check``), while the event loop goes on:
+through :class:`bot.db.backup.Backups` (the bot's path: a thread, steps of
+:data:`bot.db.backup.STEP_PAGES` pages, ``integrity_check``), while the event loop goes on:
 
 * a ticker, alone on the loop, asks to wake every 5 ms and records how late each wake-up
   is: the longest is the event loop's longest stall (target <= 50 ms), printed beside the
@@ -39,8 +39,9 @@ if __name__ == "__main__" and not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from benchmarks.bigdb import HEAVY_USER, NOW, generate, percentile
-from bot.backup import Backups, backups_in, inspect
-from bot.store import GameStatus, SqliteStore
+from bot.db.backup import Backups, backups_in, inspect
+from bot.db.sqlite import SqliteStore
+from bot.game.rows import GameStatus
 
 STALL_TARGET = 0.050
 TICK = 0.005

@@ -54,15 +54,18 @@ if __name__ == "__main__" and not __package__:
     # Run as a file, this file's folder comes first on the path: look in the repository root.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from bot.core import messages
-from bot.core.absence_service import Attendance
-from bot.core.messages import Player
-from bot.core.records import move_text, state_text
-from bot.core.retention import FORGET_BATCH, KEEP_SENT, KEEP_UNPACKED, PACK_BATCH
-from bot.core.service import GameService
-from bot.migrate import copy_database
-from bot.preflight import check_database
-from bot.store import GameStatus, SqliteStore, Store, UserGame, is_postgres_url, open_store
+from bot.attendance.service import Attendance
+from bot.db.migrate import copy_database
+from bot.db.sqlite import SqliteStore
+from bot.db.target import is_postgres_url, open_store
+from bot.game import messages
+from bot.game.interface import Store
+from bot.game.messages import Player
+from bot.game.records import move_text, state_text
+from bot.game.rows import GameStatus, UserGame
+from bot.game.service import GameService
+from bot.ops.preflight import check_database
+from bot.retention.forgetting import FORGET_BATCH, KEEP_SENT, KEEP_UNPACKED, PACK_BATCH
 from engine import GameState, NatureWipe, PlaceToken, WipeThree, apply, new_game, score_state
 from engine.actions import Action
 from engine.players import random_action

@@ -4,7 +4,7 @@ longest stall meanwhile.
 
 Run: ``python benchmarks/computer_turns.py [--turns N] [--strong-seconds S]``. Plays 3-player
 all-A games, every seat ``fast`` then every seat ``strong``, one turn at a time through
-:class:`bot.core.computers.Thinker` as the bot starts it, and prints p50, p99 and max per turn
+:class:`bot.game.computers.Thinker` as the bot starts it, and prints p50, p99 and max per turn
 and the longest gap between ticks of a 10 ms timer on the event loop (it must stay small: the
 bot keeps answering while computers think).
 """
@@ -22,7 +22,7 @@ if __package__ in (None, ""):
     # Run as a file, this folder comes first on sys.path: look in the repository root.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from bot.core.computers import start_thinker
+from bot.game.computers import start_thinker
 from engine import apply_all, new_game
 
 TICK = 0.01

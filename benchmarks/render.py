@@ -35,8 +35,8 @@ from PIL import Image
 
 from benchmarks import positions
 from benchmarks.panel import late_position, panel_steps
-from bot.core.panel_service import draw_panel
-from bot.core.replays import game_pictures
+from bot.game.replays import game_pictures
+from bot.panel.service import draw_panel
 from engine import (
     Action,
     GameRecord,

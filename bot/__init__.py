@@ -1,10 +1,11 @@
-"""The Discord bot, in three layers that import downwards only.
+"""The Discord bot, laid out by feature on floors that name no feature.
 
-:mod:`bot.store` keeps games, moves and the outbox in SQLite or PostgreSQL and knows no rules;
-:mod:`bot.core` is the Discord-free half (the game service and its parts, the turn panel's
-state machine, the texts, the outbox); the Discord layer on top talks to Discord only:
-:mod:`bot.client` (start-up, the loops, posting), :mod:`bot.cog` (the commands),
-:mod:`bot.lobby`, :mod:`bot.panel`, :mod:`bot.absence` and :mod:`bot.views` (each feature's
-buttons and answers), on the one :class:`~bot.buttons.IdItem` base of :mod:`bot.buttons`, and
-:mod:`bot.errors` (every refusal answered privately).
+From the bottom: :mod:`bot.ops` (settings, the clock, start-up checks, log redaction),
+:mod:`bot.db` (one database layer for SQLite and PostgreSQL, with its migrations),
+:mod:`bot.game` (the game floor: rows, the game store, loading and committing a turn, the
+lobby, the outbox, pictures and texts) and :mod:`bot.shell` (the Discord client, buttons,
+permissions and the one error translator). Each feature stands on them in a package of its
+own (:mod:`bot.play`, :mod:`bot.lobby`, :mod:`bot.panel`, :mod:`bot.attendance`,
+:mod:`bot.daily`, :mod:`bot.standings`, :mod:`bot.archive`, :mod:`bot.computers`,
+:mod:`bot.retention`), and :mod:`bot.app` puts them together.
 """

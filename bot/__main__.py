@@ -1,19 +1,19 @@
 """Run the bot: ``cascadia-bot`` or ``python -m bot``; or try it without Discord:
 ``cascadia-bot sandbox [--port 8080] [--players 3] [--db PATH]``.
 
-Reads its settings from the environment (see :mod:`bot.config`), checks the database and takes
-its lock (see :mod:`bot.preflight`), waits until Discord answers (see :mod:`bot.reach`), opens
-the database, then runs the client until SIGTERM or Ctrl-C, and shuts down in order: the
-client first (a post in progress finishes), then the database.
+Reads its settings from the environment (see :mod:`bot.ops.config`), checks the database
+and takes its lock (see :mod:`bot.ops.preflight`), waits until Discord answers (see
+:mod:`bot.shell.reach`), opens the database, then runs the client until SIGTERM or Ctrl-C,
+and shuts down in order: the client first (a post in progress finishes), then the database.
 
 An operator mistake (bad settings, an unusable database, unknown arguments) is one line on
 standard error and exit status 2, before any file is touched.
 
 ``cascadia-bot migrate --from FILE --to URL`` copies an SQLite database into PostgreSQL
-instead (see :mod:`bot.migrate`); ``cascadia-bot backup --to FILE`` and ``cascadia-bot restore
+instead (see :mod:`bot.db.migrate`); ``cascadia-bot backup --to FILE`` and ``cascadia-bot restore
 --from FILE`` back the database of ``CASCADIA_DB`` up and put a backup back (see
-:mod:`bot.backup`); ``cascadia-bot ratings --rebuild`` recomputes the league ratings (see
-:mod:`bot.ratings`). ``cascadia-bot sandbox`` hands the process over to
+:mod:`bot.db.backup`); ``cascadia-bot ratings --rebuild`` recomputes the league ratings (see
+:mod:`bot.standings.rebuild`). ``cascadia-bot sandbox`` hands the process over to
 ``python -m sandbox``, which runs this very bot as a process of its own against a local
 Discord-compatible server; the bot never imports it.
 """
@@ -31,17 +31,18 @@ from urllib.parse import urlsplit
 
 import discord
 
-from bot import backup, migrate
-from bot.client import CascadiaBot
-from bot.clock import clock_for
-from bot.config import ConfigError, Settings
-from bot.core import allocator
-from bot.errors import LateSuggestions
-from bot.preflight import DatabaseLock, StartupError, check_database, check_postgres
-from bot.ratings import ratings_main
-from bot.reach import wait_until_reachable
-from bot.redact import Redactor
-from bot.store import StoreError, describe, open_store
+from bot.db import backup, migrate
+from bot.db.errors import StoreError
+from bot.db.target import describe, open_store
+from bot.ops import allocator
+from bot.ops.clock import clock_for
+from bot.ops.config import ConfigError, Settings
+from bot.ops.preflight import DatabaseLock, StartupError, check_database, check_postgres
+from bot.ops.redact import Redactor
+from bot.shell.client import CascadiaBot
+from bot.shell.errors import LateSuggestions
+from bot.shell.reach import wait_until_reachable
+from bot.standings.rebuild import ratings_main
 
 log = logging.getLogger("bot")
 
@@ -82,7 +83,7 @@ async def run(settings: Settings) -> None:
 def configure_logging(level_name: str, *, secrets: Iterable[str] = ()) -> None:
     """Plain one-line records on standard error (no colour codes: logs end up in files), with
     ``secrets``, interaction and webhook tokens and database passwords masked at every level
-    (see :mod:`bot.redact`)."""
+    (see :mod:`bot.ops.redact`)."""
     level = logging.getLevelName(level_name)
     formatter = logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
     discord.utils.setup_logging(level=level, formatter=formatter, root=True)

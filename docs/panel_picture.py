@@ -15,9 +15,9 @@ if __name__ == "__main__" and not __package__:
     # Run as a file, this file's folder comes first on the path and would hide the packages.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from bot.core.panel_draft import Draft, Offer, Press, Step, Verb
-from bot.core.panel_service import draw_panel
-from bot.core.panel_steps import advance, offer
+from bot.panel.draft import Draft, Offer, Press, Step, Verb
+from bot.panel.service import draw_panel
+from bot.panel.steps import advance, offer
 from engine import GameState, apply, choose, new_game
 
 PICTURE = Path(__file__).resolve().parent / "panel.png"

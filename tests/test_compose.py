@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.config import Settings
+from bot.ops.config import Settings
 
 COMPOSE = Path(__file__).resolve().parent.parent / "docker-compose.yml"
 _SERVICE = re.compile(r"^  ([\w-]+):\s*$")

@@ -5,9 +5,9 @@ local Discord-compatible server, ``fakediscord``, stands apart: none of the thre
 and it imports none of them. The ``sandbox`` runs the bot as a process against that server:
 it imports the server but none of the layers, and the bot never imports it. The benchmarks
 run installed code only, never the tests.
-Inside the bot, the store knows no rules and the core no Discord: ``bot.store`` <-
-``bot.core`` <- the Discord layer (``bot.client``, ``bot.cog``, ``bot.lobby``, ``bot.views``,
-...). Outside the engine, code asks the ``engine`` package for its public names only. No
+Inside the bot, only the Discord rooms (``bot.shell`` and each feature's cog) import discord;
+the floors and features are held by import-linter's contracts in ``pyproject.toml``.
+Outside the engine, code asks the ``engine`` package for its public names only. No
 modules of the project import each other in a circle (imports for type checking only aside).
 """
 
@@ -154,7 +154,7 @@ def test_engine_imports_without_the_other_layers() -> None:
 
 def _modules(path: Path) -> set[str]:
     """Every module ``path`` imports by its full name (``from bot import lobby`` is
-    ``bot.lobby``; ``from engine import Hex`` is ``engine``)."""
+    ``bot.lobby.cog``; ``from engine import Hex`` is ``engine``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -189,18 +189,18 @@ SCORING_CARD_MODULES = {
 }
 
 
-@pytest.mark.parametrize("path", _package_files("bot/core") + _package_files("bot/store"), ids=_rel)
-def test_core_and_store_know_nothing_of_discord(path: Path) -> None:
-    modules = _modules(path)
-    assert not {m.split(".")[0] for m in modules} & DISCORD_PACKAGES
-    own = {m for m in modules if m == "bot" or m.startswith("bot.")}
-    allowed = ("bot.store",) if "store" in path.parts else ("bot.store", "bot.core")
-    assert all(m.startswith(allowed) for m in own), sorted(own)
+DISCORD_ROOMS = {"shell", "cog.py", "notify_cog.py", "views.py"}
 
 
-@pytest.mark.parametrize("path", _package_files("bot/store"), ids=_rel)
-def test_store_knows_no_rules(path: Path) -> None:
-    assert not {m.split(".")[0] for m in _modules(path)} & {"engine", "render"}
+def _discord_free_files() -> list[Path]:
+    return [p for p in _package_files("bot") if not DISCORD_ROOMS & {*p.parts, p.name}]
+
+
+@pytest.mark.parametrize("path", _discord_free_files(), ids=_rel)
+def test_only_the_discord_rooms_import_discord(path: Path) -> None:
+    if path.name == "__main__.py":
+        pytest.skip("the console script starts the client")
+    assert not {m.split(".")[0] for m in _modules(path)} & DISCORD_PACKAGES
 
 
 @pytest.mark.parametrize("path", _package_files("bot") + _package_files("render"), ids=_rel)
@@ -213,21 +213,16 @@ def test_engine_is_used_by_its_public_names(path: Path) -> None:
 
 def test_the_discord_free_half_imports_without_discord() -> None:
     code = (
-        "import sys, bot.store, bot.core.service, bot.core.outbox, bot.core.choices,"
-        " bot.core.pictures, bot.core.records, bot.migrate;"
+        "import sys, bot.game.service, bot.game.outbox, bot.play.choices,"
+        " bot.game.pictures, bot.game.records, bot.db.migrate;"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in {'discord', 'aiohttp'}"
-        " or m in {'bot.client', 'bot.cog', 'bot.lobby', 'bot.views', 'bot.errors'});"
+        " or m.startswith('bot.shell') or m.endswith('.cog'));"
         "print(bad); sys.exit(1 if bad else 0)"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
-
-
-def test_the_client_imports_no_feature_module() -> None:
-    modules = _modules(ROOT / "bot" / "client.py")
-    assert not modules & {"bot.cog", "bot.lobby", "bot.views"}
 
 
 PROJECT_PACKAGES = ("engine", "render", "bot", "fakediscord", "sandbox")
@@ -328,8 +323,8 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_modules_of_the_project_import_each_other_in_a_circle() -> None:
     graph = import_graph(ROOT, PROJECT_PACKAGES)
-    assert {"bot.core.service", "bot.core.computers", "engine.moves"} <= graph.keys()
-    assert "bot.core.kernel" in graph["bot.core.service"]
+    assert {"bot.game.service", "bot.game.computers", "engine.moves"} <= graph.keys()
+    assert "bot.game.kernel" in graph["bot.game.service"]
     assert import_cycles(graph) == []
 
 

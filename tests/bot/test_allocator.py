@@ -1,4 +1,4 @@
-"""The allocator's settings: after :func:`bot.core.allocator.tune`, a large block that was
+"""The allocator's settings: after :func:`bot.ops.allocator.tune`, a large block that was
 freed goes back to the system at once, where glibc's defaults keep it resident; a setting a
 host gives in the environment is not applied over."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core import allocator
+from bot.ops import allocator
 
 ROOT = Path(__file__).resolve().parents[2]
 BLOCK = 8 << 20
@@ -19,7 +19,7 @@ BLOCK = 8 << 20
 # glibc move its mapping size up to the block's size when left to itself.
 PROBE = f"""
 import os, sys
-from bot.core import allocator
+from bot.ops import allocator
 print(",".join(allocator.tune() if sys.argv[1] == "tuned" else []) or "-")
 def resident():
     with open("/proc/self/statm") as f:

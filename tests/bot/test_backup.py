@@ -20,9 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.backup import KEEP, BackupError, Backups, backup, backups_in, inspect, restore
-from bot.preflight import check_database
-from bot.store import SqliteStore, load_migrations
+from bot.db.backup import KEEP, BackupError, Backups, backup, backups_in, inspect, restore
+from bot.db.schema import load_migrations
+from bot.db.sqlite import SqliteStore
+from bot.ops.preflight import check_database
 from tests.bot.test_migrate import everything, fill
 
 ROOT = Path(__file__).resolve().parents[2]

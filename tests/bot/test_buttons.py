@@ -7,10 +7,13 @@ from typing import Any, cast
 import discord
 import pytest
 
-from bot import absence, lobby, panel, views
-from bot.buttons import IdItem
-from bot.core.panel_draft import Button, Option, Select, Verb
-from bot.panel import PanelIds
+from bot.attendance import cog as absence
+from bot.lobby import cog as lobby
+from bot.panel import cog as panel
+from bot.panel.cog import PanelIds
+from bot.panel.draft import Button, Option, Select, Verb
+from bot.play import views
+from bot.shell.buttons import IdItem
 
 IDS = PanelIds(game_id=41, user_id=901, turn=7, version=3)
 SAMPLES: list[IdItem[Any]] = [

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.clock import OffsetClock, clock_for
-from bot.config import Settings
-from bot.store import utc_now
+from bot.game.rows import utc_now
+from bot.ops.clock import OffsetClock, clock_for
+from bot.ops.config import Settings
 
 
 def test_the_clock_moves_by_the_files_seconds(tmp_path: Path) -> None:

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from bot.client import CascadiaBot
-from bot.config import Settings
-from bot.store import SqliteStore
+from bot.db.sqlite import SqliteStore
+from bot.ops.config import Settings
+from bot.shell.client import CascadiaBot
 from fakediscord import MANAGE_CHANNELS, DiscordServer, MessageRecord
 
 

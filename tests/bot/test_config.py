@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, Settings
+from bot.ops.config import ConfigError, Settings
 
 TOKEN = "MTIz.secret-token-value"
 

@@ -5,10 +5,22 @@ from __future__ import annotations
 import pytest
 from discord import AppCommandOptionType, app_commands
 
-from bot import errors, store
-from bot.cog import TilePosition
-from bot.core.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
-from bot.errors import user_message
+from bot.db.errors import (
+    AlreadySeated,
+    CannotSave,
+    ChannelBusy,
+    ConnectionLost,
+    GameClosed,
+    LobbyFull,
+    NotInLobby,
+    NotSeated,
+    RevisionConflict,
+)
+from bot.game.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
+from bot.game.rows import GameStatus
+from bot.play.cog import TilePosition
+from bot.shell import errors
+from bot.shell.errors import user_message
 from engine import IllegalAction, InvalidInput, Reason
 
 
@@ -26,21 +38,21 @@ from engine import IllegalAction, InvalidInput, Reason
             "Not allowed: 5,5 does not touch your environment.",
         ),
         (InvalidInput("not a position: 'x'"), "I could not read that: not a position: 'x'."),
-        (store.ChannelBusy(1, 2), "A game is already running in this channel"),
-        (store.LobbyFull(1, 4), "The lobby is full: 4 players."),
-        (store.AlreadySeated(1, 2), "You are already seated"),
-        (store.NotSeated(1, 2), "You are not in this game."),
-        (store.NotInLobby(1, store.GameStatus.ACTIVE), "The game has already started."),
-        (store.NotInLobby(1, store.GameStatus.ENDED), "This lobby is closed."),
-        (store.GameClosed(1, store.GameStatus.FINISHED), "This game is over."),
-        (store.RevisionConflict(1, 3, 4), "someone was faster"),
+        (ChannelBusy(1, 2), "A game is already running in this channel"),
+        (LobbyFull(1, 4), "The lobby is full: 4 players."),
+        (AlreadySeated(1, 2), "You are already seated"),
+        (NotSeated(1, 2), "You are not in this game."),
+        (NotInLobby(1, GameStatus.ACTIVE), "The game has already started."),
+        (NotInLobby(1, GameStatus.ENDED), "This lobby is closed."),
+        (GameClosed(1, GameStatus.FINISHED), "This game is over."),
+        (RevisionConflict(1, 3, 4), "someone was faster"),
         (app_commands.NoPrivateMessage(), "server channel"),
         (
-            store.ConnectionLost("ConnectionDoesNotExistError: connection was closed"),
+            ConnectionLost("ConnectionDoesNotExistError: connection was closed"),
             "The game's database is not answering; try again in a minute.",
         ),
         (
-            store.CannotSave("SQLITE_FULL: database or disk is full", "the disk is full"),
+            CannotSave("SQLITE_FULL: database or disk is full", "the disk is full"),
             "The bot cannot save right now (the disk is full); nothing was changed.",
         ),
     ],

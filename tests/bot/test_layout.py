@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.core.captions import Attachment
-from bot.layout import Layout
+from bot.game.captions import Attachment
+from bot.shell.layout import Layout
 
 PLAY = ("Play", "cascadia:play:7:3")
 HAND_OVER = ("Hand over", "cascadia:computer:7:1")

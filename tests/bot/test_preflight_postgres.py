@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
-from bot.preflight import StartupError, check_postgres
+from bot.ops.config import Settings
+from bot.ops.preflight import StartupError, check_postgres
 from sandbox.pgserver import PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]

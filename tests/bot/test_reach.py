@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from bot.reach import MAX_DELAY, Unreachable, probe, wait_until_reachable
+from bot.shell.reach import MAX_DELAY, Unreachable, probe, wait_until_reachable
 from fakediscord import DiscordServer
 
 
@@ -23,7 +23,7 @@ async def test_retries_with_backoff_and_warns_once(caplog: pytest.LogCaptureFixt
     async def sleep(seconds: float) -> None:
         pauses.append(seconds)
 
-    with caplog.at_level(logging.INFO, logger="bot.reach"):
+    with caplog.at_level(logging.INFO, logger="bot.shell.reach"):
         assert await wait_until_reachable("http://api", check=check, sleep=sleep) == failures
     assert tries == ["http://api"] * (failures + 1)
     assert pauses == [1, 2, 4, 8, 16, 32, MAX_DELAY, MAX_DELAY, MAX_DELAY]

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.__main__ import configure_logging
-from bot.redact import MASK, Redactor
+from bot.ops.redact import MASK, Redactor
 
 BOT_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"
 INTERACTION_TOKEN = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OnNlY3JldA-_x9"

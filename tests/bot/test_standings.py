@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.client import CascadiaBot
-from bot.config import Settings
-from bot.store import SqliteStore
+from bot.db.sqlite import SqliteStore
+from bot.ops.config import Settings
+from bot.shell.client import CascadiaBot
 
 
 @pytest.fixture
@@ -20,8 +20,8 @@ async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
         SqliteStore.open(path) as store,
         CascadiaBot(Settings(token="t", db_path=path), store) as client,
     ):
-        await client.load_extension("bot.cog")
-        await client.load_extension("bot.standings")
+        await client.load_extension("bot.play.cog")
+        await client.load_extension("bot.standings.cog")
         yield client
 
 
@@ -49,6 +49,6 @@ def test_the_standings_commands_and_their_options(bot: CascadiaBot) -> None:
 
 
 async def test_unloading_takes_the_commands_away(bot: CascadiaBot) -> None:
-    await bot.unload_extension("bot.standings")
+    await bot.unload_extension("bot.standings.cog")
     assert "stats" not in _subcommands(bot)
     assert "play" in _subcommands(bot)

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from bot.client import CascadiaBot
-from bot.config import Settings
-from bot.store import SqliteStore
-from bot.sync import SyncRecord, fingerprint, record_path, sync_if_changed
+from bot.db.sqlite import SqliteStore
+from bot.ops.config import Settings
+from bot.shell.client import CascadiaBot
+from bot.shell.sync import SyncRecord, fingerprint, record_path, sync_if_changed
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
         SqliteStore.open(path) as store,
         CascadiaBot(Settings(token="t", db_path=path), store) as client,
     ):
-        await client.load_extension("bot.cog")
+        await client.load_extension("bot.play.cog")
         yield client
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.errors import SUGGEST_SECONDS
+from bot.shell.errors import SUGGEST_SECONDS
 from tests.e2e.harness import World, poll_until
 
 pytestmark = pytest.mark.e2e

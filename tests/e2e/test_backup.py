@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.backup import backups_in, inspect
+from bot.db.backup import backups_in, inspect
 from tests.e2e.harness import REPO_ROOT, World, poll_until
 
 BACKUP_HOURS = 0.0005

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from bot.core.captions import file_stem
+from bot.game.captions import file_stem
 from engine import TURNS_PER_PLAYER
 from fakediscord import MessageRecord
 from tests.e2e.harness import (

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.daily_par import daily_par
+from bot.daily.par import daily_par
 from engine import Day
 from engine.daily import daily_seed
 from fakediscord import (

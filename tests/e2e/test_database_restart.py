@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import OUTBOX_SECONDS
-from bot.core.retry import LONGEST_WAIT
+from bot.db.retry import LONGEST_WAIT
+from bot.shell.client import OUTBOX_SECONDS
 from sandbox import pgserver
 from tests.e2e.harness import GameChannel, World, button, poll_until
 

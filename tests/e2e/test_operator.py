@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.preflight import lock_path
+from bot.ops.preflight import lock_path
 from fakediscord import DiscordServer
 from tests.e2e.harness import REPO_ROOT, World
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import load_migrations
+from bot.db.schema import load_migrations
 from tests.e2e.harness import World
 from tests.e2e.test_restart import kill_before_the_move_is_committed, kill_between_commit_and_post
 

@@ -23,7 +23,7 @@ _LINK = re.compile(r"\[final message\]\(https://discord\.com/channels/\d+/\d+/(\
 
 @pytest.fixture
 def clock_file(tmp_path: Path) -> Path:
-    """The seconds the bot's clock is ahead of the real time (see :mod:`bot.clock`)."""
+    """The seconds the bot's clock is ahead of the real time (see :mod:`bot.ops.clock`)."""
     return tmp_path / "clock"
 
 

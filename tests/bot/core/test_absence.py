@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.absence import (
+from bot.attendance.presence import (
     AwayPeriod,
     BadAwayDate,
     Presence,
@@ -20,7 +20,7 @@ from bot.core.absence import (
     parse_day,
     skips_in_a_row,
 )
-from bot.core.quiet import QuietHours
+from bot.attendance.quiet import QuietHours
 
 START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 H = timedelta(hours=1)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.core import absence_messages as texts
-from bot.core.absence import AwayPeriod, Call, SkipTally
-from bot.core.messages import (
+from bot.attendance import texts
+from bot.attendance.presence import AwayPeriod, Call, SkipTally
+from bot.attendance.quiet import QuietHours, zone_named
+from bot.game.messages import (
     GameSummary,
     Player,
     my_games_message,
@@ -14,9 +15,8 @@ from bot.core.messages import (
     status_message,
     your_turn_line,
 )
-from bot.core.outbox import Announcement
-from bot.core.quiet import QuietHours, zone_named
-from bot.store import OutboxRow
+from bot.game.outbox import Announcement
+from bot.game.rows import OutboxRow
 from engine import new_game
 
 ADA = Player(1, "Ada")

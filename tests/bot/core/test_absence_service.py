@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core.absence_service import (
+from bot.attendance.service import (
     Attendance,
     BadSetting,
     CannotSkip,
@@ -19,12 +19,12 @@ from bot.core.absence_service import (
     TurnPlayed,
     VoteClosed,
 )
-from bot.core.computers import Thinker, think
-from bot.core.errors import NotHost, NotInGame
-from bot.core.outbox import Announcement
-from bot.core.records import move_text
-from bot.core.service import GameService, LoadedGame
-from bot.store import Store
+from bot.game.computers import Thinker, think
+from bot.game.errors import NotHost, NotInGame
+from bot.game.interface import Store
+from bot.game.outbox import Announcement
+from bot.game.records import move_text
+from bot.game.service import GameService, LoadedGame
 from engine import GameState, Move, choose
 from tests.bot.clocks import FakeClock
 from tests.bot.core.queued import queued

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.core.archive import (
+from bot.archive.service import (
     PAGE_SIZE,
     Archive,
     ArchivedGame,
@@ -18,9 +18,12 @@ from bot.core.archive import (
     history_text,
     round_totals,
 )
-from bot.core.messages import help_message
-from bot.core.service import GameService
-from bot.store import GameRow, GameStatus, PostgresStore, SqliteStore, Store
+from bot.db.postgres import PostgresStore
+from bot.db.sqlite import SqliteStore
+from bot.game.interface import Store
+from bot.game.messages import help_message
+from bot.game.rows import GameRow, GameStatus
+from bot.game.service import GameService
 from tests.bot.clocks import FakeClock
 from tests.bot.core.test_service import (
     ADA,

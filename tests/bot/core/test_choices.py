@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.core.choices import (
+from bot.play.choices import (
     MAX_CHOICES,
     RETURN,
     Choice,

@@ -10,12 +10,15 @@ from datetime import timedelta
 
 import pytest
 
-from bot.core.archive import Archive
-from bot.core.errors import DamagedState
-from bot.core.retention import KEEP_UNPACKED, Forgetting, Pass
-from bot.core.service import GameService
-from bot.core.standings import stats_answer
-from bot.store import GameRow, GameStatus, PostgresStore, SqliteStore, Store
+from bot.archive.service import Archive
+from bot.db.postgres import PostgresStore
+from bot.db.sqlite import SqliteStore
+from bot.game.errors import DamagedState
+from bot.game.interface import Store
+from bot.game.rows import GameRow, GameStatus
+from bot.game.service import GameService
+from bot.retention.forgetting import KEEP_UNPACKED, Forgetting, Pass
+from bot.standings.service import stats_answer
 from tests.bot.clocks import FakeClock
 from tests.bot.core.test_service import ADA, BOB, GUILD, _any_turn, _current_user
 

@@ -12,8 +12,9 @@ from typing import Any, cast
 
 import pytest
 
-from bot.core.computers import Thinker, computer_name, start_thinker, suggest, think
-from bot.core.errors import (
+from bot.db.errors import HintTaken, LobbyFull, NotActive, NotFound, NotInLobby, RevisionConflict
+from bot.game.computers import Thinker, computer_name, start_thinker, suggest, think
+from bot.game.errors import (
     ComputerAdded,
     HintUsed,
     LastPerson,
@@ -22,20 +23,12 @@ from bot.core.errors import (
     NotInGame,
     NotYourTurn,
 )
-from bot.core.messages import Player, play_command, your_turn_line
-from bot.core.outbox import Announcement
-from bot.core.records import state_text
-from bot.core.service import GameService, LoadedGame
-from bot.store import (
-    GameStatus,
-    HintTaken,
-    LobbyFull,
-    NotActive,
-    NotFound,
-    NotInLobby,
-    RevisionConflict,
-    Store,
-)
+from bot.game.interface import Store
+from bot.game.messages import Player, play_command, your_turn_line
+from bot.game.outbox import Announcement
+from bot.game.records import state_text
+from bot.game.rows import GameStatus
+from bot.game.service import GameService, LoadedGame
 from engine import (
     GameRecord,
     InvalidInput,

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.core.computer_turns import ComputerTurns
-from bot.core.computers import Thinker
-from bot.core.service import GameService
-from bot.store import PostgresStore
+from bot.computers.turns import ComputerTurns
+from bot.db.postgres import PostgresStore
+from bot.game.computers import Thinker
+from bot.game.service import GameService
 from sandbox import pgserver
 from tests.bot.clocks import FakeClock
 from tests.bot.core.conftest import START
@@ -59,7 +59,7 @@ async def test_a_computer_turn_due_while_the_server_is_down_is_played_once_it_is
 
         computers = ComputerTurns(service, announce)
         waits = Heard("waits for the database")
-        logging.getLogger("bot.core.retry").addHandler(waits)
+        logging.getLogger("bot.db.retry").addHandler(waits)
         with caplog.at_level(logging.INFO):
             server.halt("fast")
             computers.wake([table.game.id])
@@ -67,7 +67,7 @@ async def test_a_computer_turn_due_while_the_server_is_down_is_played_once_it_is
                 async with asyncio.timeout(10):
                     await waits.event.wait()
             finally:
-                logging.getLogger("bot.core.retry").removeHandler(waits)
+                logging.getLogger("bot.db.retry").removeHandler(waits)
             server.launch()
             async with asyncio.timeout(60):
                 await computers.idle()

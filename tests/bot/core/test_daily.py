@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.core import messages
-from bot.core.archive import Archive, NoArchivedGame
-from bot.core.daily import (
+from bot.archive.service import Archive, NoArchivedGame
+from bot.daily.par import daily_par
+from bot.daily.service import (
     MAX_BOARD,
     AttemptOpen,
     Board,
@@ -22,10 +22,12 @@ from bot.core.daily import (
     streak,
     streak_line,
 )
-from bot.core.daily_par import daily_par
-from bot.core.records import move_text, read_state
-from bot.core.service import GameService
-from bot.store import AttemptCounted, DailyEntry, Store
+from bot.db.errors import AttemptCounted
+from bot.game import messages
+from bot.game.interface import Store
+from bot.game.records import move_text, read_state
+from bot.game.rows import DailyEntry
+from bot.game.service import GameService
 from engine import Day, Move, choose, daily_deal
 from engine.daily import daily_seed
 from tests.bot.clocks import FakeClock

@@ -6,7 +6,7 @@ import io
 import json
 from contextlib import redirect_stdout
 
-from bot.core.daily_par import daily_par, par_line
+from bot.daily.par import daily_par, par_line
 from engine.cli import main
 from engine.daily import Day
 

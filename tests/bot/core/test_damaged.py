@@ -9,9 +9,9 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.core.errors import DamagedState
-from bot.core.service import GameService
-from bot.store import open_store
+from bot.db.target import open_store
+from bot.game.errors import DamagedState
+from bot.game.service import GameService
 from tests.bot.clocks import FakeClock
 from tests.bot.core.conftest import START
 from tests.bot.core.test_service import _any_turn, _current_user
@@ -42,7 +42,7 @@ async def test_a_damaged_state_refuses_that_game_only(
                 "UPDATE games SET state = substr(state, 1, 40) WHERE id = ?", (hurt.game.id,)
             )
             await db.commit()
-        with caplog.at_level(logging.WARNING, logger="bot.core.kernel"):
+        with caplog.at_level(logging.WARNING, logger="bot.game.kernel"):
             for _ in range(2):
                 with pytest.raises(DamagedState, match="saved state is damaged"):
                     await service.game(HURT)

@@ -16,9 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.service import GameService
-from bot.errors import user_message
-from bot.store import CannotSave, SqliteStore, Store, open_store
+from bot.db.errors import CannotSave
+from bot.db.sqlite import SqliteStore
+from bot.db.target import open_store
+from bot.game.interface import Store
+from bot.game.service import GameService
+from bot.shell.errors import user_message
 from tests.bot.clocks import FakeClock
 from tests.bot.core.conftest import START
 from tests.bot.core.test_service import _any_turn, _current_user
@@ -66,7 +69,7 @@ async def test_a_full_disk_refuses_the_move_whole_and_play_goes_on_when_space_is
         await _start(service)
         await _limit_pages(store, 1)
         rng = random.Random(3)
-        with caplog.at_level(logging.INFO, logger="bot.store"):
+        with caplog.at_level(logging.INFO, logger="bot"):
             # The moves fill the pages' room, then the one page more, then one is refused.
             played = 0
             while True:

@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 import pytest
 from discord.utils import escape_markdown as discord_escape_markdown
 
-from bot.core import messages
-from bot.core.markdown import escape_markdown
-from bot.core.messages import GameSummary, Player
-from bot.core.reminders import ReminderLevel
+from bot.attendance.reminders import ReminderLevel
+from bot.game import messages
+from bot.game.markdown import escape_markdown
+from bot.game.messages import GameSummary, Player
 from engine import (
     CardSet,
     GameState,

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from bot.core.messages import GameSummary, Player, lobby_message, my_games_message
-from bot.core.names import MAX_NAME, clean, safe, seat_names
+from bot.game.messages import GameSummary, Player, lobby_message, my_games_message
+from bot.game.names import MAX_NAME, clean, safe, seat_names
 
 MENTION = re.compile(r"<@[!&]?\d+>|<#\d+>|</[^>]+:\d+>|@everyone|@here")
 """What Discord renders as a live mention."""

@@ -13,17 +13,18 @@ from typing import Any
 
 import pytest
 
-from bot.core import notify
-from bot.core.absence import Presence
-from bot.core.absence_service import Attendance
-from bot.core.captions import Attachment
-from bot.core.notify import BadNotifySetting, NotifyChange
-from bot.core.notify_service import Notices
-from bot.core.outbox import Announcement, DirectRefused, Outbox, Picture, Post
-from bot.core.quiet import QuietHours
-from bot.core.records import move_text
-from bot.core.service import GameService, LoadedGame
-from bot.store import NotifySettings, OutboxRow, Store
+from bot.attendance import notify
+from bot.attendance.notices import Notices
+from bot.attendance.notify import BadNotifySetting, NotifyChange
+from bot.attendance.presence import Presence
+from bot.attendance.quiet import QuietHours
+from bot.attendance.service import Attendance
+from bot.game.captions import Attachment
+from bot.game.interface import Store
+from bot.game.outbox import Announcement, DirectRefused, Outbox, Picture, Post
+from bot.game.records import move_text
+from bot.game.rows import NotifySettings, OutboxRow
+from bot.game.service import GameService, LoadedGame
 from engine import Move, choose
 from tests.bot.clocks import FakeClock
 

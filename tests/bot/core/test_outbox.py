@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 
 from benchmarks import positions
-from bot.core.captions import Attachment
-from bot.core.outbox import (
+from bot.db.target import open_store
+from bot.game.captions import Attachment
+from bot.game.interface import Store
+from bot.game.outbox import (
     SNAPSHOT_VERSION,
     Announcement,
     ChannelGone,
@@ -25,8 +27,8 @@ from bot.core.outbox import (
     PostRefused,
     render_pictures,
 )
-from bot.core.records import state_text
-from bot.store import Claimer, GameRow, OutboxRow, Store, open_store
+from bot.game.records import state_text
+from bot.game.rows import Claimer, GameRow, OutboxRow
 from engine import Hex, Phase, apply, new_game, score_state, seat_score, state_to_json
 from engine.players import random_action
 from render import environment_scale, render_environment

@@ -7,13 +7,15 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.core.errors import HintUsed, NotInGame, NotYourTurn
-from bot.core.messages import play_command
-from bot.core.panel_draft import Draft, Press, Step, Verb, command_text
-from bot.core.panel_service import CLOSED, Outcome, PanelGone, PanelRefused, Panels, Shown
-from bot.core.panel_steps import suggestion
-from bot.core.service import GameService, LoadedGame
-from bot.store import StalePanel, Store, open_store
+from bot.db.errors import StalePanel
+from bot.db.target import open_store
+from bot.game.errors import HintUsed, NotInGame, NotYourTurn
+from bot.game.interface import Store
+from bot.game.messages import play_command
+from bot.game.service import GameService, LoadedGame
+from bot.panel.draft import Draft, Press, Step, Verb, command_text
+from bot.panel.service import CLOSED, Outcome, PanelGone, PanelRefused, Panels, Shown
+from bot.panel.steps import suggestion
 from engine import InvalidInput, ranked_moves
 
 GUILD, CHANNEL = 1, 10

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from bot.core import gains
-from bot.core.panel_draft import (
+from bot.panel import gains
+from bot.panel.draft import (
     PAGE_SIZE,
     Draft,
     Offer,
@@ -21,8 +21,8 @@ from bot.core.panel_draft import (
     actions,
     command_text,
 )
-from bot.core.panel_service import draw_panel
-from bot.core.panel_steps import advance, check_press, offer, score_change, suggestion
+from bot.panel.service import draw_panel
+from bot.panel.steps import advance, check_press, offer, score_change, suggestion
 from engine import (
     CascadiaError,
     GameState,

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from bot.core.outbox import Announcement, Picture, render_pictures
-from bot.core.pictures import start_renderer
+from bot.game.outbox import Announcement, Picture, render_pictures
+from bot.game.pictures import start_renderer
 from engine.players import random_game
 
 PNG = b"\x89PNG\r\n\x1a\n"

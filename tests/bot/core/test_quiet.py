@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.quiet import QuietHours, UnknownZone, zone_choices, zone_named
+from bot.attendance.quiet import QuietHours, UnknownZone, zone_choices, zone_named
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NIGHT = QuietHours(22, 8, BERLIN)

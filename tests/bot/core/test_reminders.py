@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.reminders import (
+from bot.attendance.reminders import (
     ReminderDue,
     ReminderLevel,
     catch_up,

@@ -9,9 +9,9 @@ from io import BytesIO
 import pytest
 from PIL import Image
 
-from bot.core.captions import MAX_DESCRIPTION, environment_files
-from bot.core.pictures import start_renderer
-from bot.core.replays import (
+from bot.game.captions import MAX_DESCRIPTION, environment_files
+from bot.game.pictures import start_renderer
+from bot.game.replays import (
     CHART_FILE,
     REPLAY_FILE,
     Lead,

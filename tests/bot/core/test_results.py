@@ -11,14 +11,16 @@ from zoneinfo import ZoneInfo
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.core.absence import AwayPeriod, Presence
-from bot.core.league import player_key, rate, rebuild_ratings
-from bot.core.messages import Player
-from bot.core.quiet import QuietHours
-from bot.core.results import may_be_rated, ranks, tokens_used, turn_seconds
-from bot.core.service import GameService, LoadedGame
-from bot.core.standings import backfill_results
-from bot.store import GameStatus, MoveRow, Rating, SeatResult, SqliteStore, Store
+from bot.attendance.presence import AwayPeriod, Presence
+from bot.attendance.quiet import QuietHours
+from bot.db.sqlite import SqliteStore
+from bot.game.interface import Store
+from bot.game.messages import Player
+from bot.game.rows import GameStatus, MoveRow, Rating, SeatResult
+from bot.game.service import GameService, LoadedGame
+from bot.standings.league import player_key, rate, rebuild_ratings
+from bot.standings.results import may_be_rated, ranks, tokens_used, turn_seconds
+from bot.standings.service import backfill_results
 from engine import (
     Move,
     PlaceTile,

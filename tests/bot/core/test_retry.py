@@ -7,8 +7,8 @@ import logging
 
 import pytest
 
-from bot.core.retry import when_available
-from bot.store import CannotSave, ConnectionLost
+from bot.db.errors import CannotSave, ConnectionLost
+from bot.db.retry import when_available
 
 
 class Waits:
@@ -35,7 +35,7 @@ async def test_the_work_is_tried_again_with_doubling_waits_until_the_database_an
         return "done"
 
     waits = Waits()
-    with caplog.at_level(logging.INFO, logger="bot.core.retry"):
+    with caplog.at_level(logging.INFO, logger="bot.db.retry"):
         assert await when_available(work, what="the drain", sleep=waits) == "done"
     assert tries == 9
     assert waits.seconds == [0.5, 1, 2, 4, 8, 16, 30, 30]
@@ -52,7 +52,7 @@ async def test_work_that_succeeds_at_once_waits_for_nothing_and_logs_nothing(
         return 1
 
     waits = Waits()
-    with caplog.at_level(logging.INFO, logger="bot.core.retry"):
+    with caplog.at_level(logging.INFO, logger="bot.db.retry"):
         assert await when_available(work, what="the drain", sleep=waits) == 1
     assert waits.seconds == []
     assert caplog.records == []

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from bot.core import records
-from bot.core.errors import (
+from bot.db.errors import AlreadySeated, ChannelBusy, LobbyFull, RevisionConflict
+from bot.game import records
+from bot.game.errors import (
     AlreadyPlayed,
     NoGame,
     NotHost,
@@ -22,22 +23,14 @@ from bot.core.errors import (
     NotYourTurn,
     TooManyLobbies,
 )
-from bot.core.lobby import parse_cards
-from bot.core.messages import Player, my_games_message
-from bot.core.outbox import Announcement, render_pictures
-from bot.core.records import last_placements
-from bot.core.service import GameService, LoadedGame
-from bot.core.turns import parse_wipe
-from bot.store import (
-    AlreadySeated,
-    ChannelBusy,
-    Claimer,
-    GameStatus,
-    LobbyFull,
-    MoveRow,
-    RevisionConflict,
-    Store,
-)
+from bot.game.interface import Store
+from bot.game.lobby import parse_cards
+from bot.game.messages import Player, my_games_message
+from bot.game.outbox import Announcement, render_pictures
+from bot.game.records import last_placements
+from bot.game.rows import Claimer, GameStatus, MoveRow
+from bot.game.service import GameService, LoadedGame
+from bot.game.turns import parse_wipe
 from engine import (
     GameRecord,
     GameState,

@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.core.messages import Player, plural
-from bot.core.records import move_text
-from bot.core.since import HEADING, MAX_LINES, since_last_turn, standings
-from bot.store import MoveRow
+from bot.game.messages import Player, plural
+from bot.game.records import move_text
+from bot.game.rows import MoveRow
+from bot.game.since import HEADING, MAX_LINES, since_last_turn, standings
 from engine import (
     Action,
     NatureWipe,

@@ -8,7 +8,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.core.standings import (
+from bot.game.interface import Store
+from bot.game.rows import Rating, SeatResult, Tablemate
+from bot.standings.service import (
     NoSeason,
     NotManager,
     OthersEverywhere,
@@ -18,7 +20,7 @@ from bot.core.standings import (
     stats_answer,
     stats_scope,
 )
-from bot.core.stats import (
+from bot.standings.stats import (
     duration,
     leaderboard_message,
     member_stats,
@@ -26,7 +28,6 @@ from bot.core.stats import (
     server_stats,
     stats_message,
 )
-from bot.store import Rating, SeatResult, Store, Tablemate
 from tests.bot.core.conftest import START
 
 GUILD = 1

@@ -7,11 +7,11 @@ from io import BytesIO
 
 from PIL import Image
 
-from bot.core.captions import Attachment
-from bot.core.outbox import Announcement, Picture, Post, render_pictures
-from bot.core.replays import CHART_FILE, REPLAY_FILE
-from bot.core.uploads import LEFT_OUT, fit_upload
-from bot.store import OutboxRow
+from bot.game.captions import Attachment
+from bot.game.outbox import Announcement, Picture, Post, render_pictures
+from bot.game.replays import CHART_FILE, REPLAY_FILE
+from bot.game.rows import OutboxRow
+from bot.game.uploads import LEFT_OUT, fit_upload
 from engine import record_for
 from engine.players import random_game
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store, open_store
+from bot.db.target import open_store
+from bot.game.interface import Store
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import START
 

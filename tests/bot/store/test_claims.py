@@ -10,7 +10,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.store import Claimer, GameRow, Store, open_store
+from bot.db.target import open_store
+from bot.game.interface import Store
+from bot.game.rows import Claimer, GameRow
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import HOST, NAMES, START, message
 

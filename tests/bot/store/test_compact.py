@@ -13,8 +13,12 @@ from datetime import timedelta
 import asyncpg
 import pytest
 
-from bot.store import DamagedLog, GameRow, GameStatus, PostgresStore, SqliteStore, Store
-from bot.store.packing import DAMAGED_STATE
+from bot.db.errors import DamagedLog
+from bot.db.postgres import PostgresStore
+from bot.db.sqlite import SqliteStore
+from bot.game.interface import Store
+from bot.game.packing import DAMAGED_STATE
+from bot.game.rows import GameRow, GameStatus
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import BOB, GUILD, HOST, START, lobby, message, move, started
 

@@ -10,15 +10,10 @@ from datetime import timedelta
 
 import pytest
 
-from bot.store import (
-    AttemptCounted,
-    ChannelBusy,
-    DailyStart,
-    GameStatus,
-    SeatResult,
-    Store,
-    open_store,
-)
+from bot.db.errors import AttemptCounted, ChannelBusy
+from bot.db.target import open_store
+from bot.game.interface import Store
+from bot.game.rows import DailyStart, GameStatus, SeatResult
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import START, message
 

@@ -9,7 +9,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.store import NotifySettings, OutboxMessage, OutboxRow, Store
+from bot.game.interface import Store
+from bot.game.rows import NotifySettings, OutboxMessage, OutboxRow
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import BOB, CAROL, START, message, move, started
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.store import MoveRow
-from bot.store.packing import PackDamaged, pack_moves, pack_state, unpack_moves, unpack_state
+from bot.game.packing import PackDamaged, pack_moves, pack_state, unpack_moves, unpack_state
+from bot.game.rows import MoveRow
 
 GAME = 7
 

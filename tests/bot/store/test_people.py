@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.store import Person, Store
+from bot.game.interface import Store
+from bot.game.rows import Person
 from tests.bot.store.test_store import BOB, CAROL, DAVE, START
 
 

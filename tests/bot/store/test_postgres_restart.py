@@ -13,9 +13,10 @@ from datetime import timedelta
 
 import pytest
 
-from bot.core.outbox import Outbox, Post
-from bot.store import Claimer, ConnectionLost, PostgresStore
-from bot.store.postgres import POOL_SIZE
+from bot.db.errors import ConnectionLost
+from bot.db.postgres import POOL_SIZE, PostgresStore
+from bot.game.outbox import Outbox, Post
+from bot.game.rows import Claimer
 from sandbox import pgserver
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import HOST, NAMES, START, message
@@ -45,7 +46,7 @@ async def test_while_the_server_is_down_each_operation_says_so_and_after_it_work
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     game = await store.create_lobby(1, 100, HOST, NAMES[HOST], "A")
-    with caplog.at_level(logging.INFO, logger="bot.store"):
+    with caplog.at_level(logging.INFO, logger="bot"):
         restarting_postgres.halt("fast")
         for _ in range(3):
             with pytest.raises(ConnectionLost):

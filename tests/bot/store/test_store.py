@@ -21,32 +21,32 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.reminders import catch_up
-from bot.store import (
+from bot.attendance.reminders import catch_up
+from bot.db.errors import (
     AlreadySeated,
     ChannelBusy,
-    Claimer,
-    CommitResult,
     DatabaseTooNew,
     GameClosed,
-    GameRow,
-    GameStatus,
     LobbyFull,
-    Migration,
     NotActive,
     NotFound,
     NotInLobby,
     NotSeated,
+    RevisionConflict,
+    StoreError,
+)
+from bot.db.schema import Migration, load_migrations, split_statements
+from bot.db.sqlite import SqliteStore
+from bot.db.target import open_store
+from bot.game.interface import Store
+from bot.game.rows import (
+    Claimer,
+    CommitResult,
+    GameRow,
+    GameStatus,
     OutboxMessage,
     ReminderNote,
-    RevisionConflict,
     Seat,
-    SqliteStore,
-    Store,
-    StoreError,
-    load_migrations,
-    open_store,
-    split_statements,
 )
 from tests.bot.clocks import FakeClock
 
@@ -706,7 +706,7 @@ async def test_migrations_from_empty(sqlite_store: SqliteStore, db_path: Path) -
 async def test_each_applied_migration_is_logged(
     db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="bot.store")
+    caplog.set_level(logging.INFO, logger="bot")
     async with SqliteStore.open(db_path):
         pass
     applied = [r.getMessage() for r in caplog.records if r.getMessage().startswith("applied")]
@@ -1055,8 +1055,8 @@ async def test_closed_store(db_path: Path) -> None:
 
 def test_store_modules_import_no_discord_and_no_rules() -> None:
     root = Path(__file__).resolve().parents[3] / "bot"
-    modules = [(path, {"aiosqlite", "asyncpg"}) for path in sorted((root / "store").glob("*.py"))]
-    for module, allowed_third_party in [*modules, (root / "core" / "reminders.py", set())]:
+    modules = [(path, {"aiosqlite", "asyncpg"}) for path in sorted((root / "db").glob("*.py"))]
+    for module, allowed_third_party in [*modules, (root / "attendance" / "reminders.py", set())]:
         tree = ast.parse(module.read_text(encoding="utf-8"))
         imported = {
             alias.name.split(".")[0]

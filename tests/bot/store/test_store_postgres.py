@@ -17,18 +17,11 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.store import (
-    DatabaseTooNew,
-    Migration,
-    PostgresStore,
-    SqliteStore,
-    StoreError,
-    describe,
-    is_postgres_url,
-    load_migrations,
-    open_store,
-    safe_url,
-)
+from bot.db.errors import DatabaseTooNew, StoreError
+from bot.db.postgres import PostgresStore
+from bot.db.schema import Migration, load_migrations
+from bot.db.sqlite import SqliteStore
+from bot.db.target import describe, is_postgres_url, open_store, safe_url
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import BOB, CHANNEL, HOST, lobby, move, started
 
@@ -74,7 +67,7 @@ async def test_migrations_from_empty(store: PostgresStore, postgres_url: str) ->
 async def test_each_applied_migration_is_logged(
     postgres_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    with caplog.at_level(logging.INFO, logger="bot.store.postgres"):
+    with caplog.at_level(logging.INFO, logger="bot.db.postgres"):
         async with PostgresStore.open(postgres_url):
             pass
     applied = [r.getMessage() for r in caplog.records if r.getMessage().startswith("applied")]

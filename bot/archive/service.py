@@ -1,0 +1,226 @@
+"""The archive of a server's finished games: ``/cascadia history`` and ``/cascadia replay``.
+
+Every player's total after each round is counted once, by replaying the moves, and kept in
+the store: when a game ends, or the first time a game finished before the totals were kept
+is asked for. The history's texts are pure functions of :class:`ArchivedGame` values.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.db.errors import DamagedLog
+from bot.game.errors import BotError, DamagedState
+from bot.game.interface import Store
+from bot.game.names import safe, seat_names
+from bot.game.records import UNREADABLE, logged_actions, read_state
+from bot.game.rows import GameRow, GameStatus
+from engine import GameRecord, record_for, replay_rounds
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 5
+"""Games on one page of ``history``: five entries stay well inside a message."""
+MAX_CHOICES = 25
+"""Discord shows at most 25 autocomplete choices."""
+MAX_LABEL = 100
+"""Discord's limit on an autocomplete choice's name."""
+
+
+class NoArchivedGame(BotError):
+    """The game asked for is not a finished game of this server."""
+
+    def __init__(self, game: str = "") -> None:
+        if not game:
+            super().__init__("No game has finished on this server yet.")
+            return
+        super().__init__(
+            f"No finished game {game[:40]!r} on this server: `/cascadia history` lists them."
+        )
+
+
+def round_totals(record: GameRecord) -> list[tuple[int, ...]]:
+    """Every seat's total after each round of the game ``record`` holds (CPU work: the game
+    is replayed)."""
+    return [
+        tuple(score.total for score in played.sheet.players) for played in replay_rounds(record)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedGame:
+    """A finished game as the archive lists it."""
+
+    game_id: int
+    guild_id: int
+    channel_id: int
+    finished_at: datetime
+    cards: str
+    names: tuple[str, ...]
+    """The players' names in seat order."""
+    totals: tuple[int, ...]
+    """The final scores, in seat order."""
+    winners: tuple[str, ...]
+    """One, or several sharing the win."""
+    message_id: int | None = None
+    """The message that ended the game, once posted."""
+
+    @property
+    def jump_url(self) -> str | None:
+        """The link to the game's final message, if it was posted."""
+        if self.message_id is None:
+            return None
+        return f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
+
+    def label(self) -> str:
+        """The game's name in ``replay``'s autocomplete: number, date and scores."""
+        scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
+        text = f"Game {self.game_id}, {self.finished_at:%Y-%m-%d}: {scores}"
+        return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """One page of ``history``: its games, which page of how many, and whose games."""
+
+    games: tuple[ArchivedGame, ...]
+    page: int
+    """1 for the newest games."""
+    pages: int
+    total: int
+    whose: str | None = None
+    """The member whose games these are; ``None``: the server's."""
+
+
+def game_entry(game: ArchivedGame) -> str:
+    """One game of ``history``: number, date, cards and winner, then the scores and the link
+    to the final message."""
+    winners = " and ".join(f"**{safe(name)}**" for name in game.winners)
+    won = "shared the win" if len(game.winners) > 1 else "won"
+    head = (
+        f"**Game {game.game_id}**, {game.finished_at:%Y-%m-%d}, cards {game.cards}: {winners} {won}"
+    )
+    ranked = sorted(zip(game.names, game.totals, strict=True), key=lambda s: -s[1])
+    scores = " · ".join(f"{safe(name)} {total}" for name, total in ranked)
+    link = "" if game.jump_url is None else f" · [final message]({game.jump_url})"
+    return f"{head}\n{scores}{link}"
+
+
+def history_text(page: HistoryPage) -> str:
+    """The private answer of ``history``: a heading, then one entry per game, newest first."""
+    whose = "on this server" if page.whose is None else f"with {safe(page.whose)}"
+    if not page.games:
+        return f"No finished games {whose} yet."
+    head = f"**Finished games {whose}** ({page.total} in all"
+    head += f", page {page.page} of {page.pages})" if page.pages > 1 else ")"
+    return "\n\n".join([head, *(game_entry(game) for game in page.games)])
+
+
+class Archive:
+    """The finished games of a server, read from the store, their round totals kept once."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    async def totals(self, game: GameRow) -> list[tuple[int, ...]]:
+        """The game's totals round by round: as kept, or counted now (in a thread) and kept,
+        for a game that finished before they were kept."""
+        kept = await self.store.round_scores(game.id)
+        if kept is not None:
+            return kept
+        counted = await asyncio.to_thread(round_totals, await self.record(game))
+        await self.store.save_round_scores(game.id, counted)
+        return counted
+
+    async def record(self, game: GameRow) -> GameRecord:
+        """The record of a finished game: its settings and every move, to replay it."""
+        if game.state is None:
+            raise NoArchivedGame(str(game.id))
+        seats = await self.store.seats(game.id)
+        try:
+            state = read_state(game.state)
+            moves = await self.store.moves(game.id)
+        except (*UNREADABLE, DamagedLog) as error:
+            why = f"{type(error).__name__}: {error}"
+            log.warning("game %d: its record cannot be read (%s)", game.id, why)
+            raise DamagedState() from error
+        names = seat_names([seat.name for seat in seats])
+        return record_for(state, logged_actions(moves), names)
+
+    async def finished(self, guild_id: int, game_id: int) -> GameRow:
+        """The finished game ``game_id`` of the guild; :class:`NoArchivedGame` otherwise."""
+        game = await self.store.get_game(game_id)
+        if game is None or game.guild_id != guild_id or game.status is not GameStatus.FINISHED:
+            raise NoArchivedGame(str(game_id))
+        # A daily trek's board is shown only to those who played its day (/cascadia daily).
+        if await self.store.daily_attempt(game_id) is not None:
+            raise NoArchivedGame(str(game_id))
+        return game
+
+    async def history(
+        self, guild_id: int, *, user_id: int | None = None, whose: str | None = None, page: int = 1
+    ) -> HistoryPage:
+        """Page ``page`` of the guild's finished games (only ``user_id``'s, named ``whose``),
+        newest first; a page past the last shows the last."""
+        total = await self.store.count_finished_games(guild_id, user_id=user_id)
+        pages = max(1, math.ceil(total / PAGE_SIZE))
+        page = min(max(page, 1), pages)
+        rows = await self.store.finished_games(
+            guild_id, user_id=user_id, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
+        )
+        if user_id is not None and whose is None and rows:
+            # A page turned by a button knows the member by id only: their name at the table.
+            seats = await self.store.seats(rows[0].id)
+            whose = next((s.name for s in seats if s.user_id == user_id), None)
+        return HistoryPage(tuple(await self.archived(rows)), page, pages, total, whose)
+
+    async def recent(self, guild_id: int, typed: str = "") -> list[ArchivedGame]:
+        """The guild's latest finished games whose label contains ``typed``, for
+        autocomplete."""
+        rows = await self.store.finished_games(guild_id, limit=MAX_CHOICES)
+        games = await self.archived(rows)
+        wanted = typed.strip().casefold()
+        return [game for game in games if wanted in game.label().casefold()]
+
+    async def archived(self, rows: Sequence[GameRow]) -> list[ArchivedGame]:
+        """The finished games of ``rows`` as the archive lists them."""
+        seats = await self.store.seats_of([row.id for row in rows])
+        messages = await self.store.final_messages([row.id for row in rows])
+        found = []
+        for row in rows:
+            if row.state is None:
+                continue
+            names = tuple(seat_names([seat.name for seat in seats.get(row.id, [])]))
+            try:
+                totals = (await self.totals(row))[-1]
+                state = read_state(row.state)
+            except (DamagedState, *UNREADABLE) as error:
+                # One damaged game leaves the list, not the whole list unreadable.
+                log.warning("game %d left out of the archive: %s", row.id, type(error).__name__)
+                continue
+            # The score sheet's tie-break: the most nature tokens left.
+            best = max(zip(totals, (s.nature_tokens for s in state.seats), strict=True))
+            winners = tuple(
+                name
+                for name, total, seat in zip(names, totals, state.seats, strict=True)
+                if (total, seat.nature_tokens) == best
+            )
+            found.append(
+                ArchivedGame(
+                    game_id=row.id,
+                    guild_id=row.guild_id,
+                    channel_id=row.channel_id,
+                    finished_at=row.updated_at,
+                    cards=str(state.cards),
+                    names=names,
+                    totals=totals,
+                    winners=winners,
+                    message_id=messages.get(row.id),
+                )
+            )
+        return found

@@ -1,0 +1,216 @@
+"""``/cascadia daily``: the daily trek, one solo deal a day for everyone, and its boards.
+
+``action:play`` (the default) starts the caller's attempt at today's deal as a game of its
+own in a direct message with the bot, played there as every game is (the turn panel, typed
+``/cascadia play``); where the member's privacy settings refuse direct messages, in a private
+thread the bot opens for them in the channel where they asked. ``board`` and ``show`` read a
+day's results (:mod:`bot.daily.service`); ``channel`` (Manage Server) names where the bot posts
+each morning's deal and each finished day's board. Every answer is private.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from dataclasses import dataclass
+
+import discord
+
+from bot.daily.service import ACTIONS, AttemptOpen
+from bot.game.captions import environment_description, environment_score, scores_description
+from bot.game.errors import BotError
+from bot.game.names import clean, safe
+from bot.shell.client import CascadiaBot
+from engine import Day
+from render import render_environment, render_scores
+
+__all__ = ["ACTIONS", "DailyRequest", "daily"]
+
+Interaction = discord.Interaction[CascadiaBot]
+
+CANNOT_DM = 50007
+"""Discord's error code for a direct message the user's privacy settings refuse."""
+THREAD_PERMISSIONS = ("Create Private Threads", "Send Messages in Threads")
+"""What the bot needs in a channel to open a member's private thread there."""
+
+
+@dataclass(frozen=True, slots=True)
+class DailyRequest:
+    """The options of one ``/cascadia daily``."""
+
+    action: str | None = None
+    date: str | None = None
+    user: discord.User | discord.Member | None = None
+    channel: discord.TextChannel | None = None
+
+    def check(self) -> str:
+        """The action (``play`` when none was given), once the options fit it; refuses
+        those that do not, before anything is done."""
+        action = self.action or "play"
+        if action not in ACTIONS:
+            raise BotError(f"The daily actions are {', '.join(ACTIONS)}, not {action!r}.")
+        if self.date is not None and action not in ("board", "show"):
+            raise BotError("`date:` goes with `action:board` or `action:show`.")
+        if self.user is not None and action != "show":
+            raise BotError("`user:` goes with `action:show`.")
+        if self.channel is not None and action != "channel":
+            raise BotError("`channel:` goes with `action:channel`.")
+        return action
+
+
+async def daily(interaction: Interaction, request: DailyRequest) -> None:
+    """Answer ``/cascadia daily`` privately."""
+    action = request.check()
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        raise BotError(
+            "The daily trek is played from a server: use `/cascadia daily` in one of its"
+            " channels, and the game comes here."
+        )
+    trek = interaction.client.service.daily
+    if action == "play":
+        await interaction.followup.send(await play(interaction, guild_id), ephemeral=True)
+    elif action == "board":
+        day = _day(interaction, request.date)
+        text = await trek.board_answer(guild_id, day, interaction.user.id)
+        await interaction.followup.send(text, ephemeral=True)
+    elif action == "show":
+        if request.user is None:
+            raise BotError("Say whose board to open: `/cascadia daily action:show user:`.")
+        await show(interaction, _day(interaction, request.date), request.user)
+    else:
+        text = await name_channel(interaction, guild_id, request.channel)
+        await interaction.followup.send(text, ephemeral=True)
+
+
+def _day(interaction: Interaction, text: str | None) -> Day:
+    today = interaction.client.service.daily.today()
+    if text is None:
+        return today
+    day = Day.parse(text)
+    if day > today:
+        raise BotError(f"{day} has not come yet: today is {today} (UTC).")
+    return day
+
+
+async def play(interaction: Interaction, guild_id: int) -> str:
+    """Start the caller's attempt at today's deal where they can play it; says where."""
+    bot = interaction.client
+    trek = bot.service.daily
+    user = interaction.user
+    try:
+        await trek.check_can_start(user.id)
+    except AttemptOpen as error:
+        if await _is_direct(bot, error.channel_id):
+            raise AttemptOpen(error.attempt, error.channel_id, "in our direct messages") from None
+        raise
+    name = clean(user.display_name)
+    day = trek.today()
+    channel_id, where = await _place(interaction, day, name)
+    started = await trek.start(guild_id=guild_id, channel_id=channel_id, user_id=user.id, name=name)
+    await bot.announce(started.outbox_ids)
+    what = "Your attempt that counts today" if started.counted else "Practice (not counted)"
+    return f"The daily trek of {day}: {what} is {where}."
+
+
+async def _is_direct(bot: CascadiaBot, channel_id: int) -> bool:
+    """Whether the channel is a direct message with the bot (a thread is mentioned instead)."""
+    found = bot.get_channel(channel_id)
+    if found is None:
+        try:
+            found = await bot.fetch_channel(channel_id)
+        except discord.HTTPException:
+            return False
+    return isinstance(found, discord.DMChannel)
+
+
+async def _place(interaction: Interaction, day: Day, name: str) -> tuple[int, str]:
+    """Where the attempt is played: the caller's direct messages with the bot or, when they
+    refuse them, a private thread of this channel; the channel's id and how to say where."""
+    try:
+        channel = await interaction.user.create_dm()
+        # Discord says whether the member accepts direct messages only when one is sent.
+        await channel.send(f"**The daily trek of {day}**: your game follows here.")
+        return channel.id, "in our direct messages"
+    except discord.Forbidden as error:
+        if error.code != CANNOT_DM:
+            raise
+    here = interaction.channel
+    if not isinstance(here, discord.TextChannel):
+        raise BotError(
+            "Your settings refuse direct messages from me, and a private thread needs a text"
+            " channel: allow direct messages from this server's members, or ask in a text"
+            " channel."
+        )
+    allowed = interaction.app_permissions
+    have = (allowed.create_private_threads, allowed.send_messages_in_threads)
+    missing = [need for need, ok in zip(THREAD_PERMISSIONS, have, strict=True) if not ok]
+    if missing:
+        raise BotError(
+            "Your settings refuse direct messages from me, and I may not open a private"
+            f" thread here: I need {' and '.join(missing)} in this channel. Allow direct"
+            " messages from this server's members, or ask someone who can to grant them."
+        )
+    thread = await here.create_thread(
+        name=f"Daily trek {day}: {name}"[:100],
+        type=discord.ChannelType.private_thread,
+        invitable=False,
+    )
+    await thread.add_user(interaction.user)
+    return thread.id, f"in the private thread {thread.mention} (your settings refuse DMs)"
+
+
+async def show(interaction: Interaction, day: Day, user: discord.User | discord.Member) -> None:
+    """A finished attempt of ``day``, for a caller who has played that day: the score sheet
+    and the environment."""
+    name = clean(user.display_name)
+    loaded = await interaction.client.service.daily.show(
+        day, caller=interaction.user.id, user_id=user.id, name=name
+    )
+    state = loaded.require_state()
+    sheet = loaded.score_sheet()
+    points = environment_score(state, 0)
+    scores, environment = await asyncio.gather(
+        asyncio.to_thread(render_scores, sheet, title=f"Daily trek {day}", final=True),
+        asyncio.to_thread(render_environment, state, 0, name=loaded.players[0].name, score=points),
+    )
+    files = [
+        discord.File(
+            io.BytesIO(scores), "scores.png", description=scores_description(sheet, final=True)
+        ),
+        discord.File(
+            io.BytesIO(environment),
+            "environment.png",
+            description=environment_description(loaded.players[0].name, state, 0, points),
+        ),
+    ]
+    total = sheet.players[0].total
+    await interaction.followup.send(
+        f"**{safe(name)}**'s daily trek of {day}: {total} points.", files=files, ephemeral=True
+    )
+
+
+async def name_channel(
+    interaction: Interaction, guild_id: int, channel: discord.TextChannel | None
+) -> str:
+    """A manager names the server's daily channel (default: this one); the morning message
+    follows there at once if today's has not gone out."""
+    if not interaction.permissions.manage_guild:
+        raise BotError("Only someone with Manage Server can name the daily channel.")
+    target = channel or interaction.channel
+    if not isinstance(target, discord.TextChannel) or target.guild.id != guild_id:
+        raise BotError("Name a text channel of this server: `/cascadia daily action:channel`.")
+    bot = interaction.client
+    await bot.service.daily.set_channel(guild_id, target.id, user_id=interaction.user.id)
+    await bot.announce(await bot.service.daily.queue_posts())
+    text = (
+        f"The daily trek's messages go to {target.mention}: each morning (UTC) the new deal's"
+        " cards, and after each day its board."
+    )
+    me = target.guild.me
+    if me is not None:
+        can = target.permissions_for(me)
+        if not (can.view_channel and can.send_messages):
+            text += " I need View Channel and Send Messages there to post them."
+    return text

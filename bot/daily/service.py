@@ -1,0 +1,345 @@
+"""The daily trek in the bot: attempts, the days' boards, streaks and the daily posts.
+
+A member's attempt at the day's deal (:mod:`engine.daily`) is a solo game like any other, in
+its own channel (their direct messages with the bot, or a private thread): played, saved and
+restarted as every game is. Their first attempt of a UTC day counts; later ones are practice,
+never on a board. An attempt counts for the day of its deal, whenever it is finished.
+
+The board of a day shows a server's finished attempts: rank, member, score, largest corridor,
+with the par (:mod:`bot.daily.par`). The boards themselves (the environments) stay
+hidden from a member until they have played that day: :meth:`DailyTrek.show` refuses them.
+
+A server may name a daily channel: the bot queues there one morning message with the day's
+cards and, once the day is over, the day's board, each once (:meth:`DailyTrek.queue_posts`,
+the store keeps what was queued).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from bot.daily.par import cached_par, par_line
+from bot.db.errors import AttemptCounted
+from bot.game import messages
+from bot.game.errors import BotError
+from bot.game.kernel import GameKernel, LoadedGame
+from bot.game.messages import Player
+from bot.game.names import safe
+from bot.game.outbox import MAX_TEXT, Announcement, Picture
+from bot.game.records import state_text
+from bot.game.rows import DailyAttempt, DailyChannel, DailyEntry, DailyStart, GameStatus
+from engine import Day, daily_deal, daily_game
+
+ACTIONS = ("play", "board", "show", "channel")
+"""The ``action`` choices of ``/cascadia daily`` (no action: play)."""
+MAX_BOARD = 20
+"""How many places a board lists at most (the caller's own place is said below them)."""
+MORNING, BOARD = "morning", "board"
+"""The kinds of daily post."""
+
+
+def day_of(moment: datetime) -> Day:
+    """The UTC day that ``moment`` falls on."""
+    utc = moment.astimezone(UTC)
+    return Day(utc.year, utc.month, utc.day)
+
+
+def day_start(day: Day) -> datetime:
+    """The moment ``day`` begins, midnight UTC."""
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
+
+
+def shift(day: Day, days: int) -> Day:
+    """The day ``days`` after ``day`` (before, when negative)."""
+    moved = date(day.year, day.month, day.day) + timedelta(days=days)
+    return Day(moved.year, moved.month, moved.day)
+
+
+def streak(days: Sequence[str], today: Day) -> int:
+    """How many consecutive days up to today a member played (counted attempts finished):
+    a streak that reached yesterday still holds until today is over."""
+    played = set(days)
+    latest = today if str(today) in played else shift(today, -1)
+    count = 0
+    while str(latest) in played:
+        count += 1
+        latest = shift(latest, -1)
+    return count
+
+
+class AttemptOpen(BotError):
+    """The member's earlier attempt is still being played: one at a time. ``channel_id`` is
+    where it is played (their direct messages or a private thread)."""
+
+    def __init__(self, attempt: DailyAttempt, channel_id: int, where: str | None = None) -> None:
+        self.attempt = attempt
+        self.channel_id = channel_id
+        where = where or f"<#{channel_id}>"
+        super().__init__(
+            f"Your daily trek of {attempt.day} is not finished yet: play it on {where} first."
+        )
+
+
+class NotPlayedYet(BotError):
+    """A board of a day asked for by someone who has not played that day."""
+
+    def __init__(self, day: Day) -> None:
+        super().__init__(
+            f"Boards of {day} are hidden until you have played that day's deal yourself"
+            " (`/cascadia daily`): no spoilers."
+        )
+
+
+class NoAttempt(BotError):
+    """``show`` of a member who has no finished attempt that counts on that day."""
+
+    def __init__(self, who: str, day: Day) -> None:
+        super().__init__(f"{safe(who)} has no finished daily trek of {day} here.")
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A day's board as ``/cascadia daily board`` shows it."""
+
+    day: Day
+    entries: tuple[DailyEntry, ...]
+    """This server's finished counted attempts, best first."""
+    everyone: tuple[DailyEntry, ...]
+    """Every server's, best first: the caller's place among all players of the bot."""
+    par: int
+    streaks: dict[int, int]
+    """Each listed member's streak, by user id."""
+
+
+def streak_line(days: int) -> str:
+    """The line ``/cascadia stats`` adds for a member's daily trek streak ("" with none)."""
+    if days == 0:
+        return ""
+    return f"\nDaily trek: a streak of {days} day{'s' if days != 1 else ''} in a row."
+
+
+def rank_of(entries: Sequence[DailyEntry], index: int) -> int:
+    """The rank of ``entries[index]`` (best first): tied scores share the better rank."""
+    score = entries[index].score
+    return 1 + sum(1 for e in entries if e.score > score)
+
+
+def board_text(board: Board, *, caller: int | None, played: bool) -> str:
+    """The board's text: a line a place (rank, member, score, largest corridor, streak) and
+    the par; the caller's place among everyone. ``played``: whether the caller has played
+    that day (only then may they open the others' boards). ``caller`` ``None``: the daily
+    channel's post. As many places as fit in one message, then how many more there are."""
+    head = f"**The daily trek of {board.day}** (par {board.par}, what `fast` scores)"
+    tail: list[str] = []
+    mine = next((i for i, e in enumerate(board.everyone) if e.user_id == caller), None)
+    if mine is not None:
+        entry = board.everyone[mine]
+        tail.append(
+            f"You: {entry.score} points, place {rank_of(board.everyone, mine)} of"
+            f" {len(board.everyone)} among every player that day."
+            f" {par_line(entry.score, board.par)}"
+        )
+    if caller is None:
+        tail.append(
+            "Those who played it may open a board:"
+            f" `/cascadia daily action:show date:{board.day} user:`."
+        )
+    elif played:
+        tail.append("Open anyone's finished board with `/cascadia daily action:show user:`.")
+    else:
+        tail.append("Play the deal yourself (`/cascadia daily`) to open the others' boards.")
+    places = [] if board.entries else ["Nobody here has finished this day's trek yet."]
+    # Room for the head, the tail and the line saying how many places are left out.
+    room = MAX_TEXT - len(head) - sum(len(line) + 1 for line in tail) - 40
+    for index, entry in enumerate(board.entries[:MAX_BOARD]):
+        line = _board_line(board, index, entry, mine=entry.user_id == caller)
+        if sum(len(p) + 1 for p in places) + len(line) + 1 > room:
+            break
+        places.append(line)
+    left_out = len(board.entries) - len(places) if board.entries else 0
+    if left_out:
+        places.append(f"…and {left_out} more.")
+    return "\n".join([head, *places, *tail])
+
+
+def _board_line(board: Board, index: int, entry: DailyEntry, *, mine: bool) -> str:
+    name = f"**{safe(entry.name)}**"
+    days = board.streaks.get(entry.user_id, 0)
+    streak_text = f", streak {days} day{'s' if days != 1 else ''}" if days > 1 else ""
+    you = " (you)" if mine else ""
+    return (
+        f"{rank_of(board.entries, index)}. {name}{you}: {entry.score} points,"
+        f" largest corridor {entry.corridor}{streak_text}"
+    )
+
+
+def morning_text(day: Day) -> str:
+    """The morning post: the new deal's cards, nothing of its tiles."""
+    deal = daily_deal(day)
+    return (
+        f"**The daily trek of {day}** is out: one solo deal, the same for everyone."
+        f" Cards: {messages.cards_text(deal.cards)}.\n"
+        "Play it with `/cascadia daily`; the board follows here once the day is over."
+    )
+
+
+class DailyTrek:
+    """Starting attempts, the boards, showing a finished board, and queueing the daily posts;
+    over the game service's :class:`GameKernel`."""
+
+    def __init__(self, kernel: GameKernel) -> None:
+        self.kernel = kernel
+        self.store = kernel.store
+        self._queued: set[tuple[int, str, str]] = set()
+        """The posts (server, day, kind) known to be queued already: not asked for again."""
+
+    def today(self) -> Day:
+        """The UTC day by the service's clock."""
+        return day_of(self.kernel.now())
+
+    async def par(self, day: Day) -> int:
+        """The day's par, worked out in a thread the first time."""
+        return await asyncio.to_thread(cached_par, day)
+
+    async def check_can_start(self, user_id: int) -> None:
+        """:class:`AttemptOpen` if the member's earlier attempt is still being played."""
+        attempt = await self.store.open_attempt(user_id)
+        if attempt is not None:
+            game = await self.store.get_game(attempt.game_id)
+            if game is not None:
+                raise AttemptOpen(attempt, game.channel_id)
+
+    async def start(self, *, guild_id: int, channel_id: int, user_id: int, name: str) -> DailyStart:
+        """Start the member's attempt at today's deal in ``channel_id``: the one that counts
+        today, or practice if they have one; the first message goes in the outbox."""
+        await self.check_can_start(user_id)
+        day = self.today()
+        counted = await self.store.counted_attempt(user_id, str(day)) is None
+        try:
+            return await self._start(day, guild_id, channel_id, user_id, name, counted=counted)
+        except AttemptCounted:
+            # Another start of the member's won the day's counted attempt meanwhile.
+            return await self._start(day, guild_id, channel_id, user_id, name, counted=False)
+
+    async def _start(
+        self, day: Day, guild_id: int, channel_id: int, user_id: int, name: str, *, counted: bool
+    ) -> DailyStart:
+        state = daily_game(day)
+        players = (Player(user_id, name),)
+        heading = (
+            f"**The daily trek of {day}**: your attempt that counts today."
+            if counted
+            else f"**The daily trek of {day}**: practice (you played today's already; this one"
+            " is not on the board)."
+        )
+        announcement = Announcement(
+            kind="start",
+            text=f"{heading}\n{messages.start_message(state, players)}",
+            mentions=(user_id,),
+            pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+            state=state,
+            names=(name,),
+        )
+        text = state_text(state)
+        return await self.store.start_daily(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            user_id=user_id,
+            name=name,
+            day=str(day),
+            counted=counted,
+            cards=str(state.cards),
+            state_json=text,
+            outbox_messages=[announcement.to_outbox(state_text=text)],
+            turn_started_at=self.kernel.now(),
+        )
+
+    async def turn_channel(self, channel_id: int, user_id: int) -> int:
+        """The channel whose game a turn typed by ``user_id`` in ``channel_id`` plays: this
+        one's when they have a seat in its game, else that of their daily attempt being
+        played, if they have one."""
+        game = await self.store.get_active_game(channel_id)
+        if game is not None and any(s.user_id == user_id for s in await self.store.seats(game.id)):
+            return channel_id
+        attempt = await self.store.open_attempt(user_id)
+        found = None if attempt is None else await self.store.get_game(attempt.game_id)
+        return channel_id if found is None else found.channel_id
+
+    async def board(self, guild_id: int, day: Day) -> Board:
+        """The day's board in this server."""
+        everyone = tuple(await self.store.daily_entries(str(day), guild_id=None))
+        entries = tuple(e for e in everyone if e.guild_id == guild_id)
+        today = self.today()
+        streaks = {
+            e.user_id: streak(await self.store.daily_days(e.user_id), today)
+            for e in entries[:MAX_BOARD]
+        }
+        return Board(day, entries, everyone, await self.par(day), streaks)
+
+    async def has_played(self, user_id: int, day: Day) -> bool:
+        """Whether the member finished their attempt that counts on ``day``."""
+        attempt = await self.store.counted_attempt(user_id, str(day))
+        if attempt is None:
+            return False
+        game = await self.store.get_game(attempt.game_id)
+        return game is not None and game.status is GameStatus.FINISHED
+
+    async def board_answer(self, guild_id: int, day: Day, caller: int) -> str:
+        """The answer to ``/cascadia daily board``."""
+        board = await self.board(guild_id, day)
+        return board_text(board, caller=caller, played=await self.has_played(caller, day))
+
+    async def show(self, day: Day, *, caller: int, user_id: int, name: str) -> LoadedGame:
+        """The finished attempt that counts of ``user_id`` on ``day``, for a caller who has
+        finished theirs (:class:`NotPlayedYet` otherwise, :class:`NoAttempt` when there is
+        none)."""
+        if not await self.has_played(caller, day):
+            raise NotPlayedYet(day)
+        attempt = await self.store.counted_attempt(user_id, str(day))
+        game = None if attempt is None else await self.store.get_game(attempt.game_id)
+        if game is None or game.status is not GameStatus.FINISHED:
+            raise NoAttempt(name, day)
+        return await self.kernel.load(game)
+
+    async def streak_of(self, user_id: int) -> int:
+        """The member's streak today."""
+        return streak(await self.store.daily_days(user_id), self.today())
+
+    async def set_channel(self, guild_id: int, channel_id: int, *, user_id: int) -> DailyChannel:
+        """Name the server's daily channel."""
+        return await self.store.set_daily_channel(guild_id, channel_id, user_id=user_id)
+
+    async def queue_posts(self) -> list[int]:
+        """Queue the daily posts now due in the daily channels of the servers this process
+        owns: today's morning message, and the board of yesterday once it is over (for a
+        channel named before yesterday ended). Each is queued once; returns the outbox ids."""
+        today = self.today()
+        yesterday = shift(today, -1)
+        queued: list[int] = []
+        for channel in await self.store.daily_channels():
+            if not self.kernel.claimer.owns(channel.guild_id):
+                continue
+            if (channel.guild_id, str(today), MORNING) not in self._queued:
+                morning = Announcement(kind="daily-morning", text=morning_text(today))
+                queued += await self._queue(channel, today, MORNING, morning)
+            if channel.set_at >= day_start(today):
+                continue
+            if (channel.guild_id, str(yesterday), BOARD) not in self._queued:
+                board = await self.board(channel.guild_id, yesterday)
+                text = board_text(board, caller=None, played=True)
+                queued += await self._queue(
+                    channel, yesterday, BOARD, Announcement(kind="daily-board", text=text)
+                )
+        return queued
+
+    async def _queue(
+        self, channel: DailyChannel, day: Day, kind: str, post: Announcement
+    ) -> list[int]:
+        found = await self.store.queue_daily_post(
+            channel.guild_id, str(day), kind, post.to_outbox()
+        )
+        self._queued.add((channel.guild_id, str(day), kind))
+        return [] if found is None else [found]

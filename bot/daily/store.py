@@ -1,0 +1,225 @@
+"""The daily trek's queries in :class:`~bot.game.store.SqlStore`: attempts, the days' boards,
+the servers' daily channels and the daily posts, in the same SQL for both databases.
+
+Each method's contract is documented on :class:`~bot.store.Store`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Collection, Sequence
+from datetime import datetime
+
+from bot.db.database import ACTIVE, OPEN, Record, SqlBase
+from bot.db.errors import AttemptCounted, ChannelBusy
+from bot.game.rows import (
+    DailyAttempt,
+    DailyChannel,
+    DailyEntry,
+    DailyStart,
+    GameStatus,
+    OutboxMessage,
+)
+
+_ATTEMPT_COLUMNS = "a.game_id, a.user_id, a.day, a.counted, a.created_at"
+_CHANNEL_COLUMNS = "guild_id, channel_id, anchor_game_id, set_by, set_at"
+_FINISHED = f"'{GameStatus.FINISHED.value}'"
+ANCHOR_CARDS = "daily"
+"""The ``cards`` of a daily channel's anchor row (it is no game: nobody plays it)."""
+
+
+class DailyQueries(SqlBase):
+    """The :class:`Store`'s methods for the daily trek."""
+
+    async def start_daily(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        day: str,
+        counted: bool,
+        cards: str,
+        state_json: str,
+        outbox_messages: Sequence[OutboxMessage],
+        turn_started_at: datetime,
+    ) -> DailyStart:
+        # A daily game is in play from its first row: a solo game has no lobby to wait in.
+        q = (
+            "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
+            " updated_at, revision, state, reminder_hours, turn_started_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $6, 1, $7, 0, $8)"
+            f" ON CONFLICT (channel_id) WHERE status IN {OPEN} DO NOTHING RETURNING id"
+        )
+        stamp = self._stamp()
+        async with self._transaction() as db:
+            game_id = await db.fetchval(
+                q,
+                guild_id,
+                channel_id,
+                GameStatus.ACTIVE.value,
+                user_id,
+                cards,
+                stamp,
+                state_json,
+                self._time(turn_started_at),
+            )
+            if game_id is None:
+                q = f"SELECT id FROM games WHERE channel_id = $1 AND status IN {OPEN}"
+                raise ChannelBusy(channel_id, int(await db.fetchval(q, channel_id)))
+            q = "INSERT INTO seats (game_id, seat, user_id, name) VALUES ($1, 0, $2, $3)"
+            await db.execute(q, game_id, user_id, name)
+            # The partial unique index decides between two counted attempts at once.
+            q = (
+                "INSERT INTO daily_attempts (game_id, user_id, day, counted, created_at)"
+                " VALUES ($1, $2, $3, $4, $5)"
+                " ON CONFLICT (user_id, day) WHERE counted = 1 DO NOTHING RETURNING game_id"
+            )
+            if await db.fetchval(q, game_id, user_id, day, int(counted), stamp) is None:
+                raise AttemptCounted(user_id, day)
+            game = await self._load_game(db, int(game_id))
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return DailyStart(game, counted, ids)
+
+    async def daily_attempt(self, game_id: int) -> DailyAttempt | None:
+        q = f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts a WHERE a.game_id = $1"
+        row = await self._fetchrow(q, game_id)
+        return None if row is None else self._attempt(row)
+
+    async def daily_games(self, game_ids: Collection[int]) -> set[int]:
+        q = f"SELECT game_id FROM daily_attempts WHERE game_id {self._in('$1')}"
+        rows = await self._fetch(q, self._list(sorted(set(game_ids))))
+        return {int(row["game_id"]) for row in rows}
+
+    async def open_attempt(self, user_id: int) -> DailyAttempt | None:
+        q = (
+            f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts a JOIN games g ON g.id = a.game_id"
+            f" WHERE a.user_id = $1 AND g.status = {ACTIVE} ORDER BY a.game_id DESC LIMIT 1"
+        )
+        row = await self._fetchrow(q, user_id)
+        return None if row is None else self._attempt(row)
+
+    async def counted_attempt(self, user_id: int, day: str) -> DailyAttempt | None:
+        q = (
+            f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts a"
+            " WHERE a.user_id = $1 AND a.day = $2 AND a.counted = 1"
+        )
+        row = await self._fetchrow(q, user_id, day)
+        return None if row is None else self._attempt(row)
+
+    async def daily_entries(self, day: str, *, guild_id: int | None) -> list[DailyEntry]:
+        # IS NULL OR: one statement for a server's board and for every player's.
+        q = (
+            "SELECT a.game_id, r.guild_id, a.user_id, r.name, a.day, r.score, r.corridor,"
+            " r.finished_at FROM daily_attempts a"
+            " JOIN results r ON r.game_id = a.game_id AND r.seat = 0"
+            " WHERE a.day = $1 AND a.counted = 1"
+            " AND (CAST($2 AS bigint) IS NULL OR r.guild_id = $2)"
+            " ORDER BY r.score DESC, r.corridor DESC, r.finished_at, a.game_id"
+        )
+        return [
+            DailyEntry(
+                game_id=row[0],
+                guild_id=row[1],
+                user_id=row[2],
+                name=row[3],
+                day=row[4],
+                score=row[5],
+                corridor=row[6],
+                finished_at=self._moment(row[7]),
+            )
+            for row in await self._fetch(q, day, guild_id)
+        ]
+
+    async def daily_days(self, user_id: int) -> list[str]:
+        q = (
+            "SELECT a.day FROM daily_attempts a JOIN games g ON g.id = a.game_id"
+            f" WHERE a.user_id = $1 AND a.counted = 1 AND g.status = {_FINISHED}"
+            " ORDER BY a.day"
+        )
+        return [str(row[0]) for row in await self._fetch(q, user_id)]
+
+    async def set_daily_channel(
+        self, guild_id: int, channel_id: int, *, user_id: int
+    ) -> DailyChannel:
+        stamp = self._stamp()
+        q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
+        async with self._transaction() as db:
+            if await db.fetchrow(q + self._for_update, guild_id) is not None:
+                update = (
+                    "UPDATE daily_channels SET channel_id = $2, set_by = $3, set_at = $4"
+                    " WHERE guild_id = $1"
+                )
+                await db.execute(update, guild_id, channel_id, user_id, stamp)
+                return self._channel(await db.fetchrow(q, guild_id))
+            insert = (
+                "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
+                " updated_at, revision) VALUES ($1, $2, $3, $4, $5, $6, $6, 1) RETURNING id"
+            )
+            ended = GameStatus.ENDED.value
+            anchor = await db.fetchval(
+                insert, guild_id, channel_id, ended, user_id, ANCHOR_CARDS, stamp
+            )
+            # Two first namings at once: the later keeps the earlier's anchor (its own stays
+            # behind, an ended row with no seats and no messages).
+            upsert = (
+                f"INSERT INTO daily_channels ({_CHANNEL_COLUMNS}) VALUES ($1, $2, $3, $4, $5)"
+                " ON CONFLICT (guild_id) DO UPDATE SET channel_id = $2, set_by = $4, set_at = $5"
+            )
+            await db.execute(upsert, guild_id, channel_id, anchor, user_id, stamp)
+            return self._channel(await db.fetchrow(q, guild_id))
+
+    async def daily_channel(self, guild_id: int) -> DailyChannel | None:
+        q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
+        row = await self._fetchrow(q, guild_id)
+        return None if row is None else self._channel(row)
+
+    async def daily_channels(self) -> list[DailyChannel]:
+        q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels ORDER BY guild_id"
+        return [self._channel(row) for row in await self._fetch(q)]
+
+    async def queue_daily_post(
+        self, guild_id: int, day: str, kind: str, message: OutboxMessage
+    ) -> int | None:
+        async with self._transaction() as db:
+            q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
+            row = await db.fetchrow(q, guild_id)
+            if row is None:
+                return None
+            channel = self._channel(row)
+            # The key is taken first: a second process at the same moment waits on it and
+            # then queues nothing (outbox id 0 until the row below is in).
+            q = (
+                "INSERT INTO daily_posts (guild_id, day, kind, outbox_id) VALUES ($1, $2, $3, 0)"
+                " ON CONFLICT (guild_id, day, kind) DO NOTHING RETURNING kind"
+            )
+            if await db.fetchval(q, guild_id, day, kind) is None:
+                return None
+            anchor = await self._load_game(db, channel.anchor_game_id)
+            posted = dataclasses.replace(message, channel_id=channel.channel_id)
+            (outbox_id,) = await self._insert_outbox(db, anchor, [posted])
+            q = (
+                "UPDATE daily_posts SET outbox_id = $4"
+                " WHERE guild_id = $1 AND day = $2 AND kind = $3"
+            )
+            await db.execute(q, guild_id, day, kind, outbox_id)
+            return outbox_id
+
+    def _attempt(self, row: Record) -> DailyAttempt:
+        return DailyAttempt(
+            game_id=row["game_id"],
+            user_id=row["user_id"],
+            day=row["day"],
+            counted=bool(row["counted"]),
+            created_at=self._moment(row["created_at"]),
+        )
+
+    def _channel(self, row: Record) -> DailyChannel:
+        return DailyChannel(
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            anchor_game_id=row["anchor_game_id"],
+            set_by=row["set_by"],
+            set_at=self._moment(row["set_at"]),
+        )

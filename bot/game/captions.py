@@ -1,0 +1,98 @@
+"""File names and descriptions (alt text) of the pictures the bot attaches.
+
+Discord shows an attachment's description to screen readers and on hover, and its file name
+when the picture is saved, so both say what the picture is: ``alice.png`` described as
+"alice's environment: 23 tiles, 47 points", rather than ``player1.png``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.game.messages import places
+from engine import GameState, ScoreSheet, score_state, seat_score
+
+MAX_DESCRIPTION = 1024
+"""Discord's limit on an attachment's description."""
+MAX_STEM = 40
+_RESERVED = frozenset({"display", "scores", "preview", "replay", "score-chart"})
+"""Stems of the bot's other pictures, which a player's file must not take."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file to attach: its name, its bytes and what it shows (for screen readers)."""
+
+    name: str
+    data: bytes
+    description: str = ""
+
+
+def file_stem(name: str) -> str:
+    """``name`` as a portable file name stem: accents dropped, anything but ASCII letters,
+    digits, ``-`` and ``_`` as ``-``; empty when nothing is left (a name in another
+    script)."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^A-Za-z0-9_]+", "-", ascii_name).strip("-_")[:MAX_STEM].strip("-_")
+
+
+def environment_files(names: Sequence[str]) -> list[str]:
+    """Per seat, the file name of that player's environment picture: the sanitised name,
+    else ``player2.png``; made unique within the message with the seat number."""
+    taken: set[str] = set(_RESERVED)
+    found = []
+    for seat, name in enumerate(names, start=1):
+        stem = file_stem(name) or f"player{seat}"
+        if stem.casefold() in taken:
+            stem = f"{stem}-{seat}"
+        taken.add(stem.casefold())
+        found.append(f"{stem}.png")
+    return found
+
+
+def environment_score(state: GameState, seat: int) -> int:
+    """The score an environment's picture is headed by: while the game is played the seat's
+    score so far (:func:`engine.seat_score`, majority bonuses left for the end, as in every
+    score change the panel lists), once it is over its final total, bonuses in."""
+    if state.is_over:
+        return score_state(state).players[seat].total
+    return seat_score(state, seat)
+
+
+def environment_description(name: str, state: GameState, seat: int, points: int) -> str:
+    """E.g. "alice's environment: 23 tiles, 47 points"."""
+    tiles = len(state.seats[seat].environment)
+    return _clip(f"{name}'s environment: {_count(tiles, 'tile')}, {_count(points, 'point')}")
+
+
+def display_description(state: GameState) -> str:
+    """The four pairs on offer, e.g. "The display: 1 forest-river tile and a bear; ..."."""
+    pairs = []
+    for slot, (tile, token) in enumerate(
+        zip(state.display_tiles, state.display_tokens, strict=True), start=1
+    ):
+        if tile is None or token is None:
+            continue
+        habitats = "-".join(h.value for h in tile.habitats)
+        pairs.append(f"{slot}: {habitats} tile and {token.value}")
+    return _clip("The display: " + "; ".join(pairs) if pairs else "The display (empty)")
+
+
+def scores_description(sheet: ScoreSheet, *, final: bool) -> str:
+    """E.g. "Final scores: 1. alice 80 points, 2. bob 75 points"."""
+    ranked = ", ".join(
+        f"{place}. {name} {_count(sheet.player(name).total, 'point')}"
+        for place, name in places(sheet)
+    )
+    return _clip(f"{'Final scores' if final else 'Scores so far'}: {ranked}")
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_DESCRIPTION else text[: MAX_DESCRIPTION - 1] + "…"

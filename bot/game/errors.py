@@ -1,0 +1,152 @@
+"""The bot's refusals: requests it turns down, each with the message the user is shown.
+
+Discord-free, so the service raises them; the Discord layer's :mod:`bot.shell.errors` turns
+them (and the engine's and the store's errors) into short private answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.game.names import safe
+
+
+class BotError(Exception):
+    """A request the bot turns down; the message is shown to the user as it is."""
+
+
+class ServerOnly(BotError):
+    """A command that needs a server, used in a direct message with the bot."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(
+            f"`/cascadia {command}` works in a server's channels; here in our direct messages"
+            " only a daily trek is played."
+        )
+
+
+class NoGame(BotError):
+    """The channel has no game in the lobby or being played."""
+
+    def __init__(self) -> None:
+        super().__init__("There is no game in this channel. Open one with `/cascadia new`.")
+
+
+class NotInGame(BotError):
+    """The user (or the player asked about) has no seat at this channel's game."""
+
+    def __init__(self, who: str = "You are") -> None:
+        super().__init__(f"{who} not in this game.")
+
+
+class NotYourTurn(BotError):
+    """Someone other than the current player tried to move."""
+
+    def __init__(self, current: str) -> None:
+        super().__init__(
+            f"It's not your turn: it's {safe(current)}'s."
+            " You can plan yours with `/cascadia preview`."
+        )
+
+
+class NotStarted(BotError):
+    """The game is still in its lobby."""
+
+    def __init__(self) -> None:
+        super().__init__("The game has not started yet: the host starts it with `/cascadia start`.")
+
+
+class ShuttingDown(BotError):
+    """The bot is stopping and takes no new requests."""
+
+    def __init__(self) -> None:
+        super().__init__("The bot is restarting: please try again in a minute.")
+
+
+class DamagedState(BotError):
+    """The game's stored state text cannot be read back; the operator's log has the detail."""
+
+    def __init__(self) -> None:
+        super().__init__("This game's saved state is damaged: the bot's host has been told.")
+
+
+class NotHost(BotError):
+    """Only the host (or a channel manager, where allowed) may do this."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"Only the host can {what}.")
+
+
+class HintUsed(BotError):
+    """The player asked for a hint on this turn already."""
+
+    def __init__(self, why: str = "") -> None:
+        text = "You had your hint for this turn: one per turn."
+        super().__init__(f"{text} {why}" if why else text)
+
+
+class NoComputer(BotError):
+    """The host asked to remove a computer from a lobby that has none."""
+
+    def __init__(self) -> None:
+        super().__init__("There is no computer in this lobby to remove.")
+
+
+class ComputerAdded(BotError):
+    """A press on the host's choice of computer player after a computer was seated since it was
+    asked: most often the same choice pressed twice."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "That computer was already added: nothing was changed. For another one, press "
+            "**Add computer** again."
+        )
+
+
+class LastPerson(BotError):
+    """The only person left in a game cannot hand it to the computer."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "You are the last person in this game: the computers would play on alone. "
+            "The host can end it with `/cascadia end`."
+        )
+
+
+class AlreadyPlayed(BotError):
+    """The same player's turn arrived twice at once: the first one was played."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "You already played this turn: your first submission counted, this one changed nothing."
+        )
+
+
+def missing_text(missing: Sequence[str]) -> str:
+    """The permissions the bot lacks in a channel, and who can fix it, in one sentence."""
+    if len(missing) == 1:
+        lacking = f"the **{missing[0]}** permission"
+    else:
+        lacking = "the permissions " + ", ".join(f"**{m}**" for m in missing)
+    return (
+        f"I lack {lacking} in this channel: someone who manages the channel or the server "
+        "can give them to me."
+    )
+
+
+class MissingPermissions(BotError):
+    """The bot may not do in this channel what a game needs (post, attach its pictures)."""
+
+    def __init__(self, missing: Sequence[str]) -> None:
+        self.missing = tuple(missing)
+        super().__init__(f"I cannot run a game here. {missing_text(missing)}")
+
+
+class TooManyLobbies(BotError):
+    """A member opening one lobby more than a server allows them to have open at once."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"You have {limit} lobbies open in this server already, the most one member may "
+            "have: start or end one (`/cascadia end` in its channel) before opening another."
+        )

@@ -1,0 +1,168 @@
+"""The lobby: opening one, seating people and computers, starting the game, passing the
+host on. A part of the game service (see :mod:`bot.game.kernel`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.db.errors import AlreadySeated, NotInLobby
+from bot.game import messages
+from bot.game.computers import COMPUTER_PLAYERS, computer_name
+from bot.game.errors import ComputerAdded, NoComputer, NotHost, TooManyLobbies
+from bot.game.kernel import GameKernel, LoadedGame
+from bot.game.outbox import Announcement, Picture
+from bot.game.records import state_text
+from bot.game.rows import CommitResult, GameStatus
+from engine import MAX_PLAYERS, CardSet, InvalidInput, new_game
+
+MAX_OPEN_LOBBIES = 5
+"""How many lobbies one member may have open in one server at a time."""
+
+
+def parse_cards(text: str | None) -> str:
+    """The stored form of the ``cards`` option: ``"random"`` or a card set's text form."""
+    if text is None or text.strip().lower() in ("", "random"):
+        return "random"
+    return str(CardSet.parse(text))
+
+
+class Lobby:
+    """Opening a lobby, seating people and computers, starting the game, and the host
+    changing hands; part of the game service, over its :class:`GameKernel`."""
+
+    def __init__(self, kernel: GameKernel) -> None:
+        self.kernel = kernel
+        self.store = kernel.store
+        self._openers: dict[int, asyncio.Lock] = {}
+
+    async def open_lobby(
+        self, *, guild_id: int, channel_id: int, user_id: int, name: str, cards: str | None
+    ) -> LoadedGame:
+        """Open a lobby in the channel with the caller seated as host; :class:`TooManyLobbies`
+        if they host :data:`MAX_OPEN_LOBBIES` lobbies in this server already."""
+        cards = parse_cards(cards)
+        # One opening at a time per member, so that a burst of them cannot pass the count.
+        async with self._openers.setdefault(user_id, asyncio.Lock()):
+            hosted = await self.store.games_for_user(user_id, statuses=(GameStatus.LOBBY,))
+            mine = [g for g in hosted if g.game.host_id == user_id and g.game.guild_id == guild_id]
+            if len(mine) >= MAX_OPEN_LOBBIES:
+                raise TooManyLobbies(MAX_OPEN_LOBBIES)
+            game = await self.store.create_lobby(guild_id, channel_id, user_id, name, cards)
+        return await self.kernel.load(game)
+
+    async def join(self, game_id: int, *, user_id: int, name: str) -> LoadedGame:
+        """Seat the caller in the lobby."""
+        await self.store.join(game_id, user_id, name, max_seats=MAX_PLAYERS)
+        return await self.kernel.game_by_id(game_id)
+
+    async def check_host(self, game_id: int, *, user_id: int, what: str) -> LoadedGame:
+        """The game, if the caller is its host; :class:`NotHost` otherwise."""
+        loaded = await self.kernel.game_by_id(game_id)
+        if user_id != loaded.game.host_id:
+            raise NotHost(what)
+        return loaded
+
+    async def add_computer(
+        self, game_id: int, *, user_id: int, policy: str, seen: int | None = None
+    ) -> LoadedGame:
+        """The host seats a computer player (one of :data:`COMPUTER_PLAYERS`) in the lobby.
+
+        ``seen`` is how many computers had seats when the host was asked which to add (the
+        question's buttons carry it): if more have seats now, the question's computer is
+        seated already and a press changes nothing (:class:`ComputerAdded`). People joining
+        meanwhile do not count. Two presses at the same moment both pick the same free seat
+        id, and the store seats it once: the other press is :class:`ComputerAdded` too.
+
+        A computer's seat gets a negative user id, never a Discord user's."""
+        if policy not in COMPUTER_PLAYERS:
+            raise InvalidInput(f"unknown computer player {policy!r}")
+        loaded = await self.check_host(game_id, user_id=user_id, what="add a computer")
+        if loaded.game.status is not GameStatus.LOBBY:
+            raise NotInLobby(game_id, loaded.game.status)
+        if seen is not None and loaded.computers > seen:
+            raise ComputerAdded()
+        taken = {p.user_id for p in loaded.players}
+        computer_id = next(i for i in range(-1, -MAX_PLAYERS - 2, -1) if i not in taken)
+        try:
+            await self.store.join(
+                game_id, computer_id, computer_name(policy), max_seats=MAX_PLAYERS, computer=policy
+            )
+        except AlreadySeated:
+            raise ComputerAdded() from None
+        return await self.kernel.game_by_id(game_id)
+
+    async def remove_computer(self, game_id: int, *, user_id: int) -> LoadedGame:
+        """The host takes the computer seated last out of the lobby (:class:`NoComputer`
+        when there is none); the seats behind it close up."""
+        loaded = await self.check_host(game_id, user_id=user_id, what="remove a computer")
+        if loaded.game.status is not GameStatus.LOBBY:
+            raise NotInLobby(game_id, loaded.game.status)
+        seated = [p.user_id for p in loaded.players if p.computer is not None]
+        if not seated:
+            raise NoComputer()
+        await self.store.leave(game_id, seated[-1])
+        return await self.kernel.game_by_id(game_id)
+
+    async def leave(self, game_id: int, *, user_id: int) -> LoadedGame:
+        """Take the caller's seat away; the host leaving closes the lobby."""
+        await self.store.leave(game_id, user_id)
+        return await self.kernel.game_by_id(game_id)
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember which message shows the lobby, to update it later."""
+        await self.store.set_lobby_message(game_id, message_id)
+
+    async def start(self, game_id: int, *, user_id: int) -> CommitResult:
+        """The host starts the game with the seated players, and the first player is called."""
+        loaded = await self.kernel.game_by_id(game_id)
+        game = loaded.game
+        if user_id != game.host_id:
+            raise NotHost("start the game")
+        if game.status is not GameStatus.LOBBY:
+            raise NotInLobby(game.id, game.status)
+        state = new_game(players=len(loaded.players), seed=self.kernel.seeds(), cards=game.cards)
+        now = self.kernel.now()
+        first = loaded.players[state.current]
+        call = await self.kernel.call(loaded, state, turn_started_at=now, now=now)
+        announcement = Announcement(
+            kind="start",
+            text=messages.start_message(state, loaded.players, call),
+            mentions=(first.user_id,) if call.ping else (),
+            pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+            state=state,
+            names=loaded.names,
+        )
+        text = state_text(state)
+        directs = await self.kernel.directs(
+            loaded, state, announcement.text, now=now, state_json=text
+        )
+        hours = await self.kernel.reminder_hours_of(game, first)
+        return await self.store.start_game(
+            game.id,
+            game.revision,
+            state_json=text,
+            seat_order=[p.user_id for p in loaded.players],
+            outbox_messages=[announcement.to_outbox(state_text=text), *directs],
+            turn_started_at=now,
+            next_reminder_at=self.kernel.turn_reminder(now, game, first, hours=hours),
+            ping_due_at=call.ping_due_at,
+        )
+
+    async def pass_host(self, game_id: int, *, gone: int) -> LoadedGame | None:
+        """The host ``gone`` left the server: the next person in seat order becomes host.
+        Returns the game as it is then; ``None`` when nothing changed (``gone`` is not the
+        host, or nobody is left to take over)."""
+        loaded = await self.kernel.game_by_id(game_id)
+        if loaded.game.host_id != gone:
+            return None
+        seats = [p for p in loaded.players if p.computer is None]
+        order = [p.user_id for p in seats]
+        start = order.index(gone) + 1 if gone in order else 0
+        following = [*order[start:], *order[:start]]
+        heir = next((user for user in following if user != gone), None)
+        if heir is None:
+            return None
+        if not await self.store.pass_host(game_id, old_host=gone, new_host=heir):
+            return None
+        return await self.kernel.game_by_id(game_id)

@@ -1,0 +1,64 @@
+"""The game service: what every command does, between the parsed options and the reply.
+
+:class:`GameService` is the kernel (:mod:`bot.game.kernel`: the store, the clock, loading a
+game, committing a turn) with its parts, one per kind of operation, each over that kernel:
+:attr:`~GameService.lobby` (:mod:`bot.game.lobby`), :attr:`~GameService.turns`
+(:mod:`bot.game.turns`), :attr:`~GameService.reminders` (:mod:`bot.attendance.reminder_queue`) and
+:attr:`~GameService.lookups` (:mod:`bot.game.lookups`) and :attr:`~GameService.daily`
+(:mod:`bot.daily.service`). Deadlines and votes
+(:mod:`bot.attendance.service`), the turn panel (:mod:`bot.panel.service`) and the
+computer turns (:mod:`bot.computers.turns`) are built the same way, over a service they
+are given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+from bot.attendance.reminder_queue import ReminderQueue
+from bot.daily.service import DailyTrek
+from bot.game.computers import Thinker
+from bot.game.interface import Store
+from bot.game.kernel import HOUR, GameKernel, LoadedGame, as_seat, new_seed
+from bot.game.lobby import Lobby
+from bot.game.lookups import Lookups
+from bot.game.rows import THIS_PROCESS, Claimer, Clock, utc_now
+from bot.game.turns import Hint, Preview, Turns
+
+__all__ = ["GameService", "Hint", "LoadedGame", "Preview", "as_seat"]
+
+
+class GameService(GameKernel):
+    """The operations behind the commands, on a :class:`~bot.store.Store`: the kernel's, and
+    those of its parts."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        now: Clock = utc_now,
+        seeds: Callable[[], int] = new_seed,
+        reminder_hour: timedelta = HOUR,
+        thinker: Thinker | None = None,
+        claimer: Claimer = THIS_PROCESS,
+    ) -> None:
+        """See :class:`~bot.game.kernel.GameKernel` for the options."""
+        super().__init__(
+            store,
+            now=now,
+            seeds=seeds,
+            reminder_hour=reminder_hour,
+            thinker=thinker,
+            claimer=claimer,
+        )
+        self.lobby = Lobby(self)
+        """Lobbies: opening, seating, starting, passing the host on."""
+        self.turns = Turns(self)
+        """Playing: turns, wipes, previews, hints, leaving and ending a game."""
+        self.reminders = ReminderQueue(self)
+        """The reminder setting and the periodic reminder pass."""
+        self.lookups = Lookups(self)
+        """The read-only lookups: the caller's games, status facts, the export."""
+        self.daily = DailyTrek(self)
+        """The daily trek: attempts, the days' boards, the daily posts."""

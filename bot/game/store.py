@@ -1,0 +1,561 @@
+"""The :class:`~bot.store.Store` written once, in SQL that SQLite and PostgreSQL both run.
+
+Queries use asyncpg's ``$1`` placeholders and calls (see :mod:`bot.db.database`). A write
+that must know whether it changed a row says so with ``RETURNING``, never with a row count.
+Each method's contract is documented once, on :class:`~bot.store.Store`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from datetime import datetime
+
+from bot.archive.store import ArchiveQueries
+from bot.attendance.notify_store import NotifyQueries
+from bot.attendance.store import AbsenceQueries
+from bot.daily.store import DailyQueries
+from bot.db.database import (
+    GAME_COLUMNS,
+    OPEN,
+    OUTBOX_COLUMNS,
+    OUTBOX_TABLES,
+    SEAT_COLUMNS,
+    Connection,
+    check_revision,
+    insert_seats,
+    load_seats,
+    marks,
+    reseat,
+    seat,
+)
+from bot.db.errors import (
+    AlreadySeated,
+    ChannelBusy,
+    GameClosed,
+    HintTaken,
+    LobbyFull,
+    NotActive,
+    NotFound,
+    NotInLobby,
+    NotSeated,
+    StalePanel,
+)
+from bot.game.compact import CompactQueries
+from bot.game.rows import (
+    OPEN_STATUSES,
+    Claimer,
+    CommitResult,
+    GameRow,
+    GameStatus,
+    HintRow,
+    OutboxMessage,
+    OutboxRow,
+    PanelRow,
+    ReminderNote,
+    Seat,
+    SeatResult,
+    UserGame,
+)
+from bot.standings.store import StandingsQueries
+
+_PANEL_COLUMNS = "game_id, user_id, turn, revision, version, draft, updated_at"
+_ENDED = {"status": GameStatus.ENDED.value, "next_reminder_at": None, "ping_due_at": None}
+_MAX_ERROR_CHARS = 2_000
+
+
+class SqlStore(
+    AbsenceQueries,
+    ArchiveQueries,
+    CompactQueries,
+    DailyQueries,
+    NotifyQueries,
+    StandingsQueries,
+):
+    """Every method of the :class:`Store`, once (those of absence in
+    :class:`~bot.attendance.store.AbsenceQueries`, of the archive in
+    :class:`~bot.archive.store.ArchiveQueries`, of the move log and its packing in
+    :class:`~bot.game.compact.CompactQueries`, of the daily trek in
+    :class:`~bot.daily.store.DailyQueries`, of notifications in
+    :class:`~bot.attendance.notify_store.NotifyQueries`); a backend subclass connects it to a
+    database."""
+
+    # --- lobby --------------------------------------------------------------------------------
+
+    async def create_lobby(
+        self, guild_id: int, channel_id: int, host_id: int, host_name: str, cards: str
+    ) -> GameRow:
+        # The partial unique index decides between two processes opening a lobby at once.
+        q = (
+            "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
+            " updated_at, revision) VALUES ($1, $2, $3, $4, $5, $6, $6, 1)"
+            f" ON CONFLICT (channel_id) WHERE status IN {OPEN} DO NOTHING RETURNING id"
+        )
+        lobby, stamp = GameStatus.LOBBY.value, self._stamp()
+        async with self._transaction() as db:
+            game_id = await db.fetchval(q, guild_id, channel_id, lobby, host_id, cards, stamp)
+            if game_id is None:
+                q = f"SELECT id FROM games WHERE channel_id = $1 AND status IN {OPEN}"
+                raise ChannelBusy(channel_id, int(await db.fetchval(q, channel_id)))
+            q = "INSERT INTO seats (game_id, seat, user_id, name) VALUES ($1, 0, $2, $3)"
+            await db.execute(q, game_id, host_id, host_name)
+            return await self._load_game(db, int(game_id))
+
+    async def join(
+        self,
+        game_id: int,
+        user_id: int,
+        name: str,
+        *,
+        max_seats: int = 4,
+        computer: str | None = None,
+    ) -> Seat:
+        async with self._transaction() as db:
+            game = await self._load_game(db, game_id, lock=True)
+            if game.status is not GameStatus.LOBBY:
+                raise NotInLobby(game_id, game.status)
+            seats = await load_seats(db, game_id)
+            if any(taken.user_id == user_id for taken in seats):
+                raise AlreadySeated(game_id, user_id)
+            if len(seats) >= max_seats:
+                raise LobbyFull(game_id, max_seats)
+            new = Seat(game_id, len(seats), user_id, name, computer)
+            await insert_seats(db, [new])
+            await self._bump(db, game)
+            return new
+
+    async def leave(self, game_id: int, user_id: int) -> GameRow:
+        async with self._transaction() as db:
+            game = await self._load_game(db, game_id, lock=True)
+            if game.status is not GameStatus.LOBBY:
+                raise NotInLobby(game_id, game.status)
+            seats = await load_seats(db, game_id)
+            if all(taken.user_id != user_id for taken in seats):
+                raise NotSeated(game_id, user_id)
+            await reseat(db, game_id, [taken for taken in seats if taken.user_id != user_id])
+            status = GameStatus.ENDED if user_id == game.host_id else GameStatus.LOBBY
+            await self._bump(db, game, status=status.value)
+            return await self._load_game(db, game_id)
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        q = "UPDATE games SET lobby_message_id = $1 WHERE id = $2 RETURNING id"
+        async with self._transaction() as db:
+            if await db.fetchval(q, message_id, game_id) is None:
+                raise NotFound("game", game_id)
+
+    async def pass_host(self, game_id: int, *, old_host: int, new_host: int) -> bool:
+        q = "UPDATE games SET host_id = $1 WHERE id = $2 AND host_id = $3 RETURNING id"
+        async with self._transaction() as db:
+            return await db.fetchval(q, new_host, game_id, old_host) is not None
+
+    async def start_game(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        state_json: str,
+        seat_order: Sequence[int],
+        outbox_messages: Sequence[OutboxMessage],
+        turn_started_at: datetime,
+        next_reminder_at: datetime | None,
+        ping_due_at: datetime | None = None,
+    ) -> CommitResult:
+        async with self._transaction() as db:
+            game = await self._load_game(db, game_id, lock=True)
+            check_revision(game, expected_revision)
+            if game.status is not GameStatus.LOBBY:
+                raise NotInLobby(game_id, game.status)
+            seats = {taken.user_id: taken for taken in await load_seats(db, game_id)}
+            if len(seat_order) != len(seats) or set(seat_order) != set(seats):
+                raise ValueError(
+                    f"seat order {list(seat_order)} is not the seated users {sorted(seats)}"
+                )
+            await reseat(db, game_id, [seats[user_id] for user_id in seat_order])
+            revision = await self._bump(
+                db,
+                game,
+                status=GameStatus.ACTIVE.value,
+                state=state_json,
+                turn_started_at=self._time(turn_started_at),
+                next_reminder_at=self._optional_time(next_reminder_at),
+                reminders_sent=0,
+                ping_due_at=self._optional_time(ping_due_at),
+            )
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return CommitResult(revision=revision, outbox_ids=ids)
+
+    # --- play ---------------------------------------------------------------------------------
+
+    async def commit_move(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        user_id: int,
+        action_text: str,
+        new_state_json: str,
+        new_status: GameStatus,
+        outbox_messages: Sequence[OutboxMessage],
+        turn_started_at: datetime,
+        next_reminder_at: datetime | None,
+        played_for: str | None = None,
+        ping_due_at: datetime | None = None,
+        results: Sequence[SeatResult] = (),
+    ) -> CommitResult:
+        if new_status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
+            raise ValueError(f"a move cannot leave a game {new_status}")
+        stamp = self._stamp()
+        # The game's lock makes this the only move being numbered for the game.
+        q = (
+            "INSERT INTO moves (game_id, seq, user_id, action, created_at, played_for)"
+            " SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5 FROM moves WHERE game_id = $1"
+        )
+        async with self._transaction() as db:
+            game = await self._lock_active(db, game_id, expected_revision)
+            same_turn = game.turn_started_at == turn_started_at
+            revision = await self._bump(
+                db,
+                game,
+                status=new_status.value,
+                state=new_state_json,
+                turn_started_at=self._time(turn_started_at),
+                next_reminder_at=self._optional_time(next_reminder_at),
+                reminders_sent=game.reminders_sent if same_turn else 0,
+                ping_due_at=self._optional_time(game.ping_due_at if same_turn else ping_due_at),
+            )
+            await db.execute(q, game_id, user_id, action_text, stamp, played_for)
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            await self._insert_results(db, results)
+            return CommitResult(revision=revision, outbox_ids=ids)
+
+    async def end_game(
+        self, game_id: int, *, outbox_messages: Sequence[OutboxMessage] = ()
+    ) -> CommitResult:
+        async with self._transaction() as db:
+            game = await self._load_game(db, game_id, lock=True)
+            if game.status not in OPEN_STATUSES:
+                raise GameClosed(game_id, game.status)
+            revision = await self._bump(db, game, **_ENDED)
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return CommitResult(revision=revision, outbox_ids=ids)
+
+    async def abandon_channel(self, channel_id: int) -> list[int]:
+        q = f"SELECT {GAME_COLUMNS} FROM games g WHERE g.channel_id = $1 AND g.status IN {OPEN}"
+        unsent = "SELECT id FROM outbox WHERE channel_id = $1 AND sent_at IS NULL"
+        async with self._transaction() as db:
+            games = [self._game(row) for row in await db.fetch(q + self._for_update, channel_id)]
+            for game in games:
+                await self._bump(db, game, **_ENDED)
+            q = f"DELETE FROM outbox_snapshots WHERE outbox_id IN ({unsent})"
+            await db.execute(q, channel_id)
+            q = "DELETE FROM outbox WHERE channel_id = $1 AND sent_at IS NULL"
+            await db.execute(q, channel_id)
+            return [game.id for game in games]
+
+    async def set_reminder_hours(
+        self, game_id: int, reminder_hours: int, *, next_reminder_at: datetime | None
+    ) -> GameRow:
+        if reminder_hours < 0:
+            raise ValueError(f"reminder hours must be 0 or more: {reminder_hours}")
+        settings = "reminder_hours = $2, next_reminder_at = $3"
+        next_at = self._optional_time(next_reminder_at)
+        return await self._set_open_game(game_id, settings, reminder_hours, next_at)
+
+    # --- reads --------------------------------------------------------------------------------
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._fetchrow(f"SELECT {GAME_COLUMNS} FROM games g WHERE g.id = $1", game_id)
+        return None if row is None else self._game(row)
+
+    async def get_active_game(self, channel_id: int) -> GameRow | None:
+        q = f"SELECT {GAME_COLUMNS} FROM games g WHERE g.channel_id = $1 AND g.status IN {OPEN}"
+        row = await self._fetchrow(q, channel_id)
+        return None if row is None else self._game(row)
+
+    async def seats(self, game_id: int) -> list[Seat]:
+        async with self._reading() as db:
+            return await load_seats(db, game_id)
+
+    async def seats_of(self, game_ids: Collection[int]) -> dict[int, list[Seat]]:
+        # One list parameter, not one placeholder per id: no limit on how many games.
+        q = (
+            f"SELECT {SEAT_COLUMNS} FROM seats s WHERE s.game_id {self._in('$1')}"
+            " ORDER BY s.game_id, s.seat"
+        )
+        found: dict[int, list[Seat]] = {}
+        for row in await self._fetch(q, self._list(sorted(set(game_ids)))):
+            found.setdefault(int(row["game_id"]), []).append(seat(row))
+        return found
+
+    async def games_for_user(
+        self,
+        user_id: int,
+        *,
+        statuses: Collection[GameStatus] = OPEN_STATUSES,
+        channel_id: int | None = None,
+    ) -> list[UserGame]:
+        wanted = sorted(GameStatus(status).value for status in statuses)
+        if not wanted:
+            return []
+        # IS NULL OR: one statement, so a user with hundreds of finished games elsewhere does
+        # not have them all read to find the one in this channel.
+        q = (
+            f"SELECT {GAME_COLUMNS}, {SEAT_COLUMNS} FROM games g JOIN seats s ON s.game_id = g.id"
+            f" WHERE s.user_id = $1 AND g.status IN ({marks(3, len(wanted))})"
+            " AND (CAST($2 AS bigint) IS NULL OR g.channel_id = $2)"
+            " ORDER BY g.updated_at DESC, g.id DESC"
+        )
+        rows = await self._fetch(q, user_id, channel_id, *wanted)
+        return [UserGame(game=self._game(row), seat=seat(row)) for row in rows]
+
+    # --- hints --------------------------------------------------------------------------------
+
+    async def record_hint(
+        self, game_id: int, *, turn: int, user_id: int, moves: Sequence[str]
+    ) -> HintRow:
+        q = (
+            "INSERT INTO hints (game_id, turn, user_id, moves, created_at)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING turn"
+        )
+        stamp = self._stamp()
+        async with self._transaction() as db:
+            game = await self._load_game(db, game_id, lock=True)
+            if game.status is not GameStatus.ACTIVE:
+                raise NotActive(game_id, game.status)
+            if await db.fetchval(q, game_id, turn, user_id, "\n".join(moves), stamp) is None:
+                raise HintTaken(game_id, turn)
+            return HintRow(game_id, turn, user_id, tuple(moves), self._moment(stamp))
+
+    async def hints(self, game_id: int) -> list[HintRow]:
+        q = (
+            "SELECT game_id, turn, user_id, moves, created_at FROM hints"
+            " WHERE game_id = $1 ORDER BY turn"
+        )
+        return [
+            HintRow(r[0], r[1], r[2], tuple(r[3].split("\n")), self._moment(r[4]))
+            for r in await self._fetch(q, game_id)
+        ]
+
+    # --- outbox -------------------------------------------------------------------------------
+
+    async def pending(
+        self, limit: int = 50, *, max_attempts: int | None = None, channel_id: int | None = None
+    ) -> list[OutboxRow]:
+        where = ["o.sent_at IS NULL"]
+        params: list[int] = []
+        if max_attempts is not None:
+            params.append(max_attempts)
+            where.append(f"o.attempts < ${len(params)}")
+        if channel_id is not None:
+            params.append(channel_id)
+            where.append(f"o.channel_id = ${len(params)}")
+        params.append(limit)
+        q = (
+            f"SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLES} WHERE {' AND '.join(where)}"
+            f" ORDER BY o.id LIMIT ${len(params)}"
+        )
+        return [self._outbox(row) for row in await self._fetch(q, *params)]
+
+    async def claim_outbox(
+        self, claimer: Claimer, limit: int = 50, *, channel_id: int | None = None
+    ) -> list[OutboxRow]:
+        now = self._now()
+        q = (
+            "SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id"
+            f" WHERE o.sent_at IS NULL AND (g.guild_id >> 22) % $1 {self._in('$2')}"
+            " AND NOT EXISTS (SELECT 1 FROM outbox o2 WHERE o2.channel_id = o.channel_id"
+            " AND o2.sent_at IS NULL AND o2.id <= o.id"
+            " AND o2.claimed_by <> $3 AND o2.lease_until > $4)"
+            f"{'' if channel_id is None else ' AND o.channel_id = $6'} ORDER BY o.id LIMIT $5"
+        )
+        only = () if channel_id is None else (channel_id,)
+        shards = self._list(claimer.shard_ids)
+        async with self._transaction() as db:
+            rows = await db.fetch(
+                q, claimer.shard_count, shards, claimer.name, self._time(now), limit, *only
+            )
+            if not rows:
+                return []
+            ids = self._list(row[0] for row in rows)
+            q = f"UPDATE outbox SET claimed_by = $1, lease_until = $2 WHERE id {self._in('$3')}"
+            await db.execute(q, claimer.name, self._time(now + claimer.lease), ids)
+            return await self._outbox_rows(db, ids)
+
+    async def _outbox_rows(self, db: Connection, ids: object) -> list[OutboxRow]:
+        """The outbox rows of the ids in the list parameter ``ids``, oldest first."""
+        q = f"SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLES} WHERE o.id {self._in('$1')}"
+        q += " ORDER BY o.id"
+        return [self._outbox(row) for row in await db.fetch(q, ids)]
+
+    async def claim_game(self, game_id: int, claimer: Claimer) -> bool:
+        return game_id in await self.claim_games((game_id,), claimer)
+
+    async def claim_games(self, game_ids: Collection[int], claimer: Claimer) -> set[int]:
+        if not game_ids:
+            return set()
+        q = (
+            "UPDATE games SET claimed_by = $1, lease_until = $2"
+            f" WHERE id {self._in('$3')} AND (guild_id >> 22) % $4 {self._in('$5')}"
+            " AND (claimed_by IS NULL OR claimed_by = $1 OR lease_until <= $6) RETURNING id"
+        )
+        now = self._now()
+        until, stamp = self._time(now + claimer.lease), self._time(now)
+        ids, shards = self._list(game_ids), self._list(claimer.shard_ids)
+        async with self._transaction() as db:
+            rows = await db.fetch(q, claimer.name, until, ids, claimer.shard_count, shards, stamp)
+        return {row[0] for row in rows}
+
+    async def release_claims(self) -> int:
+        released = 0
+        async with self._transaction() as db:
+            for table in ("outbox", "games"):
+                q = (
+                    f"UPDATE {table} SET claimed_by = NULL, lease_until = NULL"
+                    " WHERE claimed_by IS NOT NULL RETURNING id"
+                )
+                released += len(await db.fetch(q))
+        return released
+
+    async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
+        q = f"SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLES} WHERE o.id = $1"
+        row = await self._fetchrow(q, outbox_id)
+        return None if row is None else self._outbox(row)
+
+    async def mark_sent(self, outbox_id: int, message_id: int) -> None:
+        q = (
+            "UPDATE outbox SET sent_at = COALESCE(sent_at, $1),"
+            " message_id = COALESCE(message_id, $2) WHERE id = $3 RETURNING id"
+        )
+        async with self._transaction() as db:
+            if await db.fetchval(q, self._stamp(), message_id, outbox_id) is None:
+                raise NotFound("outbox message", outbox_id)
+            await db.execute("DELETE FROM outbox_snapshots WHERE outbox_id = $1", outbox_id)
+
+    async def mark_failed(self, outbox_id: int, error: str) -> None:
+        q = (
+            "UPDATE outbox SET attempts = attempts + 1, last_error = $1"
+            " WHERE id = $2 AND sent_at IS NULL RETURNING id"
+        )
+        async with self._transaction() as db:
+            if await db.fetchval(q, error[:_MAX_ERROR_CHARS], outbox_id) is None:
+                exists = await db.fetchval("SELECT 1 FROM outbox WHERE id = $1", outbox_id)
+                if exists is None:
+                    raise NotFound("outbox message", outbox_id)
+
+    async def latest_message(self, game_id: int) -> int | None:
+        q = (
+            "SELECT message_id FROM outbox WHERE game_id = $1 AND message_id IS NOT NULL"
+            " AND kind IN ('start', 'turn', 'wipe') ORDER BY id DESC LIMIT 1"
+        )
+        message_id = await self._fetchval(q, game_id)
+        return None if message_id is None else int(message_id)
+
+    async def forget_sent(self, sent_before: datetime, *, limit: int = 1000) -> int:
+        q = (
+            "SELECT o.id FROM outbox o WHERE o.sent_at < $1 AND o.kind <> 'finish'"
+            " AND o.id <> COALESCE((SELECT max(t.id) FROM outbox t WHERE t.game_id = o.game_id"
+            " AND t.message_id IS NOT NULL AND t.kind IN ('start', 'turn', 'wipe')), 0)"
+            " ORDER BY o.id LIMIT $2"
+        )
+        async with self._transaction() as db:
+            ids = self._list(row[0] for row in await db.fetch(q, self._time(sent_before), limit))
+            await db.execute(f"DELETE FROM outbox_snapshots WHERE outbox_id {self._in('$1')}", ids)
+            deleted = await db.fetch(
+                f"DELETE FROM outbox WHERE id {self._in('$1')} RETURNING id", ids
+            )
+        return len(deleted)
+
+    async def latest_turn_message(self, game_id: int) -> OutboxRow | None:
+        q = (
+            f"SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLES} WHERE o.game_id = $1"
+            " AND o.message_id IS NOT NULL AND o.kind IN ('start', 'turn', 'wipe')"
+            " ORDER BY o.id DESC LIMIT 1"
+        )
+        row = await self._fetchrow(q, game_id)
+        return None if row is None else self._outbox(row)
+
+    # --- reminders, deadlines, computers, pings -----------------------------------------------
+
+    async def due_reminders(self, now: datetime) -> list[GameRow]:
+        rest = (
+            " AND g.reminder_hours > 0 AND g.next_reminder_at IS NOT NULL"
+            " AND g.next_reminder_at <= $1 ORDER BY g.next_reminder_at, g.id"
+        )
+        return await self._active_games(rest, self._time(now))
+
+    async def record_reminders(self, notes: Sequence[ReminderNote]) -> dict[int, CommitResult]:
+        results: dict[int, CommitResult] = {}
+        if not notes:
+            return results
+        # The games read (and on PostgreSQL locked) in one statement, in id order so that
+        # two passes cannot deadlock.
+        q = (
+            f"SELECT {GAME_COLUMNS} FROM games g WHERE g.id {self._in('$1')}"
+            f" ORDER BY g.id{self._for_update}"
+        )
+        async with self._transaction() as db:
+            rows = await db.fetch(q, self._list(sorted({note.game_id for note in notes})))
+            games = {game.id: game for game in map(self._game, rows)}
+            due = [
+                (game, note)
+                for note in notes
+                if (game := games.get(note.game_id)) is not None
+                and game.revision == note.expected_revision
+                and game.status is GameStatus.ACTIVE
+            ]
+            await self._count_reminders(db, due)
+            for game, note in due:
+                ids = await self._insert_outbox(db, game, note.outbox_messages)
+                results[game.id] = CommitResult(revision=game.revision, outbox_ids=ids)
+        return results
+
+    async def _count_reminders(
+        self, db: Connection, due: Sequence[tuple[GameRow, ReminderNote]]
+    ) -> None:
+        """One more reminder counted for each game, and its next one set."""
+        q = (
+            "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = $1"
+            " WHERE id = $2"
+        )
+        for game, note in due:
+            await db.execute(q, self._optional_time(note.next_reminder_at), game.id)
+
+    # --- turn panels --------------------------------------------------------------------------
+
+    async def get_panel(self, game_id: int, user_id: int) -> PanelRow | None:
+        q = f"SELECT {_PANEL_COLUMNS} FROM panels WHERE game_id = $1 AND user_id = $2"
+        row = await self._fetchrow(q, game_id, user_id)
+        return None if row is None else self._panel(row)
+
+    async def save_panel(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        turn: int,
+        revision: int,
+        draft: str,
+        expected_version: int | None,
+    ) -> PanelRow:
+        values: tuple[object, ...] = (game_id, user_id, turn, revision, draft, self._stamp())
+        # One statement each way, so that two presses cannot both build on one version.
+        if expected_version is None:
+            q = (
+                "INSERT INTO panels (game_id, user_id, turn, revision, version, draft,"
+                " updated_at) VALUES ($1, $2, $3, $4, 1, $5, $6)"
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET turn = excluded.turn,"
+                " revision = excluded.revision, version = panels.version + 1,"
+                " draft = excluded.draft, updated_at = excluded.updated_at"
+                f" RETURNING {_PANEL_COLUMNS}"
+            )
+        else:
+            q = (
+                "UPDATE panels SET turn = $3, revision = $4, version = version + 1,"
+                " draft = $5, updated_at = $6 WHERE game_id = $1 AND user_id = $2"
+                f" AND version = $7 RETURNING {_PANEL_COLUMNS}"
+            )
+            values += (expected_version,)
+        async with self._transaction() as db:
+            row = await db.fetchrow(q, *values)
+        if row is None and expected_version is not None:
+            raise StalePanel(game_id, user_id, expected_version)
+        return self._panel(row)

@@ -1,0 +1,318 @@
+"""The lobby: its message, its Join/Leave/Start/Add computer/Remove computer buttons, and what
+joining, leaving, starting and seating or removing a computer do, whether asked with a button
+or a command.
+
+The buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only the game id
+(and, on the host's private choice of computer player, how many computers had seats when it
+was asked and the player chosen), so a lobby posted before a restart still works after it,
+and so does a choice asked before it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot.game import computers, messages
+from bot.game.errors import NoGame
+from bot.game.rows import GameStatus
+from bot.game.service import LoadedGame
+from bot.shell.buttons import ActionButton, GameButton, Question
+from bot.shell.client import CascadiaBot
+from bot.shell.permissions import outcome, require_permissions
+from engine import CardSet
+
+Interaction = discord.Interaction[CascadiaBot]
+
+log = logging.getLogger(__name__)
+
+
+async def open_lobby(interaction: Interaction, cards: str | None) -> None:
+    """``/cascadia new``: open a lobby in this channel and post its message."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    require_permissions(interaction)
+    bot = interaction.client
+    loaded = await bot.service.lobby.open_lobby(
+        guild_id=interaction.guild_id or 0,
+        channel_id=_channel_id(interaction),
+        user_id=interaction.user.id,
+        name=interaction.user.display_name,
+        cards=cards,
+    )
+    channel = bot.get_partial_messageable(loaded.game.channel_id, guild_id=interaction.guild_id)
+    try:
+        message = await channel.send(
+            lobby_text(loaded),
+            view=lobby_view(loaded.game.id),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.HTTPException:
+        log.warning("could not post the lobby of game %d", loaded.game.id, exc_info=True)
+        await interaction.followup.send(
+            "Your lobby is open, but I could not post its message here (check that I may send "
+            "messages in this channel). Players can still `/cascadia join`; you "
+            "`/cascadia start`.",
+            ephemeral=True,
+        )
+        return
+    await bot.service.lobby.set_lobby_message(loaded.game.id, message.id)
+    await interaction.followup.send(
+        "Your lobby is open. Others press **Join**; you press **Start** when everyone is in.",
+        ephemeral=True,
+    )
+
+
+async def join(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
+    """Seat the caller in the lobby (``game_id`` from a button, else this channel's)."""
+    await _acknowledge(interaction, button)
+    require_permissions(interaction)
+    bot = interaction.client
+    game_id = game_id if game_id is not None else await _channel_game(interaction)
+    loaded = await bot.service.lobby.join(
+        game_id, user_id=interaction.user.id, name=interaction.user.display_name
+    )
+    await refresh(bot, loaded)
+    if not button:
+        await interaction.followup.send("You have a seat in this game.", ephemeral=True)
+
+
+async def leave(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
+    """Give up the caller's seat; the host leaving closes the lobby."""
+    await _acknowledge(interaction, button)
+    bot = interaction.client
+    game_id = game_id if game_id is not None else await _channel_game(interaction)
+    loaded = await bot.service.lobby.leave(game_id, user_id=interaction.user.id)
+    await refresh(bot, loaded)
+    if not button:
+        closed = loaded.game.status is not GameStatus.LOBBY
+        await interaction.followup.send(
+            "You left; the lobby is closed." if closed else "You left the lobby.", ephemeral=True
+        )
+
+
+async def start(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
+    """The host starts the game; the first turn message goes to the channel."""
+    await _acknowledge(interaction, button)
+    require_permissions(interaction)
+    bot = interaction.client
+    game_id = game_id if game_id is not None else await _channel_game(interaction)
+    result = await bot.service.lobby.start(game_id, user_id=interaction.user.id)
+    posted = await bot.announce(result.outbox_ids)
+    await refresh(bot, await bot.service.game_by_id(game_id))
+    if not button:
+        text = outcome(interaction, "The game has started.", posted=posted)
+        await interaction.followup.send(text, ephemeral=True)
+
+
+async def ask_computer(interaction: Interaction, game_id: int) -> None:
+    """The host chooses which computer player to seat, privately (Add computer)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    loaded = await interaction.client.service.lobby.check_host(
+        game_id, user_id=interaction.user.id, what="add a computer"
+    )
+    await interaction.followup.send(
+        messages.computer_choice_text(interaction.client.service.thinker.strong_seconds),
+        view=ComputerChoice(interaction, game_id=game_id, seen=loaded.computers),
+        ephemeral=True,
+    )
+
+
+async def add_computer(interaction: Interaction, game_id: int, policy: str, *, seen: int) -> None:
+    """Seat the computer player ``policy`` unless a computer was seated since the host was
+    asked (``seen`` computers then), and update the lobby message."""
+    bot = interaction.client
+    loaded = await bot.service.lobby.add_computer(
+        game_id, user_id=interaction.user.id, policy=policy, seen=seen
+    )
+    await refresh(bot, loaded)
+    await interaction.edit_original_response(
+        content=f"**{computers.computer_name(policy)}** has a seat.", view=None
+    )
+
+
+async def remove_computer(interaction: Interaction, game_id: int) -> None:
+    """The host takes the computer seated last out of the lobby (Remove computer)."""
+    await _acknowledge(interaction, True)
+    bot = interaction.client
+    loaded = await bot.service.lobby.remove_computer(game_id, user_id=interaction.user.id)
+    await refresh(bot, loaded)
+
+
+class ComputerChoice(Question):
+    """The host's private choice of computer player: one :class:`ComputerButton` per player."""
+
+    expired = "No answer: no computer was added."
+
+    def __init__(self, original: Interaction, *, game_id: int, seen: int) -> None:
+        choices = (ComputerButton(game_id, seen, p) for p in computers.COMPUTER_PLAYERS)
+        super().__init__(original, *choices)
+
+
+class ComputerButton(
+    ActionButton,
+    template=(
+        r"cascadia:seatcomputer:(?P<game_id>[0-9]+):(?P<seen>[0-9]+)"
+        rf":(?P<policy>{'|'.join(computers.COMPUTER_PLAYERS)})"
+    ),
+):
+    """One computer player to choose, labelled with its name; the custom id carries the game,
+    how many computers had seats when the host was asked, and the player."""
+
+    defer = True
+    text_fields = frozenset({"policy"})
+
+    def __init__(self, game_id: int, seen: int, policy: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=policy,
+                style=discord.ButtonStyle.primary,
+                custom_id=f"cascadia:seatcomputer:{game_id}:{seen}:{policy}",
+            )
+        )
+        self.game_id = game_id
+        self.seen = seen
+        self.policy = policy
+
+    async def act(self, interaction: Interaction) -> None:
+        """Seat this computer player."""
+        await add_computer(interaction, self.game_id, self.policy, seen=self.seen)
+
+
+def lobby_text(loaded: LoadedGame) -> str:
+    """The lobby message for the game as it is now."""
+    if loaded.game.status is GameStatus.LOBBY:
+        closed = None
+    elif loaded.state is None:
+        closed = "This lobby is closed."
+    else:
+        closed = "The game has started."
+    cards = loaded.game.cards
+    if cards != "random":
+        cards = messages.cards_text(CardSet.parse(cards))
+    return messages.lobby_message(
+        loaded.players, host_id=loaded.game.host_id, cards=cards, closed=closed
+    )
+
+
+def lobby_view(game_id: int, *, computers: bool = False) -> discord.ui.View:
+    """The lobby's buttons for ``game_id``; Remove computer only when ``computers`` (a
+    computer has a seat)."""
+    view = discord.ui.View(timeout=None)
+    items: list[GameButton] = [
+        JoinButton(game_id),
+        LeaveButton(game_id),
+        StartButton(game_id),
+        AddComputerButton(game_id),
+    ]
+    if computers:
+        items.append(RemoveComputerButton(game_id))
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+async def refresh(bot: CascadiaBot, loaded: LoadedGame) -> None:
+    """Bring the lobby message up to date; buttons go once the lobby is over.
+
+    The message is a convenience (commands work without it), so failing to edit it is logged
+    and not reported.
+    """
+    message_id = loaded.game.lobby_message_id
+    if message_id is None:
+        return
+    view = None
+    if loaded.game.status is GameStatus.LOBBY:
+        computers = any(player.computer is not None for player in loaded.players)
+        view = lobby_view(loaded.game.id, computers=computers)
+    message = bot.get_partial_messageable(loaded.game.channel_id).get_partial_message(message_id)
+    try:
+        await message.edit(
+            content=lobby_text(loaded), view=view, allowed_mentions=discord.AllowedMentions.none()
+        )
+    except (discord.HTTPException, aiohttp.ClientError, OSError):
+        # The seat change is committed already; a lost connection only leaves the text stale.
+        log.warning("could not update the lobby message of game %d", loaded.game.id, exc_info=True)
+
+
+async def _acknowledge(interaction: Interaction, button: bool) -> None:
+    # A button only updates the lobby message, so it acknowledges without a new message; a
+    # command answers privately.
+    if button:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def _channel_game(interaction: Interaction) -> int:
+    loaded = await interaction.client.service.game(_channel_id(interaction))
+    return loaded.game.id
+
+
+def _channel_id(interaction: Interaction) -> int:
+    if interaction.channel_id is None:
+        raise NoGame()
+    return interaction.channel_id
+
+
+class JoinButton(GameButton, template=r"cascadia:join:(?P<game_id>[0-9]+)"):
+    """Take a seat."""
+
+    action, label, style = "join", "Join", discord.ButtonStyle.success
+
+    async def act(self, interaction: Interaction) -> None:
+        """Seat the presser."""
+        await join(interaction, self.game_id, button=True)
+
+
+class LeaveButton(GameButton, template=r"cascadia:leave:(?P<game_id>[0-9]+)"):
+    """Give up a seat."""
+
+    action, label, style = "leave", "Leave", discord.ButtonStyle.secondary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Unseat the presser."""
+        await leave(interaction, self.game_id, button=True)
+
+
+class StartButton(GameButton, template=r"cascadia:start:(?P<game_id>[0-9]+)"):
+    """Start the game (host only)."""
+
+    action, label, style = "start", "Start", discord.ButtonStyle.primary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Start the game if the presser is the host."""
+        await start(interaction, self.game_id, button=True)
+
+
+class AddComputerButton(GameButton, template=r"cascadia:addcomputer:(?P<game_id>[0-9]+)"):
+    """Seat a computer player (host only)."""
+
+    action, label, style = "addcomputer", "Add computer", discord.ButtonStyle.secondary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Ask the host which computer player to seat."""
+        await ask_computer(interaction, self.game_id)
+
+
+class RemoveComputerButton(GameButton, template=r"cascadia:removecomputer:(?P<game_id>[0-9]+)"):
+    """Take the computer seated last out of the lobby (host only)."""
+
+    action, label, style = "removecomputer", "Remove computer", discord.ButtonStyle.secondary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Unseat the last computer if the presser is the host."""
+        await remove_computer(interaction, self.game_id)
+
+
+LOBBY_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    JoinButton,
+    LeaveButton,
+    StartButton,
+    AddComputerButton,
+    RemoveComputerButton,
+    ComputerButton,
+)
+"""The dynamic items the cog registers: the lobby's and the host's choice of computer."""

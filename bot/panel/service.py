@@ -1,0 +1,311 @@
+"""The turn panel behind the buttons: opening it, each press, Confirm and Cancel, with the
+draft of choices kept in the database between presses.
+
+No Discord objects: users are ids, presses are :class:`~bot.panel.draft.Press` values, and
+what the panel should show comes back as a :class:`Shown`. Confirm plays through the same
+service path as ``/cascadia play`` and ``/cascadia wipe`` (revision check, move log, outbox),
+with the revision the draft was made on: a panel whose game changed underneath it plays
+nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.game import messages
+from bot.game.errors import BotError, NotInGame
+from bot.game.rows import CommitResult, GameStatus, PanelRow
+from bot.game.service import GameService, LoadedGame, as_seat
+from bot.panel import draft as panel_draft
+from bot.panel import steps as panel_steps
+from bot.panel.draft import Draft, Offer, Press, Step, Verb
+from engine import CascadiaError, GameState, NatureWipe, WipeThree, seat_score
+from render import render_environment
+
+log = logging.getLogger(__name__)
+
+
+class PanelRefused(BotError):
+    """A press the panel turns down; the panel stays as it is and nothing was played."""
+
+
+class PanelGone(PanelRefused):
+    """The panel can no longer act: its game changed or ended, or it was closed. Nothing was
+    played."""
+
+
+class TurnPassed(PanelGone):
+    """The panel's (or the Play button's) turn has passed."""
+
+
+class Outcome(StrEnum):
+    """What a press led to."""
+
+    SHOWN = "shown"
+    """The panel shows a step (a new one, or the same one again)."""
+    PLAYED = "played"
+    """Confirm played the turn."""
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the panel shows after a press: the step's offer (for ``SHOWN``), the ids its
+    components carry, and the outbox rows a Confirm queued."""
+
+    outcome: Outcome
+    game_id: int
+    user_id: int
+    turn: int
+    version: int
+    seat: int
+    name: str
+    planning: bool
+    to_move: str = ""
+    """The name of the player to move (whose turn a planning panel waits for)."""
+    offer: Offer | None = None
+    notice: str = ""
+    """A line above the step (a wipe was played; the panel had moved on)."""
+    outbox_ids: tuple[int, ...] = ()
+
+
+CLOSED = ""
+"""The stored draft of a closed panel (Cancel, or its turn played)."""
+
+
+def _gone_text(what: str) -> str:
+    return f"{what} Nothing was played."
+
+
+class Panels:
+    """Opens panels and handles their presses, on the game service and its store."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.store = service.store
+
+    async def open(self, game_id: int, *, user_id: int, turn: int) -> Shown:
+        """The Play button: the panel of ``user_id`` for turn ``turn``, resumed where it was
+        if it is still good, else from the first step. Someone other than the player to
+        move gets it in planning mode."""
+        loaded = await self.service.game_by_id(game_id)
+        state, seat = self._check_live(loaded, user_id, turn)
+        row = await self.store.get_panel(game_id, user_id)
+        draft = Draft()
+        live = row is not None and row.draft != CLOSED
+        if live and row is not None and row.turn == turn and row.revision == loaded.game.revision:
+            draft = self._fitting(row, state, seat) or Draft()
+        expected = None if row is None else row.version
+        saved = await self.store.save_panel(
+            game_id,
+            user_id,
+            turn=turn,
+            revision=loaded.game.revision,
+            draft=draft.dumps(),
+            expected_version=expected,
+        )
+        return self._show(loaded, state, seat, saved, draft)
+
+    async def press(
+        self, game_id: int, *, user_id: int, turn: int, version: int, press: Press
+    ) -> Shown:
+        """One press on ``user_id``'s panel, shown at ``version``. Raises :class:`PanelGone`
+        (or the engine's and store's refusals) when it cannot act; nothing changes then."""
+        loaded = await self.service.game_by_id(game_id)
+        state, seat = self._check_live(loaded, user_id, turn)
+        row = await self.store.get_panel(game_id, user_id)
+        if row is None or row.turn != turn or row.draft == CLOSED:
+            raise PanelGone(
+                _gone_text("This panel was closed: press **Play** on the turn message to open it.")
+            )
+        if row.revision != loaded.game.revision:
+            raise PanelGone(
+                _gone_text(
+                    "The game changed since this panel was opened. Press **Play** on the "
+                    "latest turn message to start again from what is on the table now."
+                )
+            )
+        fitting = self._fitting(row, state, seat)
+        if fitting is None:
+            # A stored draft that no longer fits its game (a corrupt row) must not lock the
+            # panel: its choices start again, and the press is not acted on.
+            saved = await self.store.save_panel(
+                game_id,
+                user_id,
+                turn=turn,
+                revision=row.revision,
+                draft=Draft().dumps(),
+                expected_version=row.version,
+            )
+            shown = self._show(loaded, state, seat, saved, Draft())
+            return dataclasses.replace(
+                shown, notice="This panel's choices could not be read: please choose again."
+            )
+        draft = fitting
+        if version != row.version:
+            # A press on an older picture of this panel (a double click, a second copy):
+            # show the panel as it stands instead of acting on what was seen.
+            shown = self._show(loaded, state, seat, row, draft)
+            return dataclasses.replace(
+                shown, notice="This panel had already moved on: here it is as it stands."
+            )
+        planning = seat != state.current
+        before = as_seat(state, seat)
+        if press.verb is Verb.CANCEL:
+            await self._close(row, row.version)
+            return self._result(Outcome.CANCELLED, loaded, seat, row, planning)
+        if press.verb is Verb.CONFIRM:
+            return await self._confirm(loaded, before, seat, row, draft, planning)
+        if press.verb is Verb.SUGGEST:
+            # The turn's hint, worked out off the event loop and noted as /cascadia hint does.
+            panel_steps.check_press(before, draft, press, planning=planning)
+            move = await self.service.turns.suggestion(game_id, user_id=user_id)
+            new = panel_steps.suggestion(before, move)
+        else:
+            new = panel_steps.advance(before, draft, press, planning=planning)
+        saved = await self.store.save_panel(
+            game_id,
+            user_id,
+            turn=turn,
+            revision=row.revision,
+            draft=new.dumps(),
+            expected_version=row.version,
+        )
+        return self._show(loaded, state, seat, saved, new)
+
+    async def _confirm(
+        self,
+        loaded: LoadedGame,
+        before: GameState,
+        seat: int,
+        row: PanelRow,
+        draft: Draft,
+        planning: bool,
+    ) -> Shown:
+        if planning:
+            raise PanelRefused("It is not your turn: this panel only plans. Nothing was played.")
+        step = draft.step
+        if step not in (Step.CHECK, Step.WIPE):
+            raise PanelRefused("There is nothing to confirm on this step yet.")
+        actions = panel_draft.actions(draft)
+        user_id = row.user_id
+        if step is Step.WIPE:
+            [wipe] = actions
+            if not isinstance(wipe, WipeThree | NatureWipe):
+                raise RuntimeError("a wipe draft plays one wipe")
+            result = await self.service.turns.wipe_seen(
+                loaded.game.id, user_id=user_id, action=wipe, expected_revision=row.revision
+            )
+            return await self._after_wipe(loaded.game.id, user_id, row, result)
+        result = await self.service.turns.play_seen(
+            loaded.game.id, user_id=user_id, move=draft.move(), expected_revision=row.revision
+        )
+        await self._close(row, None)
+        return dataclasses.replace(
+            self._result(Outcome.PLAYED, loaded, seat, row, planning),
+            outbox_ids=result.outbox_ids,
+            notice=f"Same as `{panel_draft.command_text(draft)}`.",
+        )
+
+    async def _after_wipe(
+        self, game_id: int, user_id: int, row: PanelRow, result: CommitResult
+    ) -> Shown:
+        loaded = await self.service.game_by_id(game_id)
+        state = loaded.require_state()
+        seat = loaded.require_seat(user_id)
+        saved = await self.store.save_panel(
+            game_id,
+            user_id,
+            turn=row.turn,
+            revision=loaded.game.revision,
+            draft=Draft().dumps(),
+            expected_version=row.version,
+        )
+        shown = self._show(loaded, state, seat, saved, Draft())
+        return dataclasses.replace(
+            shown,
+            outbox_ids=result.outbox_ids,
+            notice="Wiped: the new display is below and in the channel.",
+        )
+
+    async def _close(self, row: PanelRow, expected_version: int | None) -> None:
+        await self.store.save_panel(
+            row.game_id,
+            row.user_id,
+            turn=row.turn,
+            revision=row.revision,
+            draft=CLOSED,
+            expected_version=expected_version,
+        )
+
+    def _check_live(self, loaded: LoadedGame, user_id: int, turn: int) -> tuple[GameState, int]:
+        game = loaded.game
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            raise NotInGame()
+        state = loaded.require_state()
+        if game.status is GameStatus.ENDED:
+            raise PanelGone(_gone_text("This game was ended."))
+        if game.status is not GameStatus.ACTIVE or state.is_over:
+            raise PanelGone(_gone_text("This game is over."))
+        if state.turn != turn:
+            raise TurnPassed(messages.turn_passed_text())
+        return state, seat
+
+    def _fitting(self, row: PanelRow, state: GameState, seat: int) -> Draft | None:
+        """The stored draft, if it reads and its choices are still legal on ``state``."""
+        try:
+            draft = Draft.loads(row.draft)
+            panel_steps.offer(as_seat(state, seat), draft, planning=seat != state.current)
+        except CascadiaError:
+            log.warning("panel of game %d, user %d does not fit its game", row.game_id, row.user_id)
+            return None
+        return draft
+
+    def _show(
+        self, loaded: LoadedGame, state: GameState, seat: int, row: PanelRow, draft: Draft
+    ) -> Shown:
+        planning = seat != state.current
+        step_offer = panel_steps.offer(as_seat(state, seat), draft, planning=planning)
+        return dataclasses.replace(
+            self._result(Outcome.SHOWN, loaded, seat, row, planning), offer=step_offer
+        )
+
+    def _result(
+        self, outcome: Outcome, loaded: LoadedGame, seat: int, row: PanelRow, planning: bool
+    ) -> Shown:
+        return Shown(
+            outcome=outcome,
+            game_id=loaded.game.id,
+            user_id=row.user_id,
+            turn=row.turn,
+            version=row.version,
+            seat=seat,
+            name=loaded.players[seat].name,
+            planning=planning,
+            to_move=loaded.players[loaded.require_state().current].name,
+        )
+
+
+def draw_panel(offer: Offer, seat: int, name: str) -> bytes:
+    """The panel's picture: ``seat``'s environment with the move so far drawn in and ringed,
+    headed by the score it would have (:func:`engine.seat_score`, as the panel's text and
+    every score change it lists). CPU work: run it off the event loop."""
+    state = offer.shown
+    score = seat_score(state, seat)
+    return render_environment(state, seat, name=name, score=score, highlight=offer.highlight)
+
+
+__all__ = [
+    "CLOSED",
+    "Outcome",
+    "PanelGone",
+    "PanelRefused",
+    "Panels",
+    "Shown",
+    "TurnPassed",
+    "draw_panel",
+]

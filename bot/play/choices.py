@@ -1,0 +1,117 @@
+"""Autocomplete choices for positions: only what the engine would accept, filtered by what
+was typed. Pure functions of a state, so they are tested without Discord."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.game.kernel import as_seat
+from bot.game.messages import tile_text
+from engine import (
+    CascadiaError,
+    GameState,
+    Hex,
+    PlaceTile,
+    PlaceToken,
+    Take,
+    apply,
+    legal_actions,
+    tile_positions,
+)
+
+MAX_CHOICES = 25
+"""Discord shows at most this many choices."""
+RETURN = "return"
+"""The ``token_at`` value that returns the token to the bag."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One autocomplete entry: what the list shows and the value the option receives."""
+
+    name: str
+    value: str
+
+
+def tile_choices(state: GameState, seat: int) -> list[Choice]:
+    """Every empty position touching ``seat``'s environment, nearest the centre first."""
+    positions = tile_positions(as_seat(state, seat))
+    return [Choice(str(h), str(h)) for h in sorted(positions, key=_centre_first)]
+
+
+def token_choices(
+    state: GameState,
+    seat: int,
+    *,
+    pair: int | None,
+    tile_at: Hex | None,
+    rotation: int | None,
+    token: int | None,
+) -> list[Choice]:
+    """Where the token of this turn may go, given the other options as far as they are
+    filled in, then "return". Without a valid pair, every display token is considered;
+    without a valid tile position, only the tiles already placed."""
+    start = as_seat(state, seat)
+    env = start.current_player.environment
+    targets: set[Hex] = set()
+    slots = (pair,) if pair is not None and pair in (1, 2, 3, 4) else (1, 2, 3, 4)
+    for slot in slots:
+        species = start.display_tokens[(token if token in (1, 2, 3, 4) else slot) - 1]
+        placed = _after_tile(start, slot, token, tile_at, rotation)
+        if placed is not None:
+            targets.update(
+                a.at
+                for a in legal_actions(placed)
+                if isinstance(a, PlaceToken) and a.at is not None
+            )
+        elif species is not None:
+            targets.update(env.token_targets(species))
+    choices = [
+        Choice(_token_name(start, h, tile_at), str(h)) for h in sorted(targets, key=_centre_first)
+    ]
+    return [*choices, Choice("return the token to the bag", RETURN)]
+
+
+def _after_tile(
+    state: GameState, pair: int, token: int | None, tile_at: Hex | None, rotation: int | None
+) -> GameState | None:
+    if tile_at is None:
+        return None
+    try:
+        taken = apply(state, Take(pair, token if token in (1, 2, 3, 4) else pair))
+        return apply(taken, PlaceTile(tile_at, rotation if rotation is not None else 0))
+    except CascadiaError:
+        return None
+
+
+def _token_name(state: GameState, hex_: Hex, tile_at: Hex | None) -> str:
+    placed = state.current_player.environment.get(hex_)
+    if placed is None or hex_ == tile_at:
+        return f"{hex_}: the tile you place"
+    return f"{hex_}: {tile_text(placed.tile)}"
+
+
+def _centre_first(hex_: Hex) -> tuple[int, Hex]:
+    return (hex_.distance(Hex(0, 0)), hex_)
+
+
+def matching(choices: Sequence[Choice], typed: str, limit: int = MAX_CHOICES) -> list[Choice]:
+    """The choices that contain what was typed (spaces ignored), those starting with it
+    first, at most ``limit``."""
+    needle = "".join(typed.split()).lower()
+    hits = [
+        c for c in choices if needle in "".join(c.value.split()).lower() or needle in c.name.lower()
+    ]
+    hits.sort(key=lambda c: not c.value.lower().startswith(needle))
+    return hits[:limit]
+
+
+def parse_hex(text: str | None) -> Hex | None:
+    """A position typed in another option, or ``None`` if it is missing or unreadable."""
+    if not text:
+        return None
+    try:
+        return Hex.parse(text)
+    except CascadiaError:
+        return None

@@ -1,0 +1,192 @@
+"""The one place where any error becomes a short private answer.
+
+Engine errors (:class:`~engine.IllegalAction`, :class:`~engine.InvalidInput`), store errors
+and the :class:`~bot.game.errors.BotError` family are expected: the user gets their message,
+the log gets a line. Anything else is a bug: the user gets an apology, the log the traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+from typing import Any, TypeVar, cast
+
+import discord
+from discord import app_commands
+
+from bot.db.errors import (
+    AlreadySeated,
+    CannotSave,
+    ChannelBusy,
+    ConnectionLost,
+    DamagedLog,
+    DatabaseUnavailable,
+    GameClosed,
+    LobbyFull,
+    NotActive,
+    NotFound,
+    NotInLobby,
+    NotSeated,
+    RevisionConflict,
+    StalePanel,
+)
+from bot.game.errors import BotError, DamagedState
+from bot.game.rows import GameStatus
+from engine import IllegalAction, InvalidInput
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+
+SUGGEST_SECONDS = 2.5
+"""How long an autocomplete may look for its choices: Discord drops an answer that comes
+after three seconds, so a slow database shows an empty list instead of none."""
+
+_UNKNOWN_INTERACTION = 10062
+"""Discord's error code for an interaction answered too late (or never seen)."""
+
+Choice = TypeVar("Choice")
+
+
+def user_message(error: BaseException) -> str | None:
+    """What to tell the user about ``error``; ``None`` when it is unexpected (a bug)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        return user_message(error.original)
+    if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
+        return user_message(error.__cause__)
+    if isinstance(error, BotError):
+        return str(error)
+    if isinstance(error, IllegalAction):
+        return f"Not allowed: {error.message}."
+    if isinstance(error, InvalidInput):
+        return f"I could not read that: {error}."
+    return _store_message(error) or _discord_message(error)
+
+
+def _store_message(error: BaseException) -> str | None:
+    if isinstance(error, ConnectionLost):
+        return "The game's database is not answering; try again in a minute."
+    if isinstance(error, CannotSave):
+        return f"The bot cannot save right now ({error.why}); nothing was changed."
+    if isinstance(error, DatabaseUnavailable):
+        return "The game's database cannot do this right now; try again in a minute."
+    if isinstance(error, ChannelBusy):
+        return "A game is already running in this channel (or waiting in its lobby)."
+    if isinstance(error, LobbyFull):
+        return f"The lobby is full: {error.max_seats} players."
+    if isinstance(error, AlreadySeated):
+        return "You are already seated in this game."
+    if isinstance(error, NotSeated):
+        return "You are not in this game."
+    if isinstance(error, NotInLobby):
+        if error.status is GameStatus.ACTIVE:
+            return "The game has already started."
+        return "This lobby is closed."
+    if isinstance(error, NotActive | GameClosed):
+        return "This game is over."
+    if isinstance(error, RevisionConflict):
+        return (
+            "The game changed at the same moment (someone was faster). "
+            "Nothing was changed: please look again and retry."
+        )
+    if isinstance(error, StalePanel):
+        return "This panel was changed by another press at the same moment: nothing was played."
+    if isinstance(error, NotFound):
+        return "That game no longer exists."
+    if isinstance(error, DamagedLog):
+        return str(DamagedState())
+    return None
+
+
+def _discord_message(error: BaseException) -> str | None:
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "Cascadia is played in a server channel, not in direct messages."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You cannot use this command here."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} seconds."
+    return None
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer ``interaction`` privately with what went wrong, and log it.
+
+    The command tree's error handler and the button callbacks all end here.
+    """
+    text = user_message(error)
+    where = _describe(interaction)
+    if too_late(error):
+        # Discord dropped the interaction before the bot's first answer (the bot or its host
+        # was busy for seconds): nothing can be answered now, and nothing was done.
+        log.warning("%s came too late for Discord: not answered", where)
+        return
+    if text is None:
+        log.error("unexpected error in %s", where, exc_info=error)
+        text = APOLOGY
+    else:
+        log.info("refused %s: %s", where, text)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except Exception:
+        # The reporter must not fail in turn (Discord down, the bot shutting down).
+        log.warning("could not send the error answer for %s", where, exc_info=True)
+
+
+def _describe(interaction: discord.Interaction) -> str:
+    command = interaction.command.qualified_name if interaction.command is not None else None
+    custom_id = cast("dict[str, Any]", interaction.data or {}).get("custom_id")
+    what = command or custom_id or "interaction"
+    return (
+        f"{what!s} (interaction {interaction.id}, user {interaction.user.id},"
+        f" channel {interaction.channel_id})"
+    )
+
+
+async def suggest(
+    interaction: discord.Interaction, finding: Awaitable[list[Choice]]
+) -> list[Choice]:
+    """What ``finding`` offers an autocomplete, or nothing if it fails or takes longer than
+    :data:`SUGGEST_SECONDS`: an autocomplete cannot show an error, and the command itself
+    says what is wrong when it is sent. Unexpected errors are logged with their traceback."""
+    try:
+        async with asyncio.timeout(SUGGEST_SECONDS):
+            return await finding
+    except TimeoutError:
+        log.info("autocomplete in %s took too long: nothing offered", _describe(interaction))
+    except Exception as error:
+        if user_message(error) is None:
+            log.exception("autocomplete failed in %s", _describe(interaction))
+        else:
+            log.debug("autocomplete in %s offers nothing: %s", _describe(interaction), error)
+    return []
+
+
+def too_late(error: BaseException) -> bool:
+    """Whether ``error`` is Discord refusing an answer that came after its three seconds."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return isinstance(error, discord.NotFound) and error.code == _UNKNOWN_INTERACTION
+
+
+class LateSuggestions(logging.Filter):
+    """A filter for discord.py's command tree log: an autocomplete whose answer Discord
+    refused as too late (the bot was busy) is one warning line, not an error with a
+    traceback; nothing is lost, the user types on or asks again."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Shorten a late autocomplete's record; let every record through."""
+        error = record.exc_info[1] if record.exc_info else None
+        if (
+            error is not None
+            and too_late(error)
+            and str(record.msg).startswith("Ignoring exception in autocomplete")
+        ):
+            what = record.getMessage().removeprefix("Ignoring exception in ")
+            record.msg, record.args = "%s: its answer came too late for Discord", (what,)
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info, record.exc_text = None, None
+        return True

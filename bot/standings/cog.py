@@ -1,0 +1,129 @@
+"""``/cascadia stats``, ``server``, ``league`` and ``leaderboard``: the server's standings.
+
+The commands join the ``/cascadia`` group of :mod:`bot.play.cog` (loaded after it). Every
+answer is private; the figures and texts are in :mod:`bot.standings.service` and
+:mod:`bot.standings.stats`, the picture in :mod:`render.standings`, drawn in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.daily.service import streak_line
+from bot.game.errors import BotError
+from bot.game.names import clean
+from bot.shell.client import CascadiaBot
+from bot.standings import service as standings
+from render import render_score_history
+
+Interaction = discord.Interaction[CascadiaBot]
+
+
+def _guild_id(interaction: Interaction) -> int:
+    if interaction.guild_id is None:
+        raise BotError("The standings are kept per server: ask in one.")
+    return interaction.guild_id
+
+
+@app_commands.command(name="stats", description="A member's games, scores and records here")
+@app_commands.describe(
+    user="Whose figures (default: yours)",
+    everywhere="(optional) Your own figures in every server, not only this one",
+)
+async def stats(
+    interaction: Interaction, user: discord.User | None = None, everywhere: bool = False
+) -> None:
+    """A member's figures in this server's finished games (or, for the caller alone, in
+    every server), with their scores as bars."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    who = user or interaction.user
+    scope = standings.stats_scope(
+        interaction.guild_id, interaction.user.id, who.id, everywhere=everywhere
+    )
+    store = interaction.client.store
+    answer = await standings.stats_answer(store, scope, who.id, clean(who.display_name))
+    files = []
+    if answer.scores:
+        png = await asyncio.to_thread(
+            render_score_history, answer.scores, title=f"{clean(who.display_name)}: score per game"
+        )
+        files.append(
+            discord.File(
+                io.BytesIO(png),
+                filename="scores.png",
+                description=f"Bars of {len(answer.scores)} game scores, oldest first",
+            )
+        )
+    streak = await interaction.client.service.daily.streak_of(who.id)
+    text = answer.text + streak_line(streak)
+    await interaction.followup.send(text, files=files, ephemeral=True)
+
+
+@app_commands.command(name="server", description="This server's games, players and records")
+async def server(interaction: Interaction) -> None:
+    """The server's figures."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    text = await standings.server_answer(interaction.client.store, _guild_id(interaction))
+    await interaction.followup.send(text, ephemeral=True)
+
+
+@app_commands.command(name="league", description="The rated league: join or leave; on, off, season")
+@app_commands.describe(action="join or leave; on, off or season need Manage Server")
+@app_commands.choices(
+    action=[app_commands.Choice(name=a, value=a) for a in standings.LEAGUE_ACTIONS]
+)
+async def league(interaction: Interaction, action: str) -> None:
+    """Join or leave the league, or (Manage Server) turn it on or off or start a season."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    text = await standings.league_answer(
+        interaction.client.store,
+        _guild_id(interaction),
+        interaction.user.id,
+        action,
+        can_manage=interaction.permissions.manage_guild,
+    )
+    await interaction.followup.send(text, ephemeral=True)
+
+
+@app_commands.command(name="leaderboard", description="The league's ratings, top 20 and you")
+@app_commands.describe(season="Which season (default: the current one)")
+async def leaderboard(
+    interaction: Interaction, season: app_commands.Range[int, 1, 10_000] | None = None
+) -> None:
+    """A season's leaderboard."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    text = await standings.leaderboard_answer(
+        interaction.client.store, _guild_id(interaction), interaction.user.id, season
+    )
+    await interaction.followup.send(text, ephemeral=True)
+
+
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
+    stats,
+    server,
+    league,
+    leaderboard,
+)
+
+
+async def setup(bot: CascadiaBot) -> None:
+    """Add the commands to ``/cascadia`` (called by ``load_extension``, after
+    :mod:`bot.play.cog`)."""
+    group = bot.tree.get_command("cascadia")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("load bot.play.cog before bot.standings.cog: /cascadia is missing")
+    for command in COMMANDS:
+        group.add_command(command)
+
+
+async def teardown(bot: CascadiaBot) -> None:
+    """Take the commands away with the extension."""
+    group = bot.tree.get_command("cascadia")
+    if isinstance(group, app_commands.Group):
+        for command in COMMANDS:
+            group.remove_command(command.name)

@@ -1,0 +1,52 @@
+"""``cascadia-bot ratings --rebuild``: the finished games' results kept for any game that has
+none yet, then every league's ratings computed again from them (see :mod:`bot.standings.league`).
+
+Safe while the bot runs: each game's results are written once, and a game finishing during the
+rebuild is rated by the bot as usual (the rebuild may then have to be run again to include it
+in the order it finished).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+
+from bot.db.errors import StoreError
+from bot.db.target import describe, open_store
+from bot.ops.config import database_from_env
+from bot.standings.league import rebuild_ratings
+from bot.standings.service import backfill_results
+
+
+async def rebuild(database: str) -> str:
+    """Fill in missing results and rebuild every rating on ``database``; what was done."""
+    async with open_store(database) as store:
+        filled = await backfill_results(store)
+        rebuilt = await rebuild_ratings(store)
+    return (
+        f"{filled} finished games' results filled in; "
+        f"{rebuilt.games} rated games replayed, {rebuilt.players} ratings kept"
+    )
+
+
+def ratings_main(arguments: Sequence[str]) -> int:
+    """``cascadia-bot ratings --rebuild``: returns the exit status (2 and one line on any
+    refusal)."""
+    parser = argparse.ArgumentParser(
+        prog="cascadia-bot ratings",
+        description="Recompute every league rating from the stored results (CASCADIA_DB).",
+    )
+    parser.add_argument(
+        "--rebuild", action="store_true", required=True, help="drop and recompute the ratings"
+    )
+    parser.parse_args(arguments)
+    database = database_from_env()
+    try:
+        said = asyncio.run(rebuild(database))
+    except StoreError as error:
+        print(f"cascadia-bot ratings: {describe(database)}: {error}", file=sys.stderr)
+        return 2
+    print(f"{describe(database)}: {said}")
+    return 0

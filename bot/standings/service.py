@@ -1,0 +1,224 @@
+"""The standings: keeping a finished game's results (rated or not), the backfill of games
+finished before results were kept, and the answers of ``/cascadia stats``, ``server``,
+``league`` and ``leaderboard``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.attendance.presence import Presence, presence_of
+from bot.db.errors import DamagedLog
+from bot.game.errors import BotError
+from bot.game.interface import Store
+from bot.game.messages import Player
+from bot.game.names import seat_names
+from bot.game.records import UNREADABLE, read_state
+from bot.game.rows import GameRow, GameStatus, MoveRow, Seat, SeatResult
+from bot.standings import stats as texts
+from bot.standings.results import may_be_rated, seat_results
+from engine import GameState
+
+log = logging.getLogger(__name__)
+
+LEAGUE_ACTIONS = ("on", "off", "join", "leave", "season")
+"""The ``action`` choices of ``/cascadia league``."""
+
+MANAGED = frozenset({"on", "off", "season"})
+"""The league actions that need Manage Server."""
+
+
+async def finishing_results(
+    store: Store,
+    game: GameRow,
+    players: Sequence[Player],
+    state: GameState,
+    moves: Sequence[MoveRow],
+    *,
+    now: datetime,
+) -> list[SeatResult]:
+    """The results of a game finishing at ``now`` with ``state`` after ``moves``: rated when
+    the server's league is on, the game may be rated and every person in it joined."""
+    league = await store.league(game.guild_id)
+    rated = league.enabled and may_be_rated(players)
+    if rated:
+        people = {p.user_id for p in players if p.computer is None}
+        rated = await store.league_members(game.guild_id, people) == people
+    return seat_results(
+        game,
+        players,
+        state,
+        moves,
+        finished_at=now,
+        rated=rated,
+        season=league.season,
+        presences=await presences(store, players),
+    )
+
+
+async def presences(store: Store, players: Sequence[Player]) -> dict[int, Presence]:
+    """The time away and quiet hours of a game's people, by user id: their turn times leave
+    them out. Quiet hours are the ones set now (earlier settings are not kept)."""
+    people = await store.people_of({p.user_id for p in players if p.user_id > 0})
+    return {user_id: presence_of(person) for user_id, person in people.items()}
+
+
+async def backfill_results(store: Store, *, batch: int = 200) -> int:
+    """Keep the results of every finished game that has none yet (finished before results
+    were kept), from its final state and move log; such games are not rated. Returns how
+    many games it filled in."""
+    filled = 0
+    while game_ids := await store.games_without_results(batch):
+        seats = await store.seats_of(game_ids)
+        before = filled
+        for game_id in game_ids:
+            game = await store.get_game(game_id)
+            if game is None or game.state is None or game.status is not GameStatus.FINISHED:
+                continue
+            try:
+                state = read_state(game.state)
+                moves = await store.moves(game_id)
+            except (*UNREADABLE, DamagedLog) as error:
+                # The game stays without results; a damaged state refuses it everywhere else.
+                why = f"{type(error).__name__}: {error}"
+                log.warning("game %d: no results filled in (%s)", game_id, why)
+                continue
+            players = _players(seats.get(game_id, []))
+            finished_at = moves[-1].created_at if moves else game.updated_at
+            results = seat_results(
+                game,
+                players,
+                state,
+                moves,
+                finished_at=finished_at,
+                rated=False,
+                season=1,
+                presences=await presences(store, players),
+            )
+            await store.record_results(results)
+            filled += 1
+        if len(game_ids) < batch or filled == before:
+            break
+    return filled
+
+
+def _players(seats: Sequence[Seat]) -> list[Player]:
+    names = seat_names([s.name for s in seats])
+    return [Player(s.user_id, n, computer=s.computer) for s, n in zip(seats, names, strict=True)]
+
+
+class NotManager(BotError):
+    """A league setting was asked for by someone without Manage Server."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__(f"Only someone with Manage Server can use `/cascadia league {action}`.")
+
+
+class NoSeason(BotError):
+    """A leaderboard of a season that has not started."""
+
+    def __init__(self, season: int, current: int) -> None:
+        super().__init__(
+            f"There is no season {season}: this server's league is in season {current}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class StatsAnswer:
+    """The answer to ``/cascadia stats``: its text and the scores its picture shows."""
+
+    text: str
+    scores: tuple[int, ...]
+
+
+async def stats_answer(store: Store, guild_id: int | None, user_id: int, name: str) -> StatsAnswer:
+    """A member's figures in this server's finished games (``guild_id`` ``None``: in every
+    server, which only the member may ask for)."""
+    results = await store.member_results(user_id, guild_id=guild_id)
+    mates = await store.tablemates(user_id, guild_id=guild_id)
+    figures = texts.member_stats(results, mates, user_id)
+    text = texts.stats_message(name, figures, here=guild_id is not None)
+    return StatsAnswer(text, tuple(figures.scores))
+
+
+class OthersEverywhere(BotError):
+    """Someone asked for another member's figures across servers."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "A member's figures across servers are theirs to ask for:"
+            " `/cascadia stats everywhere:True` shows your own."
+        )
+
+
+def stats_scope(guild_id: int | None, caller: int, user_id: int, *, everywhere: bool) -> int | None:
+    """The server whose games ``/cascadia stats`` counts, ``None`` for every server: asked
+    with ``everywhere``, or outside a server, and then only for the caller's own figures."""
+    if everywhere or guild_id is None:
+        if user_id != caller:
+            raise OthersEverywhere()
+        return None
+    return guild_id
+
+
+async def server_answer(store: Store, guild_id: int) -> str:
+    """The server's figures, with a link to the channel of its highest-scoring game."""
+    figures = texts.server_stats(await store.guild_results(guild_id))
+    link = None
+    if figures.highest is not None:
+        game = await store.get_game(figures.highest.game_id)
+        if game is not None:
+            link = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
+    return texts.server_message(figures, link=link)
+
+
+async def league_answer(
+    store: Store, guild_id: int, user_id: int, action: str, *, can_manage: bool
+) -> str:
+    """Do ``/cascadia league action`` and say what it did; :class:`NotManager` for a setting
+    without Manage Server (nothing changes)."""
+    if action not in LEAGUE_ACTIONS:
+        raise BotError(f"The league actions are {', '.join(LEAGUE_ACTIONS)}, not {action!r}.")
+    if action in MANAGED and not can_manage:
+        raise NotManager(action)
+    if action in ("on", "off"):
+        league = await store.set_league(guild_id, enabled=action == "on")
+        if league.enabled:
+            return (
+                f"The league is on (season {league.season}). A game is rated when everyone"
+                " in it joined with `/cascadia league join`."
+            )
+        return "The league is off: no game is rated. The leaderboards stay readable."
+    if action == "season":
+        league = await store.set_league(guild_id, new_season=True)
+        return (
+            f"Season {league.season - 1} is closed; season {league.season} starts now."
+            f" `/cascadia leaderboard season:{league.season - 1}` still shows the old one."
+        )
+    league = await store.league(guild_id)
+    changed = await store.set_member(guild_id, user_id, joined=action == "join")
+    if action == "join":
+        said = "You joined the league." if changed else "You are in the league already."
+        if not league.enabled:
+            said += " It is off until someone with Manage Server turns it on."
+        return said
+    return "You left the league." if changed else "You were not in the league."
+
+
+async def leaderboard_answer(
+    store: Store, guild_id: int, user_id: int, season: int | None = None
+) -> str:
+    """A season's leaderboard (the current one by default): the top 20 and the caller."""
+    league = await store.league(guild_id)
+    season = league.season if season is None else season
+    if not 1 <= season <= league.season:
+        raise NoSeason(season, league.season)
+    board = await store.leaderboard(guild_id, season)
+    me = str(user_id)
+    place = await store.rating_place(guild_id, season, me)
+    own = await store.ratings(guild_id, season, [me])
+    return texts.leaderboard_message(
+        board, season=season, caller=me, place=place, own=own[0] if own else None
+    )
