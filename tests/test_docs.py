@@ -1,5 +1,5 @@
-"""The README's picture of the turn panel is what the bot draws, and its caption quotes what
-the panel says beside it."""
+"""The player's guide's picture of the turn panel is what the bot draws, and its caption quotes
+what the panel says beside it."""
 
 from __future__ import annotations
 
@@ -13,12 +13,21 @@ from docs import panel_picture
 from tests.render.golden import PIXEL_TOLERANCE, differing_share
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+PLAYING = ROOT / "docs" / "playing.md"
+
+
+def _section(text: str, heading: str) -> str:
+    """The section of Markdown ``text`` under ``heading`` (a whole line such as ``## Name``), up
+    to the next heading of the same or a higher level."""
+    level = heading.split(" ", 1)[0]
+    start = text.index(f"\n{heading}\n") + 1
+    ends = [text.find(f"\n{'#' * n} ", start) for n in range(1, len(level) + 1)]
+    return text[start : min((end for end in ends if end != -1), default=len(text))]
 
 
 def _playing() -> str:
-    text = README.read_text(encoding="utf-8")
-    return text[text.index("## Playing") : text.index("\n## ", text.index("## Playing") + 1)]
+    """The guide's walk through a game, which leads with the turn panel and its picture."""
+    return _section(PLAYING.read_text(encoding="utf-8"), "## A game in a channel")
 
 
 def _words(text: str) -> str:
@@ -38,9 +47,9 @@ def test_the_panel_picture_is_drawn_by_its_script() -> None:
 
 def test_playing_leads_with_the_panel_and_its_picture() -> None:
     playing = _playing()
-    assert "](docs/panel.png)" in playing
+    assert "](panel.png)" in playing
     assert playing.index("**Play**") < playing.index("/cascadia play")
-    assert playing.index("](docs/panel.png)") < playing.index("/cascadia play")
+    assert playing.index("](panel.png)") < playing.index("/cascadia play")
     for word in ("Next", "Confirm", "Back", "Cancel", "Free choice", "More", "Return to bag"):
         assert f"**{word}**" in playing, word
 
