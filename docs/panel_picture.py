@@ -1,9 +1,10 @@
-"""Draw ``docs/panel.png``, the README's picture of the turn panel, as the bot draws it.
+"""Draw ``docs/panel.png``, the player's guide's picture of the turn panel, as the bot draws it.
 
 Run from the repository root: ``python docs/panel_picture.py`` writes the picture and prints
-what the panel says beside it (the README's caption quotes it). The position is a seeded solo
-game after a few turns of the ``fast`` player, stopped at the Turn step of the best place for
-the first two-habitat tile of the display, so the picture is the same on every run.
+what the panel says beside it (its caption in ``docs/playing.md`` quotes it). The position is
+a seeded solo game after a few turns of the ``fast`` player, stopped at the Turn step of the
+best place for the first two-habitat tile of the display, so the picture is the same on every
+run.
 """
 
 from __future__ import annotations

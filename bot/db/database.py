@@ -321,7 +321,7 @@ class SqlBase:
         self._told_damaged.add((game_id, what))
         self._log.warning(
             "game %d: its packed %s cannot be unpacked (%s); restore it from a backup"
-            " (README, Backups)",
+            " (docs/hosting.md, Backups)",
             game_id,
             what,
             error,

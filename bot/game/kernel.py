@@ -297,7 +297,7 @@ class GameKernel:
                 self._damaged.add(game.id)
                 log.warning(
                     "game %d: its saved state cannot be read (%s: %s); restore it from a backup"
-                    " (README, Backups) or end it",
+                    " (docs/hosting.md, Backups) or end it",
                     game.id,
                     type(error).__name__,
                     error,

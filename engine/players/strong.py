@@ -14,9 +14,9 @@ still to come): short rollouts, so the search runs on every turn. The value is t
 for the game's cards (:func:`engine.players.value.model_for`), or for cards without one (only
 all-A cards have one so far) the all-A value, borrowed: its features are read with the game's
 own cards, and in 4-player games with random cards strong gains more over fast with it than
-it did with rollouts to the end in its last turns (the README has the figures). The fast player
-does not borrow it: as its own value it played worse than the opportunity terms. The seat's
-last turn, and any turn without a budget, play the fast move.
+it did with rollouts to the end in its last turns (``docs/measurements.md`` has the figures).
+The fast player does not borrow it: as its own value it played worse than the opportunity
+terms. The seat's last turn, and any turn without a budget, play the fast move.
 """
 
 from __future__ import annotations
