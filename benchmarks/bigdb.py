@@ -54,6 +54,7 @@ if __name__ == "__main__" and not __package__:
     # Run as a file, this file's folder comes first on the path: look in the repository root.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from bot.attendance.reminder_queue import ReminderQueue
 from bot.attendance.service import Attendance
 from bot.db.migrate import copy_database
 from bot.db.sqlite import SqliteStore
@@ -431,7 +432,7 @@ async def measure_reads(target: str, now: datetime, samples: int, report: Report
         # An hour of downtime, then the passes the bot runs every minute.
         clock[0] = now + timedelta(hours=1)
         queued: list[int] = []
-        first = await timed(lambda: _extend(queued, service.reminders.queue_reminders()))
+        first = await timed(lambda: _extend(queued, ReminderQueue(service).queue_reminders()))
         report.line(f"reminder pass after an hour's downtime ({len(queued)} reminders queued)",
                     first, REMINDER_PASS_TARGET)  # fmt: skip
         checks: list[int] = []
@@ -442,7 +443,8 @@ async def measure_reads(target: str, now: datetime, samples: int, report: Report
         for minute in range(1, 31):
             clock[0] = now + timedelta(hours=1, minutes=minute)
             due: list[int] = []
-            passes.append(await timed(lambda: _extend(due, service.reminders.queue_reminders())))  # noqa: B023
+            queue = ReminderQueue(service)
+            passes.append(await timed(lambda: _extend(due, queue.queue_reminders())))  # noqa: B023
             counts.append(len(due))
             later_checks.append(await timed(lambda: _extend(checks, attendance.check())))
         print(f"30 passes a minute apart queued {sum(counts)} reminders")

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 import discord
 
+from bot.app import Application
 from bot.db import backup, migrate
 from bot.db.errors import StoreError
 from bot.db.target import describe, open_store
@@ -39,7 +40,6 @@ from bot.ops.clock import clock_for
 from bot.ops.config import ConfigError, Settings
 from bot.ops.preflight import DatabaseLock, StartupError, check_database, check_postgres
 from bot.ops.redact import Redactor
-from bot.shell.client import CascadiaBot
 from bot.shell.errors import LateSuggestions
 from bot.shell.reach import wait_until_reachable
 from bot.standings.rebuild import ratings_main
@@ -56,7 +56,8 @@ async def run(settings: Settings) -> None:
         log.warning("test clock: moved by the seconds in %s", settings.clock_file)
     async with (
         open_store(settings.database, now=now) as store,
-        CascadiaBot(settings, store, now=now) as bot,
+        Application(settings, store, now=now) as app,
+        app.client() as bot,
     ):
         loop = asyncio.get_running_loop()
         closing: set[asyncio.Task[None]] = set()

@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.attendance import texts
 from bot.attendance.quiet import zone_choices
+from bot.attendance.service import Attendance
 from bot.game.errors import NoGame
 from bot.play.views import SkipConfirmation
 from bot.shell.buttons import ActionButton
@@ -62,7 +63,9 @@ class VoteSkipButton(_IdButton, template=r"cascadia:skip:(?P<first>[0-9]+):(?P<s
     async def act(self, interaction: Interaction) -> None:
         """Count the vote; a majority skips the turn and the turn message follows."""
         bot = interaction.client
-        outcome = await bot.attendance.vote(self.first, self.second, user_id=interaction.user.id)
+        outcome = await bot.part(Attendance).vote(
+            self.first, self.second, user_id=interaction.user.id
+        )
         if outcome.skipped is not None:
             await bot.announce(outcome.skipped.outbox_ids)
         answer = texts.vote_answer(
@@ -84,7 +87,7 @@ class HandOverButton(_IdButton, template=r"cascadia:computer:(?P<first>[0-9]+):(
     async def act(self, interaction: Interaction) -> None:
         """Hand the seat over if the presser is the host (or manages the channel)."""
         bot = interaction.client
-        result = await bot.attendance.hand_over(
+        result = await bot.part(Attendance).hand_over(
             self.first,
             self.second,
             user_id=interaction.user.id,
@@ -111,7 +114,7 @@ async def skip(interaction: Interaction) -> None:
     bot = interaction.client
     can_manage = interaction.permissions.manage_channels
     channel_id = _channel_id(interaction)
-    player = await bot.attendance.check_can_skip(
+    player = await bot.part(Attendance).check_can_skip(
         channel_id, user_id=interaction.user.id, can_manage=can_manage
     )
     loaded = await bot.service.game(channel_id)

@@ -15,8 +15,9 @@ import discord
 
 from bot.attendance import notify as notify_texts
 from bot.attendance import texts
+from bot.attendance.notices import Notices
 from bot.attendance.notify import NotifyChange
-from bot.attendance.service import BadSetting
+from bot.attendance.service import Attendance, BadSetting
 from bot.shell.client import CascadiaBot
 
 Interaction = discord.Interaction[CascadiaBot]
@@ -63,7 +64,7 @@ class PresenceChange:
 
 async def apply_presence(bot: CascadiaBot, user_id: int, change: PresenceChange) -> list[str]:
     """Store the change (already checked) and say what it did, a line per setting."""
-    attendance = bot.attendance
+    attendance = bot.part(Attendance)
     lines: list[str] = []
     if change.clear == "quiet":
         await attendance.clear_quiet(user_id)
@@ -104,14 +105,14 @@ async def notify(interaction: Interaction, change: PresenceChange, notices: Noti
         notices, clear_digest=cleared.clear_digest, clear_reminders=cleared.clear_reminders
     )
     if change.is_empty() and notices.is_empty():
-        presence = await bot.attendance.presence(user_id)
+        presence = await bot.part(Attendance).presence(user_id)
         lines = texts.presence_settings(presence, bot.service.now())
-        settings, zone = await bot.notices.settings(user_id)
+        settings, zone = await bot.part(Notices).settings(user_id)
         lines += notify_texts.settings_lines(settings, zone)
     else:
         change.check()
         notices.check()
         lines = await apply_presence(bot, user_id, change)
         if not notices.is_empty():
-            lines += await bot.notices.change(user_id, notices)
+            lines += await bot.part(Notices).change(user_id, notices)
     await interaction.followup.send("\n".join(lines), ephemeral=True)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.daily.service import ACTIONS, AttemptOpen
+from bot.daily.service import ACTIONS, AttemptOpen, DailyTrek
 from bot.game.captions import environment_description, environment_score, scores_description
 from bot.game.errors import BotError
 from bot.game.names import clean, safe
@@ -68,7 +68,7 @@ async def daily(interaction: Interaction, request: DailyRequest) -> None:
             "The daily trek is played from a server: use `/cascadia daily` in one of its"
             " channels, and the game comes here."
         )
-    trek = interaction.client.service.daily
+    trek = interaction.client.part(DailyTrek)
     if action == "play":
         await interaction.followup.send(await play(interaction, guild_id), ephemeral=True)
     elif action == "board":
@@ -85,7 +85,7 @@ async def daily(interaction: Interaction, request: DailyRequest) -> None:
 
 
 def _day(interaction: Interaction, text: str | None) -> Day:
-    today = interaction.client.service.daily.today()
+    today = interaction.client.part(DailyTrek).today()
     if text is None:
         return today
     day = Day.parse(text)
@@ -97,7 +97,7 @@ def _day(interaction: Interaction, text: str | None) -> Day:
 async def play(interaction: Interaction, guild_id: int) -> str:
     """Start the caller's attempt at today's deal where they can play it; says where."""
     bot = interaction.client
-    trek = bot.service.daily
+    trek = bot.part(DailyTrek)
     user = interaction.user
     try:
         await trek.check_can_start(user.id)
@@ -165,7 +165,7 @@ async def show(interaction: Interaction, day: Day, user: discord.User | discord.
     """A finished attempt of ``day``, for a caller who has played that day: the score sheet
     and the environment."""
     name = clean(user.display_name)
-    loaded = await interaction.client.service.daily.show(
+    loaded = await interaction.client.part(DailyTrek).show(
         day, caller=interaction.user.id, user_id=user.id, name=name
     )
     state = loaded.require_state()
@@ -202,8 +202,8 @@ async def name_channel(
     if not isinstance(target, discord.TextChannel) or target.guild.id != guild_id:
         raise BotError("Name a text channel of this server: `/cascadia daily action:channel`.")
     bot = interaction.client
-    await bot.service.daily.set_channel(guild_id, target.id, user_id=interaction.user.id)
-    await bot.announce(await bot.service.daily.queue_posts())
+    await bot.part(DailyTrek).set_channel(guild_id, target.id, user_id=interaction.user.id)
+    await bot.announce(await bot.part(DailyTrek).queue_posts())
     text = (
         f"The daily trek's messages go to {target.mention}: each morning (UTC) the new deal's"
         " cards, and after each day its board."

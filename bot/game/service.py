@@ -3,12 +3,8 @@
 :class:`GameService` is the kernel (:mod:`bot.game.kernel`: the store, the clock, loading a
 game, committing a turn) with its parts, one per kind of operation, each over that kernel:
 :attr:`~GameService.lobby` (:mod:`bot.game.lobby`), :attr:`~GameService.turns`
-(:mod:`bot.game.turns`), :attr:`~GameService.reminders` (:mod:`bot.attendance.reminder_queue`) and
-:attr:`~GameService.lookups` (:mod:`bot.game.lookups`) and :attr:`~GameService.daily`
-(:mod:`bot.daily.service`). Deadlines and votes
-(:mod:`bot.attendance.service`), the turn panel (:mod:`bot.panel.service`) and the
-computer turns (:mod:`bot.computers.turns`) are built the same way, over a service they
-are given.
+(:mod:`bot.game.turns`) and :attr:`~GameService.lookups` (:mod:`bot.game.lookups`). Each
+feature's service is built the same way, over the service it is given (see :mod:`bot.app`).
 """
 
 from __future__ import annotations
@@ -16,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from bot.attendance.reminder_queue import ReminderQueue
-from bot.daily.service import DailyTrek
 from bot.game.computers import Thinker
 from bot.game.interface import Store
 from bot.game.kernel import HOUR, GameKernel, LoadedGame, as_seat, new_seed
@@ -56,9 +50,5 @@ class GameService(GameKernel):
         """Lobbies: opening, seating, starting, passing the host on."""
         self.turns = Turns(self)
         """Playing: turns, wipes, previews, hints, leaving and ending a game."""
-        self.reminders = ReminderQueue(self)
-        """The reminder setting and the periodic reminder pass."""
         self.lookups = Lookups(self)
         """The read-only lookups: the caller's games, status facts, the export."""
-        self.daily = DailyTrek(self)
-        """The daily trek: attempts, the days' boards, the daily posts."""

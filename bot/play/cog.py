@@ -19,7 +19,10 @@ from discord.ext import commands
 from bot.attendance import cog as absence
 from bot.attendance import notify_cog as notifications
 from bot.attendance.notify import NotifyChange
+from bot.attendance.reminder_queue import ReminderQueue
+from bot.attendance.service import Attendance
 from bot.daily import cog as trek
+from bot.daily.service import DailyTrek
 from bot.game import messages
 from bot.game.captions import (
     display_description,
@@ -78,7 +81,7 @@ def _channel_id(interaction: Interaction) -> int:
 async def _turn_channel(interaction: Interaction) -> int:
     """Where a typed turn plays: this channel's game, or the caller's daily trek when they
     have no seat here."""
-    daily = interaction.client.service.daily
+    daily = interaction.client.part(DailyTrek)
     return await daily.turn_channel(_channel_id(interaction), interaction.user.id)
 
 
@@ -484,11 +487,11 @@ class Cascadia(commands.Cog):
         channel_id = _channel_id(interaction)
         game = (await self.bot.service.game(channel_id)).game
         if reminder_hours is not None:
-            game = await self.bot.service.reminders.set_reminder_hours(
+            game = await self.bot.part(ReminderQueue).set_reminder_hours(
                 channel_id, user_id=interaction.user.id, hours=reminder_hours
             )
         if deadline_hours is not None:
-            game = await self.bot.attendance.set_deadline_hours(
+            game = await self.bot.part(Attendance).set_deadline_hours(
                 channel_id, user_id=interaction.user.id, hours=deadline_hours
             )
         changed = reminder_hours is not None or deadline_hours is not None

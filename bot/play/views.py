@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.attendance.service import Attendance
 from bot.lobby import cog as lobby
 from bot.shell.buttons import GameButton, Question
 from bot.shell.client import CascadiaBot
@@ -129,7 +130,7 @@ class SkipTurnButton(
         or Manage Channels now."""
         await interaction.response.defer()
         bot = interaction.client
-        result = await bot.attendance.skip(
+        result = await bot.part(Attendance).skip(
             self.game_id,
             self.turn,
             user_id=interaction.user.id,

@@ -1,11 +1,10 @@
 """The Discord client: start-up, background tasks, and posting the outbox's messages.
 
-The store is opened by the caller and handed in (see :mod:`bot.__main__`); the client opens
-its cog, registers the lobby buttons, syncs the commands if they changed, and runs two loops:
-the outbox drain (retries and start-up catch-up) and the reminders; with
-``CASCADIA_BACKUP_DIR`` set, it also backs the database up (:mod:`bot.db.backup`). Computer
-players think in worker processes (:mod:`bot.game.computers`) and play as soon as their turn
-is announced.
+The application (:mod:`bot.app`) builds the game service and the features' parts and hands
+them in; the client loads the features' extensions, syncs the commands if they changed, and
+runs two loops: the outbox drain (retries and start-up catch-up, then the features' chores)
+and the reminder check (the features' passes). Computer seats are played by the part the
+application gives for them, woken as soon as their turn is announced.
 """
 
 from __future__ import annotations
@@ -19,8 +18,9 @@ import os
 import secrets
 import socket
 from collections.abc import Collection, Coroutine, Iterator, Sequence
+from concurrent.futures import Executor
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import discord
 import discord.asset
@@ -30,29 +30,24 @@ import yarl
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.attendance.notices import Notices
-from bot.attendance.service import Attendance
-from bot.computers.turns import ComputerTurns
-from bot.db.backup import Backups
 from bot.db.errors import DatabaseUnavailable
 from bot.db.retry import when_available
-from bot.game.computers import start_thinker
 from bot.game.errors import ServerOnly, ShuttingDown
-from bot.game.interface import Store
 from bot.game.outbox import DIRECT, MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
-from bot.game.pictures import start_renderer
-from bot.game.rows import Claimer, Clock, OutboxRow, utc_now
+from bot.game.rows import Claimer, OutboxRow
 from bot.game.service import GameService
 from bot.game.uploads import fit_upload
 from bot.ops.config import Settings
-from bot.retention.forgetting import Forgetting
 from bot.shell import errors
 from bot.shell.direct import send_direct
 from bot.shell.layout import Layout, buttons_view
+from bot.shell.parts import Parts
 from bot.shell.permissions import missing_permissions, permission_note
 from bot.shell.sync import SyncRecord, record_path, sync_if_changed
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 OUTBOX_SECONDS = 10.0
 """How often unsent messages are looked for (besides right after each commit)."""
@@ -124,15 +119,24 @@ class CascadiaTree(app_commands.CommandTree["CascadiaBot"]):
 
 
 class CascadiaBot(commands.AutoShardedBot):
-    """The bot: owns the game service and the outbox, both over the store it is given.
+    """The bot: the game service it is given, on Discord, and the outbox it posts from.
 
     It runs the shards of ``CASCADIA_SHARDS`` out of ``CASCADIA_SHARD_COUNT``, or, with
     neither set, every shard Discord recommends, over one connection each.
     """
 
     def __init__(
-        self, settings: Settings, store: Store, *, now: Clock = utc_now, **options: Any
+        self,
+        settings: Settings,
+        service: GameService,
+        parts: Parts,
+        *,
+        renderer: Executor | None = None,
+        **options: Any,
     ) -> None:
+        """``service`` is the game over its store; ``parts`` what the features add (see
+        :mod:`bot.app`, which builds both); ``renderer`` draws the pictures (default: in
+        this process)."""
         if settings.shard_ids is not None:
             # discord.py's default (no ids) is every shard of the count.
             options["shard_ids"] = list(settings.shard_ids)
@@ -147,43 +151,35 @@ class CascadiaBot(commands.AutoShardedBot):
             **options,
         )
         self.settings = settings
-        self.store = store
-        self.claimer = claimer_for(settings)
-        self.service = GameService(
-            store,
-            now=now,
-            reminder_hour=timedelta(seconds=settings.reminder_unit_seconds),
-            thinker=start_thinker(strong_seconds=settings.strong_seconds),
-            claimer=self.claimer,
-        )
-        self.attendance = Attendance(self.service)
-        self.notices = Notices(self.service)
-        self.renderer = start_renderer()
+        self.service = service
+        self.store = service.store
+        self.claimer = service.claimer
+        self.parts = parts
+        self._services = {type(part): part for part in parts.services}
+        self.renderer = renderer
         self.outbox = Outbox(
-            store,
+            self.store,
             self.post,
-            executor=self.renderer,
+            executor=renderer,
             gone=self.channel_gone,
             edit_buttons=self.edit_buttons,
             claimer=self.claimer,
             send_direct=functools.partial(send_direct, self),
             direct_refused=self.direct_refused,
         )
-        self.computers = ComputerTurns(self.service, self.announce)
-        self.forgetting = Forgetting(store, now)
-        self.backups = (
-            None
-            if settings.backup_dir is None or settings.db_url is not None
-            else Backups(
-                settings.db_path,
-                settings.backup_dir,
-                every=timedelta(hours=settings.backup_hours),
-            )
-        )
+        self.players = None if parts.players is None else parts.players(self.announce)
         self._requests: set[asyncio.Task[Any]] = set()
         self._stopping = False
         self._layouts: dict[int, Layout] = {}
         """The layouts posted since start-up whose buttons may still change, by message id."""
+
+    def part(self, kind: type[T]) -> T:
+        """The feature service of type ``kind`` the application handed in (see
+        :attr:`Parts.services`)."""
+        part = self._services.get(kind)
+        if part is None:
+            raise LookupError(f"no {kind.__name__} was handed to the client")
+        return cast(T, part)
 
     async def login(self, token: str) -> None:
         """Log in, at the configured hosts."""
@@ -192,21 +188,21 @@ class CascadiaBot(commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         """Open the cog (it registers the lobby buttons), sync commands, start the loops."""
-        await self.load_extension("bot.play.cog")
-        await self.load_extension("bot.archive.cog")
-        await self.load_extension("bot.standings.cog")
+        for extension in self.parts.extensions:
+            await self.load_extension(extension)
         try:
             await self.sync_commands()
         except discord.HTTPException:
             # The commands synced last time still work; the next start tries again.
             log.exception("could not sync the commands")
         self.drain_outbox.start()
-        # After a restart, a computer whose turn was due plays it now.
-        await self.computers.wake_all()
+        if self.players is not None:
+            # After a restart, a computer whose turn was due plays it now.
+            await self.players.wake_all()
         self.send_reminders.change_interval(seconds=self.settings.reminder_check_seconds)
         self.send_reminders.start()
-        if self.backups is not None:
-            self.backups.start()
+        for task in self.parts.background:
+            task.start()
 
     async def sync_commands(self) -> bool:
         """Upload the commands if they differ from the last upload (to the development
@@ -353,37 +349,39 @@ class CascadiaBot(commands.AutoShardedBot):
         if running:
             log.info("waiting for %d request(s) to finish", len(running))
             await asyncio.wait(running, timeout=SHUTDOWN_GRACE_SECONDS)
-        if self.backups is not None:
-            await self.backups.close()
-        await self.computers.close()
-        await self.service.thinker.close()
+        for task in self.parts.background:
+            await task.close()
+        if self.players is not None:
+            await self.players.close()
         await self.outbox.close()
         self.drain_outbox.cancel()
         self.send_reminders.cancel()
-        if self.renderer is not None:
-            await asyncio.to_thread(self.renderer.shutdown, wait=True, cancel_futures=True)
         await super().close()
 
     async def tell_refusal(self, interaction: discord.Interaction[CascadiaBot]) -> None:
         """Tell the user, privately and once, that Discord refused a direct message to them
         (after the answer to their command or press)."""
-        user_id = interaction.user.id
+        user_id, refusals = interaction.user.id, self.parts.refusals
+        if refusals is None:
+            return
         try:
-            note = await self.notices.refusal_note(user_id)
+            note = await refusals.refusal_note(user_id)
             if note is None:
                 return
             try:
                 await interaction.followup.send(note, ephemeral=True)
             except discord.HTTPException:
                 log.warning("could not tell user %d of a refused DM: told later", user_id)
-                await self.notices.refusal_note_lost(user_id)
+                await refusals.refusal_note_lost(user_id)
         except DatabaseUnavailable:
             return  # the command has had its answer; the word waits for another
 
     async def direct_refused(self, row: OutboxRow) -> None:
         """Discord refused a direct message: recorded once, and a ping owed in the game's
         channel instead is posted."""
-        queued = await self.notices.refused(row)
+        if self.parts.refusals is None:
+            return
+        queued = await self.parts.refusals.refused(row)
         if queued:
             self._background(self.announce(queued))
 
@@ -402,8 +400,8 @@ class CascadiaBot(commands.AutoShardedBot):
             channels = {row.channel_id for row in rows if row and row.kind not in DIRECT}
             await self.outbox.drain(channels)
             await self.outbox.drain({row.channel_id for row in rows if row and row.kind in DIRECT})
-            if not self._stopping:
-                self.computers.wake({row.game_id for row in rows if row is not None})
+            if not self._stopping and self.players is not None:
+                self.players.wake({row.game_id for row in rows if row is not None})
             for outbox_id in outbox_ids:
                 row = await self.store.get_outbox(outbox_id)
                 if row is None or row.sent_at is None:
@@ -531,10 +529,11 @@ class CascadiaBot(commands.AutoShardedBot):
 
     async def _drain_once(self) -> None:
         await self.outbox.drain()
-        await self.forgetting.run()
-        await self.store.reclaim_space()
-        # A computer turn whose last try failed (the database busy, say) is tried again.
-        await self.computers.wake_all()
+        for chore in self.parts.drain_chores:
+            await chore.run()
+        if self.players is not None:
+            # A computer turn whose last try failed (the database busy, say) is tried again.
+            await self.players.wake_all()
 
     @tasks.loop(seconds=60)
     async def send_reminders(self) -> None:
@@ -549,25 +548,13 @@ class CascadiaBot(commands.AutoShardedBot):
 
     async def _remind_once(self) -> None:
         queued = False
-        try:
-            queued = bool(await self.service.reminders.queue_reminders())
-        except DatabaseUnavailable:
-            raise
-        except Exception:
-            log.exception("the reminder check failed; trying again at the next check")
-        queued = bool(await self.attendance.check()) or queued
-        try:
-            queued = bool(await self.service.daily.queue_posts()) or queued
-        except DatabaseUnavailable:
-            raise
-        except Exception:
-            log.exception("queueing the daily posts failed; trying again at the next check")
-        try:
-            queued = bool(await self.notices.check()) or queued
-        except DatabaseUnavailable:
-            raise
-        except Exception:
-            log.exception("the digest check failed; trying again at the next check")
+        for step in self.parts.reminder_passes:
+            try:
+                queued = bool(await step.run()) or queued
+            except DatabaseUnavailable:
+                raise
+            except Exception:
+                log.exception("%s failed; trying again at the next check", step.what)
         if queued:
             await self.outbox.drain()
 

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.daily.service import streak_line
+from bot.daily.service import DailyTrek, streak_line
 from bot.game.errors import BotError
 from bot.game.names import clean
 from bot.shell.client import CascadiaBot
@@ -59,7 +59,7 @@ async def stats(
                 description=f"Bars of {len(answer.scores)} game scores, oldest first",
             )
         )
-    streak = await interaction.client.service.daily.streak_of(who.id)
+    streak = await interaction.client.part(DailyTrek).streak_of(who.id)
     text = answer.text + streak_line(streak)
     await interaction.followup.send(text, files=files, ephemeral=True)
 

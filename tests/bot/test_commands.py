@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bot.app import Application
 from bot.db.sqlite import SqliteStore
 from bot.ops.config import Settings
 from bot.shell.client import CascadiaBot
@@ -47,7 +48,8 @@ class World:
             gateway_url=self.server.gateway_url,
             cdn_base=self.server.cdn_base,
         )
-        self.bot = CascadiaBot(settings, self.store, guild_ready_timeout=0.05)
+        self.app = Application(settings, self.store)
+        self.bot = self.app.client(guild_ready_timeout=0.05)
         self.task = asyncio.create_task(self.bot.start(self.server.token))
         self.server.watch_task(self.task)
         await self.server.guard(self.bot.wait_until_ready(), timeout=10, what="the bot ready")
@@ -56,6 +58,7 @@ class World:
     async def stop_bot(self) -> None:
         if self.bot is not None:
             await self.bot.close()
+            await self.app.close()
         if self.task is not None:
             await self.task
         if self.store is not None:

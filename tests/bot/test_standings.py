@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.app import Application
 from bot.db.sqlite import SqliteStore
 from bot.ops.config import Settings
 from bot.shell.client import CascadiaBot
@@ -18,7 +19,8 @@ async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
     path = tmp_path / "cascadia.sqlite3"
     async with (
         SqliteStore.open(path) as store,
-        CascadiaBot(Settings(token="t", db_path=path), store) as client,
+        Application(Settings(token="t", db_path=path), store) as app,
+        app.client() as client,
     ):
         await client.load_extension("bot.play.cog")
         await client.load_extension("bot.standings.cog")

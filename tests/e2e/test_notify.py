@@ -179,7 +179,7 @@ async def test_a_digest_at_the_set_hour_lists_the_games_waiting_once_a_day(
     again = await dm_count(world, alice, 2, what="alice's digest the next day")
     assert "it's your turn in 2 games" in again.text
     await tables[0].settled()
-    assert len(dms(world, alice)) == 2
+    assert len(dms(world, alice)) == 2, [m.text[:80] for m in dms(world, alice)]
     assert dms(world, bob) == [], "a digest with nothing to do"
 
 

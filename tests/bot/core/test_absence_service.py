@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.attendance.reminder_queue import ReminderQueue
 from bot.attendance.service import (
     Attendance,
     BadSetting,
@@ -322,7 +323,7 @@ async def test_time_away_stops_the_deadline_clock_and_the_reminders(
 ) -> None:
     table = await started(service, ADA, BOB)
     absent = to_move(table)
-    await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=6)
+    await ReminderQueue(service).set_reminder_hours(CHANNEL, user_id=ADA, hours=6)
     await queued(store)
     clock.now = START + 2 * H
     period = await attendance.away(absent, until="2026-06-03", note="hiking")
@@ -333,13 +334,13 @@ async def test_time_away_stops_the_deadline_clock_and_the_reminders(
     assert away[table.require_state().current] == period
 
     clock.now = START + 30 * H  # past the plain deadline and several reminders
-    assert await service.reminders.queue_reminders() == []
+    assert await ReminderQueue(service).queue_reminders() == []
     assert await attendance.check() == []
 
     clock.now = START + 32 * H  # back early, on 2 June at 20:00
     assert await attendance.clear_away(absent)
     assert not await attendance.clear_away(absent)
-    assert len(await service.reminders.queue_reminders()) == 1, (
+    assert len(await ReminderQueue(service).queue_reminders()) == 1, (
         "the reminder waits until they are back"
     )
     deadline, away = await service.lookups.turn_facts(await service.game(CHANNEL))
@@ -404,7 +405,7 @@ async def test_a_turn_in_quiet_hours_names_without_a_ping_and_pings_when_they_en
     table = await started(service, ADA, BOB, deadline=0)
     waiting = others(table)[0]
     await attendance.quiet(waiting, start=22, end=8, zone="Europe/Berlin")
-    await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=2)
+    await ReminderQueue(service).set_reminder_hours(CHANNEL, user_id=ADA, hours=2)
     clock.now = datetime(2026, 6, 1, 21, 30, tzinfo=UTC)  # 23:30 in Berlin
     await queued(store)
     await play_best(service, table)
@@ -417,15 +418,17 @@ async def test_a_turn_in_quiet_hours_names_without_a_ping_and_pings_when_they_en
     clock.now = ends - timedelta(seconds=1)
     assert await attendance.check() == []
     clock.now = ends
-    assert await service.reminders.queue_reminders() == [], "the ping owed stands for the reminder"
+    assert await ReminderQueue(service).queue_reminders() == [], (
+        "the ping owed stands for the reminder"
+    )
     assert len(await attendance.check()) == 1
-    assert await service.reminders.queue_reminders() == []
+    assert await ReminderQueue(service).queue_reminders() == []
     [ping] = await queued(store, "ping")
     assert ping.mentions == (waiting,)
     assert f"<@{waiting}>" in ping.text
     assert await attendance.check() == [], "one ping, not one per check"
     clock.now = ends + 2 * H
-    assert len(await service.reminders.queue_reminders()) == 1
+    assert len(await ReminderQueue(service).queue_reminders()) == 1
 
 
 async def test_no_ping_is_owed_once_the_turn_is_played(
@@ -466,11 +469,11 @@ async def test_reminders_wait_for_the_end_of_quiet_hours(
     table = await started(service, ADA, BOB, deadline=0)
     player = to_move(table)
     await attendance.quiet(player, start=13, end=15, zone="UTC")
-    await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=1)
+    await ReminderQueue(service).set_reminder_hours(CHANNEL, user_id=ADA, hours=1)
     clock.now = START + H + timedelta(minutes=30)  # 13:30 UTC: due, but quiet
-    assert await service.reminders.queue_reminders() == []
+    assert await ReminderQueue(service).queue_reminders() == []
     clock.now = datetime(2026, 6, 1, 15, tzinfo=UTC)
-    assert len(await service.reminders.queue_reminders()) == 1
+    assert len(await ReminderQueue(service).queue_reminders()) == 1
 
 
 async def test_unknown_zones_and_empty_hours_are_refused(

@@ -15,6 +15,7 @@ from bot.daily.service import (
     MAX_BOARD,
     AttemptOpen,
     Board,
+    DailyTrek,
     NoAttempt,
     NotPlayedYet,
     board_text,
@@ -53,7 +54,7 @@ def dm(user: int) -> int:
 async def start(
     service: GameService, user: int, *, guild: int = GUILD, channel: int | None = None
 ) -> int:
-    started = await service.daily.start(
+    started = await DailyTrek(service).start(
         guild_id=guild, channel_id=channel or dm(user), user_id=user, name=NAMES[user]
     )
     return started.game.id
@@ -158,7 +159,9 @@ async def test_an_attempt_finished_after_its_day_counts_for_that_day(
     ]
     assert await service.store.daily_entries(str(shift(DAY, 1)), guild_id=GUILD) == []
     # The new day's attempt is a fresh one that counts.
-    started = await service.daily.start(guild_id=GUILD, channel_id=dm(ADA), user_id=ADA, name="Ada")
+    started = await DailyTrek(service).start(
+        guild_id=GUILD, channel_id=dm(ADA), user_id=ADA, name="Ada"
+    )
     assert started.counted
 
 
@@ -166,20 +169,20 @@ async def test_boards_stay_hidden_until_one_has_played(service: GameService) -> 
     await start(service, ADA)
     await play_out(service, ADA)
     with pytest.raises(NotPlayedYet):
-        await service.daily.show(DAY, caller=BEA, user_id=ADA, name="Ada")
-    answer = await service.daily.board_answer(GUILD, DAY, BEA)
+        await DailyTrek(service).show(DAY, caller=BEA, user_id=ADA, name="Ada")
+    answer = await DailyTrek(service).board_answer(GUILD, DAY, BEA)
     assert "1. **Ada**" in answer
     assert "corridor" in answer
     assert "to open the others' boards" in answer
     await start(service, BEA)
     with pytest.raises(NotPlayedYet):
-        await service.daily.show(DAY, caller=BEA, user_id=ADA, name="Ada")
+        await DailyTrek(service).show(DAY, caller=BEA, user_id=ADA, name="Ada")
     await play_out(service, BEA)
-    shown = await service.daily.show(DAY, caller=BEA, user_id=ADA, name="Ada")
+    shown = await DailyTrek(service).show(DAY, caller=BEA, user_id=ADA, name="Ada")
     assert shown.players[0].user_id == ADA
     assert shown.require_state().is_over
     with pytest.raises(NoAttempt):
-        await service.daily.show(DAY, caller=BEA, user_id=CY, name="Cy")
+        await DailyTrek(service).show(DAY, caller=BEA, user_id=CY, name="Cy")
 
 
 async def test_the_board_is_the_servers_and_the_place_is_among_everyone(
@@ -188,7 +191,7 @@ async def test_the_board_is_the_servers_and_the_place_is_among_everyone(
     for user, guild in ((ADA, GUILD), (BEA, OTHER_GUILD), (CY, GUILD)):
         await start(service, user, guild=guild)
         await play_out(service, user)
-    board = await service.daily.board(GUILD, DAY)
+    board = await DailyTrek(service).board(GUILD, DAY)
     assert {e.user_id for e in board.entries} == {ADA, CY}
     assert {e.user_id for e in board.everyone} == {ADA, BEA, CY}
     text = board_text(board, caller=CY, played=True)
@@ -215,16 +218,16 @@ async def test_streaks_show_on_the_board(service: GameService, clock: FakeClock)
         await play_out(service, ADA)
         clock.advance(timedelta(days=1))
     clock.advance(timedelta(days=-1))
-    assert await service.daily.streak_of(ADA) == 3
-    board = await service.daily.board(GUILD, day=service.daily.today())
+    assert await DailyTrek(service).streak_of(ADA) == 3
+    board = await DailyTrek(service).board(GUILD, day=DailyTrek(service).today())
     assert "streak 3 days" in board_text(board, caller=None, played=True)
 
 
 async def test_daily_posts_go_out_once_each(service: GameService, clock: FakeClock) -> None:
-    assert await service.daily.queue_posts() == []
-    await service.daily.set_channel(GUILD, 777, user_id=ADA)
-    (morning,) = await service.daily.queue_posts()
-    assert await service.daily.queue_posts() == []
+    assert await DailyTrek(service).queue_posts() == []
+    await DailyTrek(service).set_channel(GUILD, 777, user_id=ADA)
+    (morning,) = await DailyTrek(service).queue_posts()
+    assert await DailyTrek(service).queue_posts() == []
     await start(service, ADA)
     await play_out(service, ADA)
     posts = [a for a in await sent(service.store) if a.kind.startswith("daily")]
@@ -237,10 +240,10 @@ async def test_daily_posts_go_out_once_each(service: GameService, clock: FakeClo
     clock.advance(timedelta(days=1))
     # A second process, or the bot after a restart, queues nothing twice.
     again = GameService(service.store, now=clock)
-    queued = await again.daily.queue_posts()
+    queued = await DailyTrek(again).queue_posts()
     assert len(queued) == 2
-    assert await service.daily.queue_posts() == []
-    assert await GameService(service.store, now=clock).daily.queue_posts() == []
+    assert await DailyTrek(service).queue_posts() == []
+    assert await DailyTrek(GameService(service.store, now=clock)).queue_posts() == []
     posts = [a for a in await sent(service.store) if a.kind.startswith("daily")]
     assert sorted(p.kind for p in posts) == ["daily-board", "daily-morning"]
     (board,) = [p for p in posts if p.kind == "daily-board"]
@@ -252,13 +255,15 @@ async def test_a_channel_named_today_gets_no_board_of_yesterday(
     service: GameService, clock: FakeClock
 ) -> None:
     clock.advance(timedelta(hours=14))
-    await service.daily.set_channel(GUILD, 777, user_id=ADA)
-    assert len(await service.daily.queue_posts()) == 1
+    await DailyTrek(service).set_channel(GUILD, 777, user_id=ADA)
+    assert len(await DailyTrek(service).queue_posts()) == 1
     clock.advance(timedelta(hours=1))
-    assert len(await service.daily.queue_posts()) == 2, "the next day: its morning, and the board"
+    assert len(await DailyTrek(service).queue_posts()) == 2, (
+        "the next day: its morning, and the board"
+    )
     kinds = [a.kind for a in await sent(service.store)]
     assert kinds == ["daily-morning", "daily-morning", "daily-board"]
-    changed = await service.daily.set_channel(GUILD, 778, user_id=BEA)
+    changed = await DailyTrek(service).set_channel(GUILD, 778, user_id=BEA)
     assert changed.channel_id == 778
     assert changed.set_by == BEA
 
@@ -267,17 +272,17 @@ async def test_a_turn_typed_where_one_has_no_game_plays_the_daily_trek(
     service: GameService,
 ) -> None:
     server_channel = 42
-    assert await service.daily.turn_channel(server_channel, ADA) == server_channel
+    assert await DailyTrek(service).turn_channel(server_channel, ADA) == server_channel
     await start(service, ADA)
-    assert await service.daily.turn_channel(server_channel, ADA) == dm(ADA)
+    assert await DailyTrek(service).turn_channel(server_channel, ADA) == dm(ADA)
     lobby = await service.lobby.open_lobby(
         guild_id=GUILD, channel_id=server_channel, user_id=BEA, name="Bea", cards=None
     )
-    assert await service.daily.turn_channel(server_channel, ADA) == dm(ADA)
+    assert await DailyTrek(service).turn_channel(server_channel, ADA) == dm(ADA)
     await service.lobby.join(lobby.game.id, user_id=ADA, name="Ada")
-    assert await service.daily.turn_channel(server_channel, ADA) == server_channel
+    assert await DailyTrek(service).turn_channel(server_channel, ADA) == server_channel
     await play_out(service, ADA)
-    assert await service.daily.turn_channel(dm(ADA), BEA) == dm(ADA)
+    assert await DailyTrek(service).turn_channel(dm(ADA), BEA) == dm(ADA)
 
 
 async def test_mygames_names_the_daily_trek_instead_of_a_channel(service: GameService) -> None:

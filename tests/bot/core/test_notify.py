@@ -18,7 +18,9 @@ from bot.attendance.notices import Notices
 from bot.attendance.notify import BadNotifySetting, NotifyChange
 from bot.attendance.presence import Presence
 from bot.attendance.quiet import QuietHours
+from bot.attendance.reminder_queue import ReminderQueue
 from bot.attendance.service import Attendance
+from bot.daily.service import DailyTrek
 from bot.game.captions import Attachment
 from bot.game.interface import Store
 from bot.game.outbox import Announcement, DirectRefused, Outbox, Picture, Post
@@ -200,7 +202,7 @@ async def test_a_persons_own_reminder_interval_replaces_the_games(
     await play(service, table)
     await sent(store)
     clock.advance(2 * H)
-    assert len(await service.reminders.queue_reminders()) == 1
+    assert len(await ReminderQueue(service).queue_reminders()) == 1
     [row] = await sent(store)
     assert row.kind == "direct_reminder"
     assert row.channel_id == nxt
@@ -360,7 +362,9 @@ async def test_a_daily_trek_brings_no_direct_message_reminder_or_digest(
 ) -> None:
     """A daily attempt is played in the person's own direct messages, without reminders."""
     await notices.change(ADA, NotifyChange(dm=True, digest_hour=13, reminder_hours=1))
-    started = await service.daily.start(guild_id=GUILD, channel_id=9_000, user_id=ADA, name="Ada")
+    started = await DailyTrek(service).start(
+        guild_id=GUILD, channel_id=9_000, user_id=ADA, name="Ada"
+    )
     clock.advance(timedelta(minutes=1))
     table = await service.game(9_000)
     await play(service, table)

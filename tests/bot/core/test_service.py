@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.attendance.reminder_queue import ReminderQueue
 from bot.db.errors import AlreadySeated, ChannelBusy, LobbyFull, RevisionConflict
 from bot.game import records
 from bot.game.errors import (
@@ -485,11 +486,11 @@ async def test_end_is_for_the_host_or_a_manager(service: GameService, store: Sto
 async def test_settings_are_for_the_host(service: GameService) -> None:
     table = await _started(service, ADA, BOB)
     with pytest.raises(NotHost):
-        await service.reminders.set_reminder_hours(CHANNEL, user_id=BOB, hours=1)
-    game = await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
+        await ReminderQueue(service).set_reminder_hours(CHANNEL, user_id=BOB, hours=1)
+    game = await ReminderQueue(service).set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
     assert game.reminder_hours == 0
     assert game.next_reminder_at is None
-    game = await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=6)
+    game = await ReminderQueue(service).set_reminder_hours(CHANNEL, user_id=ADA, hours=6)
     assert table.game.turn_started_at is not None
     assert game.next_reminder_at == table.game.turn_started_at + timedelta(hours=6)
 
@@ -500,14 +501,14 @@ async def test_reminders_follow_the_schedule_and_catch_up_once(
     table = await _started(service, ADA, BOB)
     current = _current_user(table)
     clock.now += timedelta(hours=23)
-    assert await service.reminders.queue_reminders() == []
+    assert await ReminderQueue(service).queue_reminders() == []
     clock.now += timedelta(hours=2)
-    (first,) = await service.reminders.queue_reminders()
-    assert await service.reminders.queue_reminders() == []
+    (first,) = await ReminderQueue(service).queue_reminders()
+    assert await ReminderQueue(service).queue_reminders() == []
     # The bot was down for three days: one reminder, not three.
     clock.now += timedelta(days=3)
-    (second,) = await service.reminders.queue_reminders()
-    assert await service.reminders.queue_reminders() == []
+    (second,) = await ReminderQueue(service).queue_reminders()
+    assert await ReminderQueue(service).queue_reminders() == []
     rows = [await store.get_outbox(i) for i in (first, second)]
     texts = [Announcement.from_row(r).text for r in rows if r is not None]
     assert all(_mentions(t) == {current} for t in texts)
@@ -515,7 +516,7 @@ async def test_reminders_follow_the_schedule_and_catch_up_once(
     assert texts[0] != texts[1]
     # A move starts a new turn with a fresh schedule.
     await service.turns.play(CHANNEL, user_id=current, move=_any_turn(table, random.Random(7)))
-    assert await service.reminders.queue_reminders() == []
+    assert await ReminderQueue(service).queue_reminders() == []
 
 
 async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: FakeClock) -> None:
@@ -525,16 +526,16 @@ async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: FakeClock)
     assert started is not None
     assert table.game.next_reminder_at == started + timedelta(seconds=48)
     clock.now += timedelta(seconds=49)
-    (_,) = await service.reminders.queue_reminders()
+    (_,) = await ReminderQueue(service).queue_reminders()
     game = (await service.game(CHANNEL)).game
     assert game.next_reminder_at == clock.now + timedelta(seconds=48)
 
 
 async def test_reminders_off(service: GameService, clock: FakeClock) -> None:
     await _started(service, ADA, BOB)
-    await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
+    await ReminderQueue(service).set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
     clock.now += timedelta(days=30)
-    assert await service.reminders.queue_reminders() == []
+    assert await ReminderQueue(service).queue_reminders() == []
 
 
 # --- looking ----------------------------------------------------------------------------------
@@ -658,13 +659,13 @@ async def test_only_the_process_that_claims_a_game_reminds_in_it(
     clock.now += timedelta(hours=25)
     # This process holds the game now; a process of a shard that does not own it never will.
     assert await service.claim(table.game.id)
-    assert await other.reminders.queue_reminders() == []
-    assert await elsewhere.reminders.queue_reminders() == []
+    assert await ReminderQueue(other).queue_reminders() == []
+    assert await ReminderQueue(elsewhere).queue_reminders() == []
     # The first process stopped: once its lease ends, the other process takes over.
     clock.now += timedelta(minutes=1)
-    (reminder,) = await other.reminders.queue_reminders()
+    (reminder,) = await ReminderQueue(other).queue_reminders()
     assert reminder > 0
-    assert await service.reminders.queue_reminders() == []
+    assert await ReminderQueue(service).queue_reminders() == []
 
 
 async def test_the_called_player_reads_what_happened_since_their_last_turn(

@@ -1,0 +1,122 @@
+"""The composition root: the whole bot built from its settings and an open store.
+
+:class:`Application` builds the game service and each feature's service over one store, in
+one place, without Discord: the console script (:mod:`bot.__main__`) opens the store, builds
+the application and hands it to the Discord client with :meth:`Application.client`; tests
+and tools build it the same way. Adding a feature is a line here (its service, its
+extension, its passes), not an edit of the client or the game floor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Executor
+from datetime import timedelta
+from typing import Any
+
+from bot.attendance.notices import Notices
+from bot.attendance.reminder_queue import ReminderQueue
+from bot.attendance.service import Attendance
+from bot.computers.turns import ComputerTurns
+from bot.daily.service import DailyTrek
+from bot.db.backup import Backups
+from bot.game.computers import start_thinker
+from bot.game.interface import Store
+from bot.game.pictures import start_renderer
+from bot.game.rows import Clock, utc_now
+from bot.game.service import GameService
+from bot.ops.config import Settings
+from bot.retention.forgetting import Forgetting
+from bot.shell.client import CascadiaBot, claimer_for
+from bot.shell.parts import Announce, Parts, Pass
+
+EXTENSIONS = ("bot.play.cog", "bot.archive.cog", "bot.standings.cog")
+"""The extensions the client loads, in order (the first owns the ``/cascadia`` group)."""
+
+
+class Application:
+    """The bot without Discord: the store, the game service and every feature's service,
+    built once from ``settings`` (see :mod:`bot.ops.config`)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        *,
+        now: Clock = utc_now,
+        renderer: Executor | None = None,
+        thinker_seconds: float | None = None,
+    ) -> None:
+        """``renderer`` draws the pictures (default: a worker process of its own, shut down
+        by :meth:`close`); ``thinker_seconds`` overrides ``CASCADIA_STRONG_SECONDS``."""
+        self.settings = settings
+        self.store = store
+        self.service = GameService(
+            store,
+            now=now,
+            reminder_hour=timedelta(seconds=settings.reminder_unit_seconds),
+            thinker=start_thinker(
+                strong_seconds=(
+                    settings.strong_seconds if thinker_seconds is None else thinker_seconds
+                )
+            ),
+            claimer=claimer_for(settings),
+        )
+        self.reminders = ReminderQueue(self.service)
+        self.attendance = Attendance(self.service)
+        self.notices = Notices(self.service)
+        self.daily = DailyTrek(self.service)
+        self.forgetting = Forgetting(store, now)
+        self._own_renderer = renderer is None
+        self.renderer = start_renderer() if renderer is None else renderer
+        self.backups = (
+            None
+            if settings.backup_dir is None or settings.db_url is not None
+            else Backups(
+                settings.db_path,
+                settings.backup_dir,
+                every=timedelta(hours=settings.backup_hours),
+            )
+        )
+
+    def parts(self) -> Parts:
+        """What the features hand the Discord client, in the order it runs them."""
+        return Parts(
+            extensions=EXTENSIONS,
+            services=(self.attendance, self.notices, self.daily, self.reminders),
+            reminder_passes=(
+                Pass("the reminder check", self.reminders.queue_reminders),
+                Pass("the deadline check", self.attendance.check),
+                Pass("queueing the daily posts", self.daily.queue_posts),
+                Pass("the digest check", self.notices.check),
+            ),
+            drain_chores=(
+                Pass("forgetting old messages", self.forgetting.run),
+                Pass("reclaiming space", self.store.reclaim_space),
+            ),
+            players=self._players,
+            refusals=self.notices,
+            background=() if self.backups is None else (self.backups,),
+        )
+
+    def _players(self, announce: Announce) -> ComputerTurns:
+        return ComputerTurns(self.service, announce)
+
+    def client(self, **options: Any) -> CascadiaBot:
+        """The Discord client over this application (``options`` go to discord.py)."""
+        return CascadiaBot(
+            self.settings, self.service, self.parts(), renderer=self.renderer, **options
+        )
+
+    async def close(self) -> None:
+        """Stop the computer players' workers and the picture worker (after the client
+        closed: a post in progress has finished)."""
+        await self.service.thinker.close()
+        if self._own_renderer and self.renderer is not None:
+            await asyncio.to_thread(self.renderer.shutdown, wait=True, cancel_futures=True)
+
+    async def __aenter__(self) -> Application:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
