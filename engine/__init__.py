@@ -32,20 +32,10 @@ from engine.game import (
     tile_positions,
 )
 from engine.hexes import Direction, Hex
-from engine.moves import (
-    MOVE_SEPARATOR,
-    Move,
-    MoveScorer,
-    PositionGain,
-    ScoredMove,
-    TargetGain,
-    own_score,
-    play_turn,
-    scored_moves,
-    turn_actions,
-)
+from engine.move import MOVE_SEPARATOR, Move, play_turn, turn_actions
 from engine.players import POLICIES, Budget, choose, play_game, ranked_moves
 from engine.rounds import Round, play_rounds, replay_rounds
+from engine.scorer import MoveScorer, PositionGain, ScoredMove, TargetGain, own_score, scored_moves
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
 from engine.serialize import (
     GameRecord,
