@@ -47,8 +47,10 @@ from engine.serialize import (
     state_to_json,
 )
 from engine.summary import score_state, seat_score, state_table
+from engine.text import INVISIBLE_CODE_POINTS
 
 __all__ = [
+    "INVISIBLE_CODE_POINTS",
     "MAX_PLAYERS",
     "MOVE_SEPARATOR",
     "POLICIES",
