@@ -174,7 +174,7 @@ class DiscordServer:
 
     def add_user(self, name: str, *, bot: bool = False) -> int:
         """Create a user and return its id."""
-        return self.world.add_user(name, bot=bot)
+        return self.world.directory.add_user(name, bot=bot)
 
     def add_guild(
         self,
@@ -189,7 +189,7 @@ class DiscordServer:
 
         ``shard`` (id, count) picks an id whose events go to that shard.
         """
-        return self.world.add_guild(
+        return self.world.directory.add_guild(
             name,
             owner=owner,
             bot_permissions=bot_permissions,
@@ -201,7 +201,7 @@ class DiscordServer:
         self, guild: int, name: str, permissions: int = 0, *, announce: bool = True
     ) -> int:
         """Create a role in ``guild`` and return its id."""
-        return self.world.add_role(guild, name, permissions, announce=announce)
+        return self.world.directory.add_role(guild, name, permissions, announce=announce)
 
     def add_member(
         self,
@@ -213,11 +213,13 @@ class DiscordServer:
         announce: bool = True,
     ) -> None:
         """Make ``user`` a member of ``guild``; ``permissions`` are granted through a role."""
-        self.world.add_member(guild, user, permissions=permissions, roles=roles, announce=announce)
+        self.world.directory.add_member(
+            guild, user, permissions=permissions, roles=roles, announce=announce
+        )
 
     def add_channel(self, guild: int, name: str) -> int:
         """Create a text channel in ``guild`` and return its id."""
-        return self.world.add_channel(guild, name)
+        return self.world.directory.add_channel(guild, name)
 
     def add_thread(
         self,
@@ -231,7 +233,7 @@ class DiscordServer:
         """Open a thread in the text channel ``channel`` as ``owner`` (the guild's owner by
         default), its first member, and return its id: public, or ``private`` (seen only by
         its members and those who may Manage Threads; the bot hears of it once added)."""
-        return self.world.add_thread(
+        return self.world.directory.add_thread(
             channel, name, owner=owner, private=private, invitable=invitable
         )
 
@@ -239,11 +241,11 @@ class DiscordServer:
         """Add ``user`` to ``thread`` as a member of it did in the app: THREAD_MEMBERS_UPDATE
         (and, for a private thread the bot could not see, THREAD_CREATE when the bot is the
         one added)."""
-        self.world.add_thread_member(thread, user)
+        self.world.directory.add_thread_member(thread, user)
 
     def remove_thread_member(self, thread: int, user: int) -> None:
         """Take ``user`` out of ``thread`` (THREAD_MEMBERS_UPDATE)."""
-        self.world.remove_thread_member(thread, user)
+        self.world.directory.remove_thread_member(thread, user)
 
     def thread_members(self, thread: int) -> set[int]:
         """The user ids of ``thread``'s members."""
@@ -252,61 +254,61 @@ class DiscordServer:
     def delete_channel(self, channel: int) -> None:
         """Delete a channel (and its threads) or a thread, dispatching CHANNEL_DELETE or
         THREAD_DELETE; requests about it get 404 Unknown Channel from then on."""
-        self.world.delete_channel(channel)
+        self.world.directory.delete_channel(channel)
 
     def remove_member(self, guild: int, user: int) -> None:
         """``user`` leaves ``guild``: GUILD_MEMBER_REMOVE reaches only a bot with the
         privileged members intent; member lookups get 404 Unknown Member."""
-        self.world.remove_member(guild, user)
+        self.world.directory.remove_member(guild, user)
 
     def set_overwrite(self, channel: int, target: int, *, allow: int = 0, deny: int = 0) -> None:
         """Set ``channel``'s permission overwrite for a role (the guild's id: @everyone) or a
         member ``target``; ``allow`` and ``deny`` both 0 remove it. The bot's requests there
         are then refused with 403 50001/50013 as Discord refuses them."""
-        self.world.set_overwrite(channel, target, allow=allow, deny=deny)
+        self.world.directory.set_overwrite(channel, target, allow=allow, deny=deny)
 
     def set_role_permissions(self, guild: int, role: int, permissions: int) -> None:
         """Change what a role allows (the guild's id: @everyone)."""
-        self.world.set_role_permissions(guild, role, permissions)
+        self.world.directory.set_role_permissions(guild, role, permissions)
 
     def channel_permissions(self, channel: int, user: int) -> int:
         """What ``user`` may do in ``channel``, overwrites applied (see
         :meth:`World.channel_permissions`)."""
-        return self.world.channel_permissions(channel, user)
+        return self.world.directory.channel_permissions(channel, user)
 
     def dm_channel(self, user: int) -> int:
         """The id of the bot's DM channel with ``user`` (created on first use): where
         ``slash``, ``say`` and the clicks on the bot's DMs act as that user."""
-        return self.world.dm_channel(user)
+        return self.world.directory.dm_channel(user)
 
     def dm_messages(self, user: int) -> list[MessageRecord]:
         """What the bot's DM channel with ``user`` holds, oldest first (none if never opened)."""
-        return self.world.dm_messages(user)
+        return self.world.messaging.dm_messages(user)
 
     def set_accepts_dms(self, user: int, accepts: bool) -> None:
         """``user``'s privacy setting: with ``False`` the bot's posts in their DM channel are
         refused with 403 50007 Cannot send messages to this user (the channel still opens)."""
-        self.world.set_accepts_dms(user, accepts)
+        self.world.directory.set_accepts_dms(user, accepts)
 
     def permissions(self, guild: int, user: int) -> int:
         """Guild-level permissions of ``user`` (owner and Administrator get all)."""
-        return self.world.permissions(guild, user)
+        return self.world.directory.permissions(guild, user)
 
     def message_payload(self, m: MessageRecord) -> JSON:
         """The message as Discord's API would return it."""
-        return self.world.message_payload(m)
+        return self.world.messaging.message_payload(m)
 
     def channel_messages(
         self, channel: int, *, include_ephemeral: bool = True
     ) -> list[MessageRecord]:
         """Non-deleted messages of ``channel`` in creation order."""
-        return self.world.channel_messages(channel, include_ephemeral=include_ephemeral)
+        return self.world.messaging.channel_messages(channel, include_ephemeral=include_ephemeral)
 
     # --------------------------------------------------------------- acting as users
 
     async def say(self, user: int, channel: int, content: str) -> MessageRecord:
         """Post a message as ``user`` (a human) and dispatch MESSAGE_CREATE to the bot."""
-        return await self.world.say(user, channel, content)
+        return await self.world.messaging.say(user, channel, content)
 
     async def slash(
         self,
