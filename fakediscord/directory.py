@@ -120,7 +120,8 @@ class Directory:
         return cid
 
     def dm_channel(self, user: int) -> int:
-        """The id of the bot's DM channel with ``user`` (created on first use)."""
+        """The id of the bot's DM channel with ``user`` (created on first use): where
+        ``slash``, ``say`` and the clicks on the bot's DMs act as that user."""
         for ch in self.world.channels.values():
             if ch.type == 1 and ch.recipient_id == user:
                 return ch.id
@@ -180,8 +181,10 @@ class Directory:
         return perms
 
     def set_overwrite(self, channel: int, target: int, *, allow: int = 0, deny: int = 0) -> None:
-        """Set the channel's permission overwrite for a role or member ``target`` (both 0
-        removes it) and dispatch CHANNEL_UPDATE."""
+        """Set ``channel``'s permission overwrite for a role (the guild's id: @everyone) or a
+        member ``target`` (``allow`` and ``deny`` both 0 remove it) and dispatch
+        CHANNEL_UPDATE. The bot's requests there are then refused with 403 50001/50013 as
+        Discord refuses them."""
         ch = self.world.channels[channel]
         if ch.guild_id is None:
             raise ValueError(f"channel {channel} is a DM channel: it has no overwrites")
@@ -210,8 +213,10 @@ class Directory:
         invitable: bool = True,
     ) -> int:
         """Open a thread in the text channel ``channel``, its ``owner`` (the guild's owner by
-        default) its first member: public (type 11), or ``private`` (type 12). THREAD_CREATE,
-        with ``newly_created``, goes to the bot where it can see the thread. Return its id."""
+        default) its first member, and return its id: public (type 11), or ``private`` (type
+        12: seen only by its members and those who may Manage Threads). THREAD_CREATE, with
+        ``newly_created``, goes to the bot where it can see the thread (a private one: once
+        the bot is added to it)."""
         parent = self.world.channels[channel]
         if parent.guild_id is None or parent.type != 0:
             raise ValueError(f"channel {channel} is not a guild text channel: no threads there")
@@ -283,7 +288,8 @@ class Directory:
         }
 
     def set_accepts_dms(self, user: int, accepts: bool) -> None:
-        """Whether ``user`` lets the bot message them directly (their privacy setting)."""
+        """``user``'s privacy setting: with ``False`` the bot's posts in their DM channel are
+        refused with 403 50007 Cannot send messages to this user (the channel still opens)."""
         self.world.users[user].accepts_dms = accepts
 
     def delete_channel(self, channel: int) -> None:
@@ -307,7 +313,8 @@ class Directory:
 
     def remove_member(self, guild: int, user: int) -> None:
         """``user`` leaves ``guild``; GUILD_MEMBER_REMOVE goes only to sessions with the
-        (privileged) members intent, as on Discord."""
+        (privileged) members intent, as on Discord, and member lookups get 404 Unknown Member
+        from then on."""
         g = self.world.guilds[guild]
         del g.members[user]
         payload = {"guild_id": str(guild), "user": self.user_payload(user)}
