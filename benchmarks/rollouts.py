@@ -24,11 +24,11 @@ if __package__ in (None, ""):
 
 from engine import apply, new_game
 from engine.game import GameState
-from engine.moves import MoveScorer, own_score
 from engine.players import choose
 from engine.players.fast import valued_frontier
 from engine.players.hidden import sample_world
 from engine.players.strong import CANDIDATES, Boards, leaf_for, play_out
+from engine.scorer import MoveScorer, own_score
 from engine.simulation import Simulation, game_draws
 
 

@@ -32,20 +32,10 @@ from engine.game import (
     tile_positions,
 )
 from engine.hexes import Direction, Hex
-from engine.moves import (
-    MOVE_SEPARATOR,
-    Move,
-    MoveScorer,
-    PositionGain,
-    ScoredMove,
-    TargetGain,
-    own_score,
-    play_turn,
-    scored_moves,
-    turn_actions,
-)
+from engine.move import MOVE_SEPARATOR, Move, play_turn, turn_actions
 from engine.players import POLICIES, Budget, choose, play_game, ranked_moves
 from engine.rounds import Round, play_rounds, replay_rounds
+from engine.scorer import MoveScorer, PositionGain, ScoredMove, TargetGain, own_score, scored_moves
 from engine.scoring.sheet import PlayerScore, ScoreSheet, final_scores
 from engine.serialize import (
     GameRecord,
@@ -57,8 +47,10 @@ from engine.serialize import (
     state_to_json,
 )
 from engine.summary import score_state, seat_score, state_table
+from engine.text import INVISIBLE_CODE_POINTS
 
 __all__ = [
+    "INVISIBLE_CODE_POINTS",
     "MAX_PLAYERS",
     "MOVE_SEPARATOR",
     "POLICIES",

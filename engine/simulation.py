@@ -6,7 +6,7 @@ it weighs. :func:`engine.game.apply` checks each action and builds a new immutab
 that draw; that is the right thing for a game people play, and most of a rollout's cost
 besides choosing its moves. A :class:`Simulation` holds the same game as mutable parts
 (each seat's environment, nature tokens and turns, the display, the stack, the bag's counts)
-and plays one whole :class:`~engine.moves.Move` at a time in place, end of turn, refill and
+and plays one whole :class:`~engine.move.Move` at a time in place, end of turn, refill and
 four-of-a-kind wipes included, drawing tokens with one function it is given.
 
 With :func:`game_draws` as that function it is the game itself: the state it reaches
@@ -22,7 +22,8 @@ from collections.abc import Callable
 from engine.components import CardSet, Tile, Wildlife
 from engine.environment import Environment, PlacedTile
 from engine.game import SPECIES, Bag, GameState, Phase, PlayerState, draw_rng
-from engine.moves import Move, own_score
+from engine.move import Move
+from engine.scorer import own_score
 
 Draw = Callable[[int], int]
 """Draws a token: given the bag's size, the index (below it) of the token drawn, counting
@@ -115,7 +116,7 @@ class Simulation:
         return len(self.environments)
 
     def score(self, seat: int) -> int:
-        """``seat``'s own score now (:func:`engine.moves.own_score`)."""
+        """``seat``'s own score now (:func:`engine.scorer.own_score`)."""
         return own_score(
             self.cards, self.environments[seat], self.nature_tokens[seat], solo=self.solo
         )

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.errors import InvalidInput
 from engine.game import GameState
-from engine.moves import own_score
+from engine.scorer import own_score
 from engine.scoring.sheet import ScoreSheet, final_scores
 from engine.table import table_to_json
 

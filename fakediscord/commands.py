@@ -67,15 +67,17 @@ def _resolve_option(
         return converted
     key = str(int(value))
     if kind in (6, 9) and int(value) in world.users:
-        resolved.setdefault("users", {})[key] = world.user_payload(int(value))
+        resolved.setdefault("users", {})[key] = world.directory.user_payload(int(value))
         if guild is not None and int(value) in guild.members:
-            member = world.member_payload(guild, int(value), with_user=False)
-            member["permissions"] = str(world.permissions(guild.id, int(value)))
+            member = world.directory.member_payload(guild, int(value), with_user=False)
+            member["permissions"] = str(world.directory.permissions(guild.id, int(value)))
             resolved.setdefault("members", {})[key] = member
     elif kind in (7, 9) and int(value) in world.channels:
-        ch = world.channel_payload(world.channels[int(value)])
+        ch = world.directory.channel_payload(world.channels[int(value)])
         perms = (
-            world.channel_permissions(int(value), world.bot_user_id) if guild else ALL_PERMISSIONS
+            world.directory.channel_permissions(int(value), world.bot_user_id)
+            if guild
+            else ALL_PERMISSIONS
         )
         resolved.setdefault("channels", {})[key] = {**ch, "permissions": str(perms)}
     elif kind in (8, 9) and guild is not None and int(value) in guild.roles:

@@ -36,7 +36,7 @@ class Fault:
 
 @dataclass
 class Hold:
-    """Requests that :meth:`DiscordServer.hold` keeps unanswered, as a stalled Discord would.
+    """Requests that :meth:`Faults.hold` keeps unanswered, as a stalled Discord would.
 
     With ``after`` false a held request is not processed until :meth:`release`; with ``after``
     true it is processed (a posted message exists) and only its response waits. A request

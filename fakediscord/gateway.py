@@ -180,7 +180,7 @@ class Gateway:
         ready: JSON = {
             "v": 10,
             "user": {
-                **self.world.user_payload(self.world.bot_user_id),
+                **self.world.directory.user_payload(self.world.bot_user_id),
                 "verified": True,
                 "flags": 0,
             },
@@ -195,7 +195,7 @@ class Gateway:
             ready["shard"] = list(shard)
         session.dispatch("READY", ready)
         for guild in guilds:
-            session.dispatch("GUILD_CREATE", self.world.guild_payload(guild))
+            session.dispatch("GUILD_CREATE", self.world.directory.guild_payload(guild))
         conn.ready = True
         self.recorder.bump()
 
@@ -223,7 +223,7 @@ class Gateway:
         wanted = {int(u) for u in data.get("user_ids") or []}
         query = str(data.get("query") or "").lower()
         members = [
-            self.world.member_payload(guild, uid)
+            self.world.directory.member_payload(guild, uid)
             for uid in guild.members
             if (uid in wanted if wanted else self.world.users[uid].name.lower().startswith(query))
         ]

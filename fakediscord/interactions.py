@@ -143,18 +143,18 @@ class Interactions:
             raise ApiError(400, 50035, f"Invalid callback type {ctype} for interaction {ix.type}")
         message: MessageRecord | None = None
         if ctype == 4:
-            message = self.world.create_message(
+            message = self.world.messaging.create_message(
                 ix.channel_id, self.world.bot_user_id, data, files, interaction=ix
             )
         elif ctype == 5:
             flags = LOADING | (int(data.get("flags") or 0) & EPHEMERAL)
-            message = self.world.create_message(
+            message = self.world.messaging.create_message(
                 ix.channel_id, self.world.bot_user_id, {}, interaction=ix, extra_flags=flags
             )
         elif ctype in (6, 7) and ix.message_id is not None:
             message = self.world.messages_by_id[ix.message_id]
             if ctype == 7:
-                self.world.edit_message(message, data, files)
+                self.world.messaging.edit_message(message, data, files)
         elif ctype == 8:
             ix.choices = list(data.get("choices") or [])
         elif ctype == 9:
@@ -171,7 +171,7 @@ class Interactions:
             info["response_message_id"] = str(message.id)
             info["response_message_loading"] = ctype == 5
             info["response_message_ephemeral"] = message.ephemeral
-            resource["message"] = self.world.message_payload(message)
+            resource["message"] = self.world.messaging.message_payload(message)
         return json_response({"interaction": info, "resource": resource})
 
     async def followup(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
@@ -182,15 +182,15 @@ class Interactions:
         if ix.callback_type == 5 and original is not None and original.loading:
             # The first followup after a thinking defer fills the placeholder: an edit,
             # so it keeps the defer's ephemeral flag and notifies nobody.
-            m = self.world.edit_message(original, body, files)
+            m = self.world.messaging.edit_message(original, body, files)
         else:
-            m = self.world.create_message(
+            m = self.world.messaging.create_message(
                 ix.channel_id, self.world.bot_user_id, body, files, interaction=ix
             )
         ix.followup_ids.append(m.id)
         self.recorder.bump()
         if request.query.get("wait") in ("1", "true", "True"):
-            return json_response(self.world.message_payload(m))
+            return json_response(self.world.messaging.message_payload(m))
         return web.Response(status=204)
 
     async def webhook_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
@@ -202,12 +202,12 @@ class Interactions:
         if m is None or m.deleted or (mid != ix.original_message_id and mid not in ix.followup_ids):
             raise ApiError(404, 10008, "Unknown Message")
         if request.method == "DELETE":
-            self.world.delete_message(m)
+            self.world.messaging.delete_message(m)
             return web.Response(status=204)
         if request.method == "PATCH":
             body, files = await read_body(request)
-            self.world.edit_message(m, body, files)
-        return json_response(self.world.message_payload(m))
+            self.world.messaging.edit_message(m, body, files)
+        return json_response(self.world.messaging.message_payload(m))
 
     async def _start(
         self,
@@ -244,24 +244,28 @@ class Interactions:
             if user not in guild.members:
                 raise ValueError(f"user {user} is not a member of guild {guild.id}")
             # Both as the channel's overwrites leave them, as Discord sends them.
-            perms = self.world.channel_permissions(channel.id, self.world.bot_user_id)
-            member = self.world.member_payload(guild, user)
-            member["permissions"] = str(self.world.channel_permissions(channel.id, user))
+            perms = self.world.directory.channel_permissions(channel.id, self.world.bot_user_id)
+            member = self.world.directory.member_payload(guild, user)
+            member["permissions"] = str(self.world.directory.channel_permissions(channel.id, user))
             payload.update(
                 guild_id=str(guild.id),
                 guild={"id": str(guild.id), "locale": "en-US", "features": []},
                 guild_locale="en-US",
                 app_permissions=str(perms),
                 member=member,
-                channel={**self.world.channel_payload(channel), "permissions": str(perms)},
+                channel={
+                    **self.world.directory.channel_payload(channel),
+                    "permissions": str(perms),
+                },
             )
         else:
             payload.update(
-                user=self.world.user_payload(user), channel=self.world.channel_payload(channel)
+                user=self.world.directory.user_payload(user),
+                channel=self.world.directory.channel_payload(channel),
             )
             payload["app_permissions"] = str(DEFAULT_BOT_PERMISSIONS)
         if message is not None:
-            payload["message"] = self.world.message_payload(message)
+            payload["message"] = self.world.messaging.message_payload(message)
         loop_now = asyncio.get_running_loop().time()
         ix = InteractionRecord(
             ix_id, token, kind, user, channel.id, channel.guild_id, name, payload, loop_now,
@@ -286,7 +290,7 @@ class Interactions:
         if channel.type != PRIVATE_THREAD:
             return
         guild = self.world.guilds[channel.guild_id or 0]
-        hidden = not self.world.channel_permissions(channel.id, user) & VIEW_CHANNEL
+        hidden = not self.world.directory.channel_permissions(channel.id, user) & VIEW_CHANNEL
         if user in guild.members and hidden:
             raise ValueError(f"user {user} cannot see private thread {channel.id}")
 
@@ -387,7 +391,7 @@ class Interactions:
         data["values"] = [str(v) for v in values]
         if comp["type"] == 5:
             data["resolved"] = {
-                "users": {v: self.world.user_payload(int(v)) for v in data["values"]}
+                "users": {v: self.world.directory.user_payload(int(v)) for v in data["values"]}
             }
         ix = await self._start(
             3,

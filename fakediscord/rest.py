@@ -197,10 +197,12 @@ class RestApi:
         return web.Response(status=204)
 
     async def _get_me(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        return json_response({**self.world.user_payload(self.world.bot_user_id), "verified": True})
+        return json_response(
+            {**self.world.directory.user_payload(self.world.bot_user_id), "verified": True}
+        )
 
     async def _get_app(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
-        bot = self.world.user_payload(self.world.bot_user_id)
+        bot = self.world.directory.user_payload(self.world.bot_user_id)
         # fmt: off
         return json_response({
             "id": str(self.world.application_id), "name": bot["username"], "description": "",
@@ -258,7 +260,7 @@ class RestApi:
     def _require(self, channel_id: int, needed: int) -> None:
         """Refuse a request about ``channel_id`` unless the bot holds ``needed`` there: 403
         Missing Access without View Channel, else 403 Missing Permissions."""
-        perms = self.world.channel_permissions(channel_id, self.world.bot_user_id)
+        perms = self.world.directory.channel_permissions(channel_id, self.world.bot_user_id)
         if not perms & VIEW_CHANNEL:
             raise ApiError(403, 50001, "Missing Access")
         if perms & needed != needed:
@@ -267,7 +269,7 @@ class RestApi:
     async def _get_channel(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         ch = self.world.channel(p["channel"])
         self._require(ch.id, VIEW_CHANNEL)
-        return json_response(self.world.channel_payload(ch))
+        return json_response(self.world.directory.channel_payload(ch))
 
     async def _history(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         ch = self.world.channel(p["channel"])
@@ -282,7 +284,7 @@ class RestApi:
         ]
         # Discord returns newest first; with only `after` it pages from the oldest side.
         found = found[:limit] if "after" in q and "before" not in q else found[-limit:]
-        return json_response([self.world.message_payload(m) for m in reversed(found)])
+        return json_response([self.world.messaging.message_payload(m) for m in reversed(found)])
 
     async def _post_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         body, files = await read_body(request)
@@ -297,26 +299,26 @@ class RestApi:
         # Like Discord: a repeated enforced nonce gets the earlier message, none is created.
         if enforced and (earlier := self.world.messages_by_id.get(self._nonces.get(key, 0))):
             self.nonce_replays += 1
-            return json_response(self.world.message_payload(earlier))
-        m = self.world.create_message(channel.id, self.world.bot_user_id, body, files)
+            return json_response(self.world.messaging.message_payload(earlier))
+        m = self.world.messaging.create_message(channel.id, self.world.bot_user_id, body, files)
         if enforced:
             self._nonces[key] = m.id
-        return json_response(self.world.message_payload(m))
+        return json_response(self.world.messaging.message_payload(m))
 
     async def _channel_message(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         # Reading one message back is reading history, as Discord has it.
         needed = VIEW_CHANNEL | (READ_MESSAGE_HISTORY if request.method == "GET" else 0)
         self._require(self.world.channel(p["channel"]).id, needed)
-        m = self.world.visible_message(p["channel"], p["msg"])
+        m = self.world.messaging.visible_message(p["channel"], p["msg"])
         if request.method == "DELETE":
-            self.world.delete_message(m)
+            self.world.messaging.delete_message(m)
             return web.Response(status=204)
         if request.method == "PATCH":
             if m.author_id != self.world.bot_user_id:
                 raise ApiError(403, 50005, "Cannot edit a message authored by another user")
             body, files = await read_body(request)
-            self.world.edit_message(m, body, files)
-        return json_response(self.world.message_payload(m))
+            self.world.messaging.edit_message(m, body, files)
+        return json_response(self.world.messaging.message_payload(m))
 
     async def _create_thread(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         parent = self.world.channel(p["channel"])
@@ -333,14 +335,14 @@ class RestApi:
             )
         private = kind == PRIVATE_THREAD
         self._require(parent.id, CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS)
-        tid = self.world.add_thread(
+        tid = self.world.directory.add_thread(
             parent.id,
             name,
             owner=self.world.bot_user_id,
             private=private,
             invitable=bool(body.get("invitable", True)),
         )
-        return json_response(self.world.channel_payload(self.world.channels[tid]), 201)
+        return json_response(self.world.directory.channel_payload(self.world.channels[tid]), 201)
 
     async def _thread_member(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         thread = self.world.channel(p["channel"])
@@ -353,20 +355,20 @@ class RestApi:
             raise ApiError(404, 10013, "Unknown User")
         if uid not in self.world.guilds[thread.guild_id].members:
             raise ApiError(404, 10007, "Unknown Member")
-        perms = self.world.channel_permissions(thread.id, bot)
+        perms = self.world.directory.channel_permissions(thread.id, bot)
         owner = thread.owner_id == bot
         if request.method == "PUT":
             self._require(thread.id, SEND_MESSAGES_IN_THREADS)
             closed = thread.type == PRIVATE_THREAD and not thread.invitable
             if closed and uid != bot and not owner and not perms & MANAGE_THREADS:
                 raise ApiError(403, 50013, "Missing Permissions")
-            self.world.add_thread_member(thread.id, uid)
+            self.world.directory.add_thread_member(thread.id, uid)
         else:
             self._require(thread.id, VIEW_CHANNEL)
             own_private = owner and thread.type == PRIVATE_THREAD
             if uid != bot and not own_private and not perms & MANAGE_THREADS:
                 raise ApiError(403, 50013, "Missing Permissions")
-            self.world.remove_thread_member(thread.id, uid)
+            self.world.directory.remove_thread_member(thread.id, uid)
         return web.Response(status=204)
 
     async def _open_dm(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
@@ -374,16 +376,18 @@ class RestApi:
         if uid not in self.world.users:
             raise ApiError(404, 10013, "Unknown User")
         return json_response(
-            self.world.channel_payload(self.world.channels[self.world.dm_channel(uid)])
+            self.world.directory.channel_payload(
+                self.world.channels[self.world.directory.dm_channel(uid)]
+            )
         )
 
     async def _get_user(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         if not p["user"].isdigit() or int(p["user"]) not in self.world.users:
             raise ApiError(404, 10013, "Unknown User")
-        return json_response(self.world.user_payload(int(p["user"])))
+        return json_response(self.world.directory.user_payload(int(p["user"])))
 
     async def _get_member(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         guild = self.world.guild(p["guild"])
         if not p["user"].isdigit() or int(p["user"]) not in guild.members:
             raise ApiError(404, 10007, "Unknown Member")
-        return json_response(self.world.member_payload(guild, int(p["user"])))
+        return json_response(self.world.directory.member_payload(guild, int(p["user"])))

@@ -4,7 +4,9 @@
 messages), the :class:`~fakediscord.gateway.Gateway`, the :class:`~fakediscord.rest.RestApi`
 with its :class:`~fakediscord.interactions.Interactions` endpoints, the injected
 :class:`~fakediscord.faults.Faults`, and the :class:`~fakediscord.recorder.Recorder` every
-wait goes through, and serves them over one aiohttp application.
+wait goes through, and serves them over one aiohttp application. What a test calls to build
+the world, act as users and inject faults is those parts' own methods, under the server's
+names.
 """
 
 # Waiting helpers take explicit timeouts so failures can say what was awaited for how long.
@@ -14,15 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from aiohttp import web
 
-from fakediscord.faults import Faults, Hold
+from fakediscord.faults import Faults
 from fakediscord.gateway import Gateway
-from fakediscord.interactions import InteractionHandle, Interactions
+from fakediscord.interactions import Interactions
 from fakediscord.model import (
     Channel,
     CommandSync,
@@ -32,7 +34,7 @@ from fakediscord.model import (
     RequestRecord,
     User,
 )
-from fakediscord.protocol import DEFAULT_BOT_PERMISSIONS, DEFAULT_EVERYONE_PERMISSIONS, JSON
+from fakediscord.protocol import JSON
 from fakediscord.recorder import Recorder
 from fakediscord.rest import RestApi
 from fakediscord.world import World
@@ -95,6 +97,35 @@ class DiscordServer:
         self.unhandled: list[RequestRecord] = self.recorder.unhandled
         self.crashes: list[str] = self.recorder.crashes
         self.error_logs: list[str] = self.recorder.error_logs
+        # Building the world, acting as users, injecting faults: the parts' own methods,
+        # bound under the server's names.
+        directory, messaging = self.world.directory, self.world.messaging
+        self.add_user = directory.add_user
+        self.add_guild = directory.add_guild
+        self.add_role = directory.add_role
+        self.add_member = directory.add_member
+        self.remove_member = directory.remove_member
+        self.add_channel = directory.add_channel
+        self.delete_channel = directory.delete_channel
+        self.add_thread = directory.add_thread
+        self.add_thread_member = directory.add_thread_member
+        self.remove_thread_member = directory.remove_thread_member
+        self.set_overwrite = directory.set_overwrite
+        self.set_role_permissions = directory.set_role_permissions
+        self.permissions = directory.permissions
+        self.channel_permissions = directory.channel_permissions
+        self.dm_channel = directory.dm_channel
+        self.set_accepts_dms = directory.set_accepts_dms
+        self.message_payload = messaging.message_payload
+        self.channel_messages = messaging.channel_messages
+        self.dm_messages = messaging.dm_messages
+        self.say = messaging.say
+        self.slash = self.interaction_api.slash
+        self.autocomplete = self.interaction_api.autocomplete
+        self.click = self.interaction_api.click
+        self.select = self.interaction_api.select
+        self.inject_fault = self.faults.inject
+        self.hold = self.faults.hold
 
     # ----------------------------------------------------------------- lifecycle and addresses
 
@@ -172,199 +203,11 @@ class DiscordServer:
 
     # -------------------------------------------------------------------------- the world
 
-    def add_user(self, name: str, *, bot: bool = False) -> int:
-        """Create a user and return its id."""
-        return self.world.add_user(name, bot=bot)
-
-    def add_guild(
-        self,
-        name: str = "Test Guild",
-        *,
-        owner: int | None = None,
-        bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
-        everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
-        shard: tuple[int, int] | None = None,
-    ) -> int:
-        """Create a guild with the bot in it (holding ``bot_permissions``); return its id.
-
-        ``shard`` (id, count) picks an id whose events go to that shard.
-        """
-        return self.world.add_guild(
-            name,
-            owner=owner,
-            bot_permissions=bot_permissions,
-            everyone_permissions=everyone_permissions,
-            shard=shard,
-        )
-
-    def add_role(
-        self, guild: int, name: str, permissions: int = 0, *, announce: bool = True
-    ) -> int:
-        """Create a role in ``guild`` and return its id."""
-        return self.world.add_role(guild, name, permissions, announce=announce)
-
-    def add_member(
-        self,
-        guild: int,
-        user: int,
-        *,
-        permissions: int = 0,
-        roles: Iterable[int] = (),
-        announce: bool = True,
-    ) -> None:
-        """Make ``user`` a member of ``guild``; ``permissions`` are granted through a role."""
-        self.world.add_member(guild, user, permissions=permissions, roles=roles, announce=announce)
-
-    def add_channel(self, guild: int, name: str) -> int:
-        """Create a text channel in ``guild`` and return its id."""
-        return self.world.add_channel(guild, name)
-
-    def add_thread(
-        self,
-        channel: int,
-        name: str,
-        *,
-        owner: int | None = None,
-        private: bool = False,
-        invitable: bool = True,
-    ) -> int:
-        """Open a thread in the text channel ``channel`` as ``owner`` (the guild's owner by
-        default), its first member, and return its id: public, or ``private`` (seen only by
-        its members and those who may Manage Threads; the bot hears of it once added)."""
-        return self.world.add_thread(
-            channel, name, owner=owner, private=private, invitable=invitable
-        )
-
-    def add_thread_member(self, thread: int, user: int) -> None:
-        """Add ``user`` to ``thread`` as a member of it did in the app: THREAD_MEMBERS_UPDATE
-        (and, for a private thread the bot could not see, THREAD_CREATE when the bot is the
-        one added)."""
-        self.world.add_thread_member(thread, user)
-
-    def remove_thread_member(self, thread: int, user: int) -> None:
-        """Take ``user`` out of ``thread`` (THREAD_MEMBERS_UPDATE)."""
-        self.world.remove_thread_member(thread, user)
-
     def thread_members(self, thread: int) -> set[int]:
         """The user ids of ``thread``'s members."""
         return set(self.world.channels[thread].thread_members)
 
-    def delete_channel(self, channel: int) -> None:
-        """Delete a channel (and its threads) or a thread, dispatching CHANNEL_DELETE or
-        THREAD_DELETE; requests about it get 404 Unknown Channel from then on."""
-        self.world.delete_channel(channel)
-
-    def remove_member(self, guild: int, user: int) -> None:
-        """``user`` leaves ``guild``: GUILD_MEMBER_REMOVE reaches only a bot with the
-        privileged members intent; member lookups get 404 Unknown Member."""
-        self.world.remove_member(guild, user)
-
-    def set_overwrite(self, channel: int, target: int, *, allow: int = 0, deny: int = 0) -> None:
-        """Set ``channel``'s permission overwrite for a role (the guild's id: @everyone) or a
-        member ``target``; ``allow`` and ``deny`` both 0 remove it. The bot's requests there
-        are then refused with 403 50001/50013 as Discord refuses them."""
-        self.world.set_overwrite(channel, target, allow=allow, deny=deny)
-
-    def set_role_permissions(self, guild: int, role: int, permissions: int) -> None:
-        """Change what a role allows (the guild's id: @everyone)."""
-        self.world.set_role_permissions(guild, role, permissions)
-
-    def channel_permissions(self, channel: int, user: int) -> int:
-        """What ``user`` may do in ``channel``, overwrites applied (see
-        :meth:`World.channel_permissions`)."""
-        return self.world.channel_permissions(channel, user)
-
-    def dm_channel(self, user: int) -> int:
-        """The id of the bot's DM channel with ``user`` (created on first use): where
-        ``slash``, ``say`` and the clicks on the bot's DMs act as that user."""
-        return self.world.dm_channel(user)
-
-    def dm_messages(self, user: int) -> list[MessageRecord]:
-        """What the bot's DM channel with ``user`` holds, oldest first (none if never opened)."""
-        return self.world.dm_messages(user)
-
-    def set_accepts_dms(self, user: int, accepts: bool) -> None:
-        """``user``'s privacy setting: with ``False`` the bot's posts in their DM channel are
-        refused with 403 50007 Cannot send messages to this user (the channel still opens)."""
-        self.world.set_accepts_dms(user, accepts)
-
-    def permissions(self, guild: int, user: int) -> int:
-        """Guild-level permissions of ``user`` (owner and Administrator get all)."""
-        return self.world.permissions(guild, user)
-
-    def message_payload(self, m: MessageRecord) -> JSON:
-        """The message as Discord's API would return it."""
-        return self.world.message_payload(m)
-
-    def channel_messages(
-        self, channel: int, *, include_ephemeral: bool = True
-    ) -> list[MessageRecord]:
-        """Non-deleted messages of ``channel`` in creation order."""
-        return self.world.channel_messages(channel, include_ephemeral=include_ephemeral)
-
     # --------------------------------------------------------------- acting as users
-
-    async def say(self, user: int, channel: int, content: str) -> MessageRecord:
-        """Post a message as ``user`` (a human) and dispatch MESSAGE_CREATE to the bot."""
-        return await self.world.say(user, channel, content)
-
-    async def slash(
-        self,
-        user: int,
-        channel: int,
-        *path: str,
-        options: Mapping[str, Any] | None = None,
-        timeout: float = 5.0,
-    ) -> InteractionHandle:
-        """Invoke ``/path...`` as ``user`` in ``channel`` (e.g. ``"game", "play"``).
-
-        Option values: str/int/bool/float, or ids for user/channel/role options. Raises
-        LookupError for a command the bot never synced, ValueError for bad options.
-        """
-        return await self.interaction_api.slash(
-            user, channel, *path, options=options, timeout=timeout
-        )
-
-    async def autocomplete(
-        self,
-        user: int,
-        channel: int,
-        *path: str,
-        options: Mapping[str, Any],
-        focused: str,
-        timeout: float = 5.0,
-    ) -> list[JSON]:
-        """Type ``options[focused]`` into ``/path...`` and return the bot's choices."""
-        return await self.interaction_api.autocomplete(
-            user, channel, *path, options=options, focused=focused, timeout=timeout
-        )
-
-    async def click(
-        self,
-        user: int,
-        message: MessageRecord | int,
-        custom_id: str,
-        *,
-        timeout: float = 5.0,
-        forged: bool = False,
-    ) -> InteractionHandle:
-        """Click the button ``custom_id`` on ``message`` as ``user`` (``forged``: even on another
-        user's ephemeral message, as a replayed custom id could)."""
-        return await self.interaction_api.click(
-            user, message, custom_id, timeout=timeout, forged=forged
-        )
-
-    async def select(
-        self,
-        user: int,
-        message: MessageRecord | int,
-        custom_id: str,
-        values: Iterable[str | int],
-        *,
-        timeout: float = 5.0,
-    ) -> InteractionHandle:
-        """Choose ``values`` in the select menu ``custom_id`` (string or user select)."""
-        return await self.interaction_api.select(user, message, custom_id, values, timeout=timeout)
 
     @property
     def ack_timeout(self) -> float:
@@ -419,27 +262,6 @@ class DiscordServer:
         return await self.gateway.drop(code)
 
     # ---------------------------------------------------------------------- faults
-
-    def inject_fault(
-        self,
-        method: str,
-        path: str,
-        *,
-        status: int = 500,
-        count: int = 1,
-        retry_after: float = 0.05,
-    ) -> None:
-        """Answer the next ``count`` requests matching ``method`` ("*" for any) and the glob
-        ``path`` (relative to /api/v10, e.g. "/channels/*/messages") with ``status``:
-        500, or 429 with Retry-After ``retry_after`` seconds and rate-limit headers.
-        Faults are consumed in the order they were injected."""
-        self.faults.inject(method, path, status=status, count=count, retry_after=retry_after)
-
-    def hold(self, method: str, path: str, *, count: int = 1, after: bool = False) -> Hold:
-        """Hold the next ``count`` requests matching ``method`` and the glob ``path`` without
-        an answer until the returned :class:`Hold` is released; ``after`` processes them
-        first. For killing a client while its request is in flight."""
-        return self.faults.hold(method, path, count=count, after=after)
 
     @property
     def pending_faults(self) -> int:

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine import INVISIBLE_CODE_POINTS
 from render import bidi
 from render.fonts import FACES, SHAPING, coverage, face_font
 from render.palette import TextStyle, ink
@@ -28,24 +29,6 @@ MAX_CHARS = 120
 
 _ZWJ = "\u200d"
 _SKIN_TONES = range(0x1F3FB, 0x1F400)
-# Default-ignorable code points that are not of category Cf (which goes anyway): fillers
-# that draw as nothing, variation selectors, the combining grapheme joiner.
-_INVISIBLE = {
-    0x034F,
-    0x115F,
-    0x1160,
-    0x17B4,
-    0x17B5,
-    0x180B,
-    0x180C,
-    0x180D,
-    0x180F,
-    0x2800,
-    0x3164,
-    0xFFA0,
-    *range(0xFE00, 0xFE10),
-    *range(0xE0100, 0xE01F0),
-}
 
 
 def _covered_anywhere(char: str) -> bool:
@@ -72,7 +55,7 @@ def display_name(name: str) -> str:
             after = text[index + 1 : index + 2]
             if kept and _emoji_like(kept[-1]) and after and _emoji_like(after):
                 kept.append(char)
-        elif category in ("Cc", "Cf", "Cs", "Co") or ord(char) in _INVISIBLE:
+        elif category in ("Cc", "Cf", "Cs", "Co") or ord(char) in INVISIBLE_CODE_POINTS:
             continue
         elif _covered_anywhere(char):
             kept.append(char)

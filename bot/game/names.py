@@ -15,32 +15,13 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bot.game.markdown import escape_markdown
+from engine import INVISIBLE_CODE_POINTS
 
 MAX_NAME = 80
 """Longer names are cut: no message needs more, and a sheet column has no room."""
 NO_NAME = "?"
 
 _ZERO_WIDTH_SPACE = "\u200b"
-# Default-ignorable characters outside category Cf (which goes anyway): fillers that show as
-# nothing, variation selectors, the combining grapheme joiner.
-_INVISIBLE = frozenset(
-    {
-        0x034F,
-        0x115F,
-        0x1160,
-        0x17B4,
-        0x17B5,
-        0x180B,
-        0x180C,
-        0x180D,
-        0x180F,
-        0x2800,
-        0x3164,
-        0xFFA0,
-        *range(0xFE00, 0xFE10),
-        *range(0xE0100, 0xE01F0),
-    }
-)
 _ZWJ = "\u200d"
 # The start of every mention Discord renders: users, roles, channels, slash commands.
 _MENTION_START = re.compile(r"<(?=[@#/])")
@@ -61,7 +42,10 @@ def clean(name: str) -> str:
             after = text[index + 1 : index + 2]
             if kept and _pictographic(kept[-1]) and after and _pictographic(after):
                 kept.append(char)
-        elif category not in ("Cc", "Cf", "Cs", "Co", "Cn") and ord(char) not in _INVISIBLE:
+        elif (
+            category not in ("Cc", "Cf", "Cs", "Co", "Cn")
+            and ord(char) not in INVISIBLE_CODE_POINTS
+        ):
             kept.append(char)
     cleaned = " ".join("".join(kept).split())
     return cleaned[:MAX_NAME].rstrip() or NO_NAME

@@ -19,7 +19,8 @@ from engine.components import TURNS_PER_PLAYER, Wildlife
 from engine.errors import IllegalAction, Reason
 from engine.game import GameState, Phase
 from engine.hexes import Hex
-from engine.moves import Corridors, Move, MoveScorer, WildlifeGains
+from engine.move import Move
+from engine.scorer import Corridors, MoveScorer, WildlifeGains
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,11 +37,12 @@ from engine.components import CardSet, Habitat, Tile, Wildlife
 from engine.environment import Environment, PlacedTile
 from engine.game import GameState
 from engine.hexes import Hex
-from engine.moves import Corridors, Move, MoveScorer, ScoredMove, WildlifeGains
+from engine.move import Move
 from engine.players.base import Budget, Player, pick_best, supply, turns_left, whole_move
 from engine.players.greedy import useful_takes
 from engine.players.hidden import unseen_tiles
 from engine.players.value import ValueModel, model_for, pattern_features
+from engine.scorer import Corridors, MoveScorer, ScoredMove, WildlifeGains
 
 SPECIES = tuple(Wildlife)
 DRAWS = 4

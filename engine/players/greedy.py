@@ -1,6 +1,6 @@
 """The greedy player: the move with the best immediate exact score change.
 
-It values every move by :class:`engine.moves.MoveScorer`'s gain (wildlife cards, largest
+It values every move by :class:`engine.scorer.MoveScorer`'s gain (wildlife cards, largest
 corridors, nature tokens: a free choice costs its token, a keystone earns one). Ties: a pair
 before a free choice, then chosen at random among the equal positions and rotations; the
 token goes to the best target, the first by hex among equals, and is returned only when
@@ -13,8 +13,9 @@ import random
 
 from engine.actions import Action, Take
 from engine.game import GameState
-from engine.moves import Move, MoveScorer
+from engine.move import Move
 from engine.players.base import Budget, pick_best, whole_move
+from engine.scorer import MoveScorer
 
 
 def useful_takes(scorer: MoveScorer) -> list[Take]:

@@ -29,11 +29,12 @@ from engine.actions import Action
 from engine.components import TURNS_PER_PLAYER, CardSet, Habitat
 from engine.environment import Environment
 from engine.game import GameState, Phase
-from engine.moves import Corridors, Move, MoveScorer, WildlifeGains, scorer_parts
+from engine.move import Move
 from engine.players.base import Budget, finish_turn, pick_best, turns_left
 from engine.players.fast import board_features, unseen_habitats, valued_frontier
 from engine.players.hidden import sample_world
 from engine.players.value import ValueModel, model_for
+from engine.scorer import Corridors, MoveScorer, WildlifeGains, scorer_parts
 from engine.simulation import Simulation
 
 DEPTH = 2
@@ -59,7 +60,7 @@ def rollout_move(state: Simulation | GameState, boards: Boards | None = None) ->
 
 class Boards:
     """The boards a search's rollouts meet in world after world, and what the rollout policy
-    works out of each once (:func:`engine.moves.scorer_parts`): every seat's board at the
+    works out of each once (:func:`engine.scorer.scorer_parts`): every seat's board at the
     root (the other seats' first turns in every rollout start there) and the board each
     candidate leaves (the same in every world: the display is public)."""
 

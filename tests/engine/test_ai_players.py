@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import GameState, IllegalAction, InvalidInput, Phase, Take, WipeThree, apply
-from engine.moves import MoveScorer, own_score
 from engine.players import POLICIES, Budget, choose, play_game, policy_names
 from engine.players.fast import expected_best
 from engine.players.hidden import sample_world, unseen_tiles
 from engine.players.strong import lower_bound
+from engine.scorer import MoveScorer, own_score
 from tests.engine.helpers import state_at_turn, with_nature_tokens
 
 CARDS = ("random", "A", "family", "intermediate")

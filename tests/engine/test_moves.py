@@ -188,7 +188,7 @@ def test_a_free_choice_needs_a_nature_token() -> None:
 
 def test_a_one_habitat_tile_gains_what_single_gain_says() -> None:
     from engine.components import HABITAT_TILES_ALL
-    from engine.moves import Corridors
+    from engine.scorer import Corridors
 
     state = state_at_turn(2, 17, 20)
     env = state.current_player.environment

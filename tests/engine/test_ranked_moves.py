@@ -8,8 +8,8 @@ import random
 
 from engine import apply_all, choose, new_game, own_score, ranked_moves, scored_moves
 from engine.game import GameState
-from engine.moves import MoveScorer
 from engine.players.fast import valued_frontier
+from engine.scorer import MoveScorer
 from tests.engine.helpers import state_at_turn, with_nature_tokens
 
 

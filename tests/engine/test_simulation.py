@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from engine import new_game
 from engine.game import GameState
-from engine.moves import Move, MoveScorer, own_score
+from engine.move import Move
+from engine.scorer import MoveScorer, own_score
 from engine.simulation import Simulation, game_draws
 
 seeds = st.integers(min_value=0, max_value=2**32)

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from engine.moves import MoveScorer, own_score
 from engine.players import Budget
 from engine.players.fast import valued_frontier
 from engine.players.hidden import sample_world
 from engine.players.strong import BORROWED, Boards, leaf_for, play_out, searches
 from engine.players.value import model_for
+from engine.scorer import MoveScorer, own_score
 from tests.engine.helpers import state_at_turn
 
 

@@ -21,7 +21,7 @@ from operator import mul
 from engine.actions import PlaceTile, PlaceToken, Take
 from engine.components import TURNS_PER_PLAYER
 from engine.game import GameState, Phase, apply, new_game
-from engine.moves import Move, MoveScorer, own_score
+from engine.move import Move
 from engine.players import choose
 from engine.players.base import Budget, turns_left
 from engine.players.fast import Opportunity, fast_player_with, frontier
@@ -33,6 +33,7 @@ from engine.players.value import (
     model_inputs,
     shipped_model,
 )
+from engine.scorer import MoveScorer, own_score
 
 RIDGE = 1e-3
 """The ridge penalty, per position, on standardised inputs (keeps rare features tame)."""
