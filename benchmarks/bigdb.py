@@ -58,7 +58,7 @@ from bot.attendance.reminder_queue import ReminderQueue
 from bot.attendance.service import Attendance
 from bot.db.migrate import copy_database
 from bot.db.sqlite import SqliteStore
-from bot.db.target import is_postgres_url, open_store
+from bot.db.target import open_store
 from bot.game import messages
 from bot.game.interface import Store
 from bot.game.messages import Player
@@ -66,6 +66,7 @@ from bot.game.records import move_text, state_text
 from bot.game.rows import GameStatus, UserGame
 from bot.game.service import GameService
 from bot.ops.preflight import check_database
+from bot.ops.target import is_postgres_url
 from bot.retention.forgetting import FORGET_BATCH, KEEP_SENT, KEEP_UNPACKED, PACK_BATCH
 from engine import GameState, NatureWipe, PlaceToken, WipeThree, apply, new_game, score_state
 from engine.actions import Action

@@ -54,8 +54,8 @@ if __name__ == "__main__" and not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from benchmarks.load import choose
-from bot.db.target import is_postgres_url
 from bot.game.records import read_progress
+from bot.ops.target import is_postgres_url
 from engine import MOVE_SEPARATOR
 from fakediscord import DiscordServer, MessageRecord
 from sandbox import BotProcess, pgserver, process_tree

@@ -34,12 +34,13 @@ import discord
 from bot.app import Application
 from bot.db import backup, migrate
 from bot.db.errors import StoreError
-from bot.db.target import describe, open_store
+from bot.db.target import open_store
 from bot.ops import allocator
 from bot.ops.clock import clock_for
 from bot.ops.config import ConfigError, Settings
 from bot.ops.preflight import DatabaseLock, StartupError, check_database, check_postgres
 from bot.ops.redact import Redactor
+from bot.ops.target import describe
 from bot.shell.errors import LateSuggestions
 from bot.shell.reach import wait_until_reachable
 from bot.standings.rebuild import ratings_main

@@ -23,8 +23,8 @@ from bot.db.backup import Backups
 from bot.game.computers import start_thinker
 from bot.game.interface import Store
 from bot.game.pictures import start_renderer
-from bot.game.rows import Clock, utc_now
 from bot.game.service import GameService
+from bot.ops.clock import Clock, utc_now
 from bot.ops.config import Settings
 from bot.retention.forgetting import Forgetting
 from bot.shell.client import CascadiaBot, claimer_for

@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.db.errors import DamagedLog
-from bot.game.errors import BotError, DamagedState
+from bot.game.errors import BotError, DamagedLog, DamagedState
 from bot.game.interface import Store
 from bot.game.names import safe, seat_names
 from bot.game.records import UNREADABLE, logged_actions, read_state

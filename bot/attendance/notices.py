@@ -17,12 +17,12 @@ from datetime import datetime
 
 from bot.attendance import notify
 from bot.attendance.notify import DigestGame, NotifyChange
+from bot.attendance.notify_store import NotifySettings
 from bot.attendance.presence import presence_of
-from bot.db.errors import RevisionConflict
-from bot.game.errors import DamagedState
+from bot.game.errors import DamagedState, RevisionConflict
 from bot.game.kernel import GameKernel
 from bot.game.outbox import DIRECT_TURN, Announcement
-from bot.game.rows import GameStatus, NotifySettings, OutboxRow
+from bot.game.rows import GameStatus, OutboxRow
 
 __all__ = ["Notices"]
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, tzinfo
 
+from bot.attendance.notify_store import NotifySettings
 from bot.attendance.presence import Call, Presence
 from bot.game.errors import BotError
 from bot.game.messages import Player, progress_text, timestamp
@@ -26,7 +27,7 @@ from bot.game.outbox import (
     Announcement,
     Picture,
 )
-from bot.game.rows import NotifySettings, OutboxMessage
+from bot.game.rows import OutboxMessage
 from bot.panel.draft import PLAY_LABEL, play_custom_id
 from engine import GameState, Hex
 

@@ -5,15 +5,39 @@ the same SQL for both databases."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
 from bot.db.database import OUTBOX_COLUMNS, OUTBOX_TABLES, Record, SqlBase
-from bot.game.rows import NotifySettings, OutboxMessage, OutboxRow
+from bot.game.rows import OutboxMessage, OutboxRow
 
 _COLUMNS = (
     "user_id, dm, heads_up, digest_hour, channel_ping, reminder_hours, digest_day,"
     " dms_refused_at, refusal_told"
 )
 _TURN_KINDS = "('start', 'turn', 'wipe')"
+
+
+@dataclass(frozen=True)
+class NotifySettings:
+    """How a Discord user hears of their turns, in all their games (the defaults: a mention
+    in the channel and nothing else).
+
+    ``digest_hour`` is an hour of their own day (the zone of their quiet hours, else UTC);
+    ``reminder_hours`` replaces the game's interval (0: no reminders; ``None``: the game's).
+    ``digest_day`` is their own day (``YYYY-MM-DD``) of the last digest; ``dms_refused_at``
+    when Discord refused a direct message to them, ``refusal_told`` whether they were told.
+    """
+
+    user_id: int
+    dm: bool = False
+    heads_up: bool = False
+    digest_hour: int | None = None
+    channel_ping: bool = True
+    reminder_hours: int | None = None
+    digest_day: str | None = None
+    dms_refused_at: datetime | None = None
+    refusal_told: bool = False
 
 
 class NotifyQueries(SqlBase):

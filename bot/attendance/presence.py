@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from bot.attendance.quiet import QuietHours, UnknownZone
-from bot.game.rows import Person
+from bot.attendance.store import Person
 
 __all__ = [
     "HANDOVER_AFTER_SKIPS",

@@ -31,13 +31,14 @@ from bot.attendance.presence import (
     skips_in_a_row,
 )
 from bot.attendance.quiet import QuietHours, UnknownZone
-from bot.db.errors import DatabaseUnavailable, RevisionConflict
+from bot.attendance.store import SkipPoll
+from bot.db.errors import DatabaseUnavailable
 from bot.game.computers import REPLACEMENT
-from bot.game.errors import BotError, NotHost, NotInGame
+from bot.game.errors import BotError, NotHost, NotInGame, RevisionConflict
 from bot.game.messages import Player, your_turn_line
 from bot.game.outbox import Announcement
 from bot.game.records import read_progress
-from bot.game.rows import CommitResult, GameRow, GameStatus, OutboxMessage, SkipPoll
+from bot.game.rows import CommitResult, GameRow, GameStatus, OutboxMessage
 from bot.game.service import GameService, LoadedGame
 from engine import GameState
 

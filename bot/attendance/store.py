@@ -5,11 +5,47 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from bot.db.database import ACTIVE, Connection, SqlBase
 from bot.db.errors import NotFound
-from bot.game.rows import AwayRow, CommitResult, GameRow, OutboxMessage, Person, SkipPoll
+from bot.game.rows import CommitResult, GameRow, OutboxMessage
+
+
+@dataclass(frozen=True)
+class AwayRow:
+    """A period of a person's time away: from ``starts_at`` up to ``ends_at``."""
+
+    user_id: int
+    starts_at: datetime
+    ends_at: datetime
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Person:
+    """A Discord user's own settings, for all their games: quiet hours (hours 0-23 and an
+    IANA zone name, all three or none) and time away (every period, oldest first)."""
+
+    user_id: int
+    quiet_from: int | None = None
+    quiet_to: int | None = None
+    quiet_zone: str | None = None
+    away: tuple[AwayRow, ...] = ()
+
+
+@dataclass(frozen=True)
+class SkipPoll:
+    """The vote to skip turn ``turn`` of a game, opened when its deadline passed, with the
+    user ids that voted so far."""
+
+    game_id: int
+    turn: int
+    user_id: int
+    """The player whose turn it is."""
+    created_at: datetime
+    votes: frozenset[int]
 
 
 class AbsenceQueries(SqlBase):

@@ -12,8 +12,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 
-from bot.db.errors import RevisionConflict
 from bot.db.retry import when_available
+from bot.game.errors import RevisionConflict
 from bot.game.service import GameService
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-from bot.game.rows import DailyAttempt
+from bot.daily.store import DailyAttempt
 from engine import Day, daily_deal, play_game, score_state
 
 PAR_POLICY = "fast"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from bot.daily.par import cached_par, par_line
-from bot.db.errors import AttemptCounted
+from bot.daily.store import AttemptCounted, DailyAttempt, DailyChannel, DailyEntry, DailyStart
 from bot.game import messages
 from bot.game.errors import BotError
 from bot.game.kernel import GameKernel, LoadedGame
@@ -30,7 +30,7 @@ from bot.game.messages import Player
 from bot.game.names import safe
 from bot.game.outbox import MAX_TEXT, Announcement, Picture
 from bot.game.records import state_text
-from bot.game.rows import DailyAttempt, DailyChannel, DailyEntry, DailyStart, GameStatus
+from bot.game.rows import GameStatus
 from engine import Day, daily_deal, daily_game
 
 ACTIONS = ("play", "board", "show", "channel")

@@ -8,24 +8,80 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from bot.db.database import ACTIVE, OPEN, Record, SqlBase
-from bot.db.errors import AttemptCounted, ChannelBusy
-from bot.game.rows import (
-    DailyAttempt,
-    DailyChannel,
-    DailyEntry,
-    DailyStart,
-    GameStatus,
-    OutboxMessage,
-)
+from bot.db.errors import StoreError
+from bot.game.errors import ChannelBusy
+from bot.game.rows import GameRow, GameStatus, OutboxMessage
 
 _ATTEMPT_COLUMNS = "a.game_id, a.user_id, a.day, a.counted, a.created_at"
 _CHANNEL_COLUMNS = "guild_id, channel_id, anchor_game_id, set_by, set_at"
 _FINISHED = f"'{GameStatus.FINISHED.value}'"
 ANCHOR_CARDS = "daily"
 """The ``cards`` of a daily channel's anchor row (it is no game: nobody plays it)."""
+
+
+@dataclass(eq=False)
+class AttemptCounted(StoreError):
+    """The member's attempt of that day that counts exists already: another is practice."""
+
+    user_id: int
+    day: str
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} has a counted daily attempt on {self.day} already"
+
+
+@dataclass(frozen=True)
+class DailyAttempt:
+    """A game that is a member's attempt at a day's deal of the daily trek; ``day`` is the
+    deal's date, ``YYYY-MM-DD``. ``counted``: their one attempt that counts that day (the
+    others are practice, never on a board)."""
+
+    game_id: int
+    user_id: int
+    day: str
+    counted: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class DailyStart:
+    """A daily attempt just started: its game (in play), whether it counts, the outbox rows
+    of its first message."""
+
+    game: GameRow
+    counted: bool
+    outbox_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DailyEntry:
+    """A finished attempt that counts, as a day's board shows it: the server it was played
+    from, the member, their score and largest corridor."""
+
+    game_id: int
+    guild_id: int
+    user_id: int
+    name: str
+    day: str
+    score: int
+    corridor: int
+    finished_at: datetime
+
+
+@dataclass(frozen=True)
+class DailyChannel:
+    """Where a server's daily messages go; ``anchor_game_id`` is the (ended, seatless) games
+    row whose outbox rows they are."""
+
+    guild_id: int
+    channel_id: int
+    anchor_game_id: int
+    set_by: int
+    set_at: datetime
 
 
 class DailyQueries(SqlBase):

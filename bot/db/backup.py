@@ -38,7 +38,6 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.db.schema import load_migrations
-from bot.db.target import is_postgres_url
 from bot.ops.config import database_from_env
 from bot.ops.preflight import (
     SQLITE_HEADER,
@@ -47,6 +46,7 @@ from bot.ops.preflight import (
     lock_database,
     lock_path,
 )
+from bot.ops.target import is_postgres_url
 
 log = logging.getLogger(__name__)
 

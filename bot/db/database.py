@@ -11,20 +11,20 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from typing import Any, ClassVar, Protocol, Self
 
-from bot.db.errors import DatabaseTooNew, GameClosed, NotActive, NotFound, RevisionConflict
+from bot.db.errors import DatabaseTooNew, NotFound
 from bot.db.schema import Dialect, Migration, check_numbering, load_migrations
+from bot.game.errors import GameClosed, NotActive, RevisionConflict
 from bot.game.packing import DAMAGED_STATE, PackDamaged, unpack_state
 from bot.game.rows import (
     OPEN_STATUSES,
-    Clock,
     GameRow,
     GameStatus,
     OutboxMessage,
     OutboxRow,
     PanelRow,
     Seat,
-    utc_now,
 )
+from bot.ops.clock import Clock, utc_now
 
 Record = Any
 """A row as a driver returns it (``sqlite3.Row`` or asyncpg's ``Record``): by name or index."""

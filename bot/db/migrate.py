@@ -28,9 +28,9 @@ from bot.db.errors import StoreError
 from bot.db.postgres import PostgresStore
 from bot.db.schema import load_migrations
 from bot.db.sqlite import SqliteStore
-from bot.db.target import is_postgres_url, safe_url
 from bot.game.packing import PackDamaged, unpack_state
 from bot.ops.preflight import StartupError, check_database, check_postgres
+from bot.ops.target import is_postgres_url, safe_url
 
 TABLES = (
     "games",

@@ -27,15 +27,9 @@ from bot.db.database import Connection
 from bot.db.errors import ConnectionLost, StoreError
 from bot.db.outage import Outage
 from bot.db.schema import Migration
-from bot.game.rows import (
-    Claimer,
-    Clock,
-    GameRow,
-    OutboxRow,
-    ReminderNote,
-    utc_now,
-)
+from bot.game.rows import Claimer, GameRow, OutboxRow, ReminderNote
 from bot.game.store import SqlStore
+from bot.ops.clock import Clock, utc_now
 
 log = logging.getLogger(__name__)
 

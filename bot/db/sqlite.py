@@ -25,8 +25,8 @@ from bot.db.errors import CannotSave, StoreError
 from bot.db.outage import Outage
 from bot.db.schema import Migration
 from bot.game.packing import pack_state
-from bot.game.rows import Clock, utc_now
 from bot.game.store import SqlStore
+from bot.ops.clock import Clock, utc_now
 
 log = logging.getLogger(__name__)
 

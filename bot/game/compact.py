@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.db.database import Connection, SqlBase
-from bot.db.errors import DamagedLog
+from bot.game.errors import DamagedLog
 from bot.game.packing import PackDamaged, pack_moves, unpack_moves
 from bot.game.rows import GameStatus, MoveRow
 

@@ -6,32 +6,26 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Protocol
 
+from bot.attendance.notify_store import NotifySettings
+from bot.attendance.store import Person, SkipPoll
+from bot.daily.store import DailyAttempt, DailyChannel, DailyEntry, DailyStart
 from bot.game.rows import (
     OPEN_STATUSES,
     Claimer,
     CommitResult,
-    DailyAttempt,
-    DailyChannel,
-    DailyEntry,
-    DailyStart,
     GameRow,
     GameStatus,
     HintRow,
-    League,
     MoveRow,
-    NotifySettings,
     OutboxMessage,
     OutboxRow,
     PanelRow,
-    Person,
-    Rating,
     ReminderNote,
     Seat,
     SeatResult,
-    SkipPoll,
-    Tablemate,
     UserGame,
 )
+from bot.standings.store import League, Rating, Tablemate
 
 
 class Store(Protocol):

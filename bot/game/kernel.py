@@ -26,10 +26,10 @@ from bot.attendance import notify
 from bot.attendance.presence import Call, presence_of
 from bot.attendance.reminders import next_reminder_time
 from bot.daily.par import cached_par, finish_note
-from bot.db.errors import DamagedLog, DatabaseUnavailable
+from bot.db.errors import DatabaseUnavailable
 from bot.game import messages
 from bot.game.computers import Thinker
-from bot.game.errors import DamagedState, NoGame, NotInGame, NotStarted
+from bot.game.errors import DamagedLog, DamagedState, NoGame, NotInGame, NotStarted
 from bot.game.interface import Store
 from bot.game.messages import Player
 from bot.game.names import seat_names
@@ -47,7 +47,6 @@ from bot.game.records import (
 from bot.game.rows import (
     THIS_PROCESS,
     Claimer,
-    Clock,
     CommitResult,
     GameRow,
     GameStatus,
@@ -55,9 +54,9 @@ from bot.game.rows import (
     OutboxMessage,
     Seat,
     SeatResult,
-    utc_now,
 )
 from bot.game.since import since_last_turn
+from bot.ops.clock import Clock, utc_now
 from bot.standings.league import update_ratings
 from bot.standings.service import finishing_results
 from engine import (

@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.db.errors import AlreadySeated, NotInLobby
 from bot.game import messages
 from bot.game.computers import COMPUTER_PLAYERS, computer_name
-from bot.game.errors import ComputerAdded, NoComputer, NotHost, TooManyLobbies
+from bot.game.errors import (
+    AlreadySeated,
+    ComputerAdded,
+    NoComputer,
+    NotHost,
+    NotInLobby,
+    TooManyLobbies,
+)
 from bot.game.kernel import GameKernel, LoadedGame
 from bot.game.outbox import Announcement, Picture
 from bot.game.records import state_text

@@ -5,18 +5,9 @@ Engine state, actions and outbox payloads are opaque text here; times are aware 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
-
-Clock = Callable[[], datetime]
-"""Returns the current time as an aware datetime."""
-
-
-def utc_now() -> datetime:
-    """The current time as an aware UTC datetime: the default clock."""
-    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)
@@ -184,63 +175,6 @@ class PanelRow:
 
 
 @dataclass(frozen=True)
-class AwayRow:
-    """A period of a person's time away: from ``starts_at`` up to ``ends_at``."""
-
-    user_id: int
-    starts_at: datetime
-    ends_at: datetime
-    note: str | None
-
-
-@dataclass(frozen=True)
-class Person:
-    """A Discord user's own settings, for all their games: quiet hours (hours 0-23 and an
-    IANA zone name, all three or none) and time away (every period, oldest first)."""
-
-    user_id: int
-    quiet_from: int | None = None
-    quiet_to: int | None = None
-    quiet_zone: str | None = None
-    away: tuple[AwayRow, ...] = ()
-
-
-@dataclass(frozen=True)
-class NotifySettings:
-    """How a Discord user hears of their turns, in all their games (the defaults: a mention
-    in the channel and nothing else).
-
-    ``digest_hour`` is an hour of their own day (the zone of their quiet hours, else UTC);
-    ``reminder_hours`` replaces the game's interval (0: no reminders; ``None``: the game's).
-    ``digest_day`` is their own day (``YYYY-MM-DD``) of the last digest; ``dms_refused_at``
-    when Discord refused a direct message to them, ``refusal_told`` whether they were told.
-    """
-
-    user_id: int
-    dm: bool = False
-    heads_up: bool = False
-    digest_hour: int | None = None
-    channel_ping: bool = True
-    reminder_hours: int | None = None
-    digest_day: str | None = None
-    dms_refused_at: datetime | None = None
-    refusal_told: bool = False
-
-
-@dataclass(frozen=True)
-class SkipPoll:
-    """The vote to skip turn ``turn`` of a game, opened when its deadline passed, with the
-    user ids that voted so far."""
-
-    game_id: int
-    turn: int
-    user_id: int
-    """The player whose turn it is."""
-    created_at: datetime
-    votes: frozenset[int]
-
-
-@dataclass(frozen=True)
 class HintRow:
     """The hint a player asked for on one turn of a game: the moves suggested, best first,
     each as the text of its engine actions."""
@@ -288,95 +222,3 @@ class SeatResult:
     def person(self) -> bool:
         """Whether a person sat here (and perhaps left it to the computer)."""
         return self.computer is None or self.handed_over
-
-
-@dataclass(frozen=True)
-class Tablemate:
-    """A seat of a finished game as head to head reads it: who sat there and their rank."""
-
-    game_id: int
-    seat: int
-    user_id: int
-    name: str
-    computer: str | None
-    handed_over: bool
-    rank: int
-
-    @property
-    def person(self) -> bool:
-        """Whether a person sat here (and perhaps left it to the computer)."""
-        return self.computer is None or self.handed_over
-
-
-@dataclass(frozen=True)
-class League:
-    """A server's league: whether it is on, and its current season (1 first)."""
-
-    guild_id: int
-    enabled: bool = False
-    season: int = 1
-
-
-@dataclass(frozen=True)
-class Rating:
-    """A player's rating in a season of a server's league; ``player`` is a user id as text
-    or a computer player's name. ``change`` is how the ordinal moved in their last game."""
-
-    player: str
-    name: str
-    mu: float
-    sigma: float
-    ordinal: float
-    games: int
-    wins: int
-    change: float
-
-
-@dataclass(frozen=True)
-class DailyAttempt:
-    """A game that is a member's attempt at a day's deal of the daily trek; ``day`` is the
-    deal's date, ``YYYY-MM-DD``. ``counted``: their one attempt that counts that day (the
-    others are practice, never on a board)."""
-
-    game_id: int
-    user_id: int
-    day: str
-    counted: bool
-    created_at: datetime
-
-
-@dataclass(frozen=True)
-class DailyStart:
-    """A daily attempt just started: its game (in play), whether it counts, the outbox rows
-    of its first message."""
-
-    game: GameRow
-    counted: bool
-    outbox_ids: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class DailyEntry:
-    """A finished attempt that counts, as a day's board shows it: the server it was played
-    from, the member, their score and largest corridor."""
-
-    game_id: int
-    guild_id: int
-    user_id: int
-    name: str
-    day: str
-    score: int
-    corridor: int
-    finished_at: datetime
-
-
-@dataclass(frozen=True)
-class DailyChannel:
-    """Where a server's daily messages go; ``anchor_game_id`` is the (ended, seatless) games
-    row whose outbox rows they are."""
-
-    guild_id: int
-    channel_id: int
-    anchor_game_id: int
-    set_by: int
-    set_at: datetime

@@ -17,8 +17,9 @@ from bot.game.interface import Store
 from bot.game.kernel import HOUR, GameKernel, LoadedGame, as_seat, new_seed
 from bot.game.lobby import Lobby
 from bot.game.lookups import Lookups
-from bot.game.rows import THIS_PROCESS, Claimer, Clock, utc_now
+from bot.game.rows import THIS_PROCESS, Claimer
 from bot.game.turns import Hint, Preview, Turns
+from bot.ops.clock import Clock, utc_now
 
 __all__ = ["GameService", "Hint", "LoadedGame", "Preview", "as_seat"]
 

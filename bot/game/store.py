@@ -28,19 +28,19 @@ from bot.db.database import (
     reseat,
     seat,
 )
-from bot.db.errors import (
+from bot.db.errors import NotFound
+from bot.game.compact import CompactQueries
+from bot.game.errors import (
     AlreadySeated,
     ChannelBusy,
     GameClosed,
     HintTaken,
     LobbyFull,
     NotActive,
-    NotFound,
     NotInLobby,
     NotSeated,
     StalePanel,
 )
-from bot.game.compact import CompactQueries
 from bot.game.rows import (
     OPEN_STATUSES,
     Claimer,

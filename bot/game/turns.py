@@ -10,10 +10,18 @@ import dataclasses
 from dataclasses import dataclass
 
 from bot.attendance.texts import skip_lead
-from bot.db.errors import HintTaken, NotActive, RevisionConflict
 from bot.game import messages
 from bot.game.computers import REPLACEMENT
-from bot.game.errors import AlreadyPlayed, HintUsed, LastPerson, NotHost, NotYourTurn
+from bot.game.errors import (
+    AlreadyPlayed,
+    HintTaken,
+    HintUsed,
+    LastPerson,
+    NotActive,
+    NotHost,
+    NotYourTurn,
+    RevisionConflict,
+)
 from bot.game.kernel import GameKernel, LoadedGame, as_seat
 from bot.game.messages import Player
 from bot.game.outbox import Announcement, Picture

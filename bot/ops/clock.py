@@ -9,15 +9,23 @@ without waiting. A missing or empty file means no offset. Never set it in produc
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-from bot.game.rows import Clock, utc_now
 
 __all__ = ["OffsetClock", "clock_for"]
 
 log = logging.getLogger(__name__)
+
+
+Clock = Callable[[], datetime]
+"""Returns the current time as an aware datetime."""
+
+
+def utc_now() -> datetime:
+    """The current time as an aware UTC datetime: the default clock."""
+    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bot.db.target import is_postgres_url
+from bot.ops.target import is_postgres_url
 
 DEFAULT_DB = "./cascadia.sqlite3"
 DEFAULT_BACKUP_HOURS = 24.0

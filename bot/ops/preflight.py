@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
-from bot.db.target import safe_url
+from bot.ops.target import safe_url
 
 try:
     import fcntl

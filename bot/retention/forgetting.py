@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.game.interface import Store
-from bot.game.rows import Clock
+from bot.ops.clock import Clock
 
 log = logging.getLogger(__name__)
 

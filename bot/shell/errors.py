@@ -15,23 +15,21 @@ from typing import Any, TypeVar, cast
 import discord
 from discord import app_commands
 
-from bot.db.errors import (
+from bot.db.errors import CannotSave, ConnectionLost, DatabaseUnavailable, NotFound
+from bot.game.errors import (
     AlreadySeated,
-    CannotSave,
+    BotError,
     ChannelBusy,
-    ConnectionLost,
     DamagedLog,
-    DatabaseUnavailable,
+    DamagedState,
     GameClosed,
     LobbyFull,
     NotActive,
-    NotFound,
     NotInLobby,
     NotSeated,
     RevisionConflict,
     StalePanel,
 )
-from bot.game.errors import BotError, DamagedState
 from bot.game.rows import GameStatus
 from engine import IllegalAction, InvalidInput
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 
 from bot.game.interface import Store
-from bot.game.rows import Rating, SeatResult
+from bot.game.rows import SeatResult
+from bot.standings.store import Rating
 
 MODEL = PlackettLuce()
 """The rating model, with openskill's defaults (mu 25, sigma 25/3)."""

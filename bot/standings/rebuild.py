@@ -14,8 +14,9 @@ import sys
 from collections.abc import Sequence
 
 from bot.db.errors import StoreError
-from bot.db.target import describe, open_store
+from bot.db.target import open_store
 from bot.ops.config import database_from_env
+from bot.ops.target import describe
 from bot.standings.league import rebuild_ratings
 from bot.standings.service import backfill_results
 

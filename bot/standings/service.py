@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.attendance.presence import Presence, presence_of
-from bot.db.errors import DamagedLog
-from bot.game.errors import BotError
+from bot.game.errors import BotError, DamagedLog
 from bot.game.interface import Store
 from bot.game.messages import Player
 from bot.game.names import seat_names

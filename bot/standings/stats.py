@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.game.markdown import escape_markdown
-from bot.game.rows import Rating, SeatResult, Tablemate
+from bot.game.rows import SeatResult
+from bot.standings.store import Rating, Tablemate
 from engine import Wildlife
 
 HEAD_TO_HEAD = 3

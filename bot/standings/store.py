@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 from bot.db.database import Connection, Record, SqlBase
-from bot.game.rows import GameStatus, League, Rating, SeatResult, Tablemate
+from bot.game.rows import GameStatus, SeatResult
 
 _NOT_DAILY = "game_id NOT IN (SELECT game_id FROM daily_attempts)"
 """A daily trek's attempts have their own boards and streaks: the figures leave them out, so
@@ -21,6 +22,48 @@ _RESULT_COLUMNS = (
     " season, finished_at"
 )
 _RATING_COLUMNS = "player, name, mu, sigma, ordinal, games, wins, change"
+
+
+@dataclass(frozen=True)
+class Tablemate:
+    """A seat of a finished game as head to head reads it: who sat there and their rank."""
+
+    game_id: int
+    seat: int
+    user_id: int
+    name: str
+    computer: str | None
+    handed_over: bool
+    rank: int
+
+    @property
+    def person(self) -> bool:
+        """Whether a person sat here (and perhaps left it to the computer)."""
+        return self.computer is None or self.handed_over
+
+
+@dataclass(frozen=True)
+class League:
+    """A server's league: whether it is on, and its current season (1 first)."""
+
+    guild_id: int
+    enabled: bool = False
+    season: int = 1
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating in a season of a server's league; ``player`` is a user id as text
+    or a computer player's name. ``change`` is how the ordinal moved in their last game."""
+
+    player: str
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int
+    change: float
 
 
 class StandingsQueries(SqlBase):

@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.game.rows import utc_now
-from bot.ops.clock import OffsetClock, clock_for
+from bot.ops.clock import OffsetClock, clock_for, utc_now
 from bot.ops.config import Settings
 
 

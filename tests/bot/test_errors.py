@@ -5,18 +5,21 @@ from __future__ import annotations
 import pytest
 from discord import AppCommandOptionType, app_commands
 
-from bot.db.errors import (
+from bot.db.errors import CannotSave, ConnectionLost
+from bot.game.errors import (
     AlreadySeated,
-    CannotSave,
     ChannelBusy,
-    ConnectionLost,
     GameClosed,
     LobbyFull,
+    NoGame,
+    NotHost,
+    NotInGame,
     NotInLobby,
     NotSeated,
+    NotStarted,
+    NotYourTurn,
     RevisionConflict,
 )
-from bot.game.errors import NoGame, NotHost, NotInGame, NotStarted, NotYourTurn
 from bot.game.rows import GameStatus
 from bot.play.cog import TilePosition
 from bot.shell import errors

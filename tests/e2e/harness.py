@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import asyncpg
 from PIL import Image
 
-from bot.db.target import is_postgres_url
+from bot.ops.target import is_postgres_url
 from engine import TURNS_PER_PLAYER, GameRecord, GameState, state_from_json
 from engine.scoring.sheet import ScoreSheet, final_scores
 from fakediscord import (

@@ -12,16 +12,21 @@ from typing import Any, cast
 
 import pytest
 
-from bot.db.errors import HintTaken, LobbyFull, NotActive, NotFound, NotInLobby, RevisionConflict
+from bot.db.errors import NotFound
 from bot.game.computers import Thinker, computer_name, start_thinker, suggest, think
 from bot.game.errors import (
     ComputerAdded,
+    HintTaken,
     HintUsed,
     LastPerson,
+    LobbyFull,
     NoComputer,
+    NotActive,
     NotHost,
     NotInGame,
+    NotInLobby,
     NotYourTurn,
+    RevisionConflict,
 )
 from bot.game.interface import Store
 from bot.game.messages import Player, play_command, your_turn_line

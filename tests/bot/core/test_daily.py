@@ -23,11 +23,10 @@ from bot.daily.service import (
     streak,
     streak_line,
 )
-from bot.db.errors import AttemptCounted
+from bot.daily.store import AttemptCounted, DailyEntry
 from bot.game import messages
 from bot.game.interface import Store
 from bot.game.records import move_text, read_state
-from bot.game.rows import DailyEntry
 from bot.game.service import GameService
 from engine import Day, Move, choose, daily_deal
 from engine.daily import daily_seed

@@ -7,9 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.db.errors import StalePanel
 from bot.db.target import open_store
-from bot.game.errors import HintUsed, NotInGame, NotYourTurn
+from bot.game.errors import HintUsed, NotInGame, NotYourTurn, StalePanel
 from bot.game.interface import Store
 from bot.game.messages import play_command
 from bot.game.service import GameService, LoadedGame

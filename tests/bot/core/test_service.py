@@ -13,15 +13,18 @@ from typing import Any
 import pytest
 
 from bot.attendance.reminder_queue import ReminderQueue
-from bot.db.errors import AlreadySeated, ChannelBusy, LobbyFull, RevisionConflict
 from bot.game import records
 from bot.game.errors import (
     AlreadyPlayed,
+    AlreadySeated,
+    ChannelBusy,
+    LobbyFull,
     NoGame,
     NotHost,
     NotInGame,
     NotStarted,
     NotYourTurn,
+    RevisionConflict,
     TooManyLobbies,
 )
 from bot.game.interface import Store

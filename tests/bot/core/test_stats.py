@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from bot.game.interface import Store
-from bot.game.rows import Rating, SeatResult, Tablemate
+from bot.game.rows import SeatResult
 from bot.standings.service import (
     NoSeason,
     NotManager,
@@ -28,6 +28,7 @@ from bot.standings.stats import (
     server_stats,
     stats_message,
 )
+from bot.standings.store import Rating, Tablemate
 from tests.bot.core.conftest import START
 
 GUILD = 1

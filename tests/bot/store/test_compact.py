@@ -13,9 +13,9 @@ from datetime import timedelta
 import asyncpg
 import pytest
 
-from bot.db.errors import DamagedLog
 from bot.db.postgres import PostgresStore
 from bot.db.sqlite import SqliteStore
+from bot.game.errors import DamagedLog
 from bot.game.interface import Store
 from bot.game.packing import DAMAGED_STATE
 from bot.game.rows import GameRow, GameStatus

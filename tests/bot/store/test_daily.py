@@ -10,10 +10,11 @@ from datetime import timedelta
 
 import pytest
 
-from bot.db.errors import AttemptCounted, ChannelBusy
+from bot.daily.store import AttemptCounted, DailyStart
 from bot.db.target import open_store
+from bot.game.errors import ChannelBusy
 from bot.game.interface import Store
-from bot.game.rows import DailyStart, GameStatus, SeatResult
+from bot.game.rows import GameStatus, SeatResult
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import START, message
 

@@ -9,8 +9,9 @@ from datetime import timedelta
 
 import pytest
 
+from bot.attendance.notify_store import NotifySettings
 from bot.game.interface import Store
-from bot.game.rows import NotifySettings, OutboxMessage, OutboxRow
+from bot.game.rows import OutboxMessage, OutboxRow
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import BOB, CAROL, START, message, move, started
 

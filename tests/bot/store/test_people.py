@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from bot.attendance.store import Person
 from bot.game.interface import Store
-from bot.game.rows import Person
 from tests.bot.store.test_store import BOB, CAROL, DAVE, START
 
 

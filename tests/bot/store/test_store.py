@@ -22,22 +22,20 @@ from pathlib import Path
 import pytest
 
 from bot.attendance.reminders import catch_up
-from bot.db.errors import (
-    AlreadySeated,
-    ChannelBusy,
-    DatabaseTooNew,
-    GameClosed,
-    LobbyFull,
-    NotActive,
-    NotFound,
-    NotInLobby,
-    NotSeated,
-    RevisionConflict,
-    StoreError,
-)
+from bot.db.errors import DatabaseTooNew, NotFound, StoreError
 from bot.db.schema import Migration, load_migrations, split_statements
 from bot.db.sqlite import SqliteStore
 from bot.db.target import open_store
+from bot.game.errors import (
+    AlreadySeated,
+    ChannelBusy,
+    GameClosed,
+    LobbyFull,
+    NotActive,
+    NotInLobby,
+    NotSeated,
+    RevisionConflict,
+)
 from bot.game.interface import Store
 from bot.game.rows import (
     Claimer,
