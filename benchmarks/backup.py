@@ -40,8 +40,8 @@ if __name__ == "__main__" and not __package__:
 
 from benchmarks.bigdb import HEAVY_USER, NOW, generate, percentile
 from bot.db.backup import Backups, backups_in, inspect
-from bot.db.sqlite import SqliteStore
 from bot.game.rows import GameStatus
+from bot.stores import SqliteStore
 
 STALL_TARGET = 0.050
 TICK = 0.005

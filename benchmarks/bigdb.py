@@ -57,10 +57,7 @@ if __name__ == "__main__" and not __package__:
 from bot.attendance.reminder_queue import ReminderQueue
 from bot.attendance.service import Attendance
 from bot.db.migrate import copy_database
-from bot.db.sqlite import SqliteStore
-from bot.db.target import open_store
 from bot.game import messages
-from bot.game.interface import Store
 from bot.game.messages import Player
 from bot.game.records import move_text, state_text
 from bot.game.rows import GameStatus, UserGame
@@ -68,6 +65,7 @@ from bot.game.service import GameService
 from bot.ops.preflight import check_database
 from bot.ops.target import is_postgres_url
 from bot.retention.forgetting import FORGET_BATCH, KEEP_SENT, KEEP_UNPACKED, PACK_BATCH
+from bot.stores import SqliteStore, Store, open_store
 from engine import GameState, NatureWipe, PlaceToken, WipeThree, apply, new_game, score_state
 from engine.actions import Action
 from engine.players import random_action

@@ -43,8 +43,8 @@ if __name__ == "__main__" and not __package__:
     # the repository root instead.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from bot.db.target import open_store
 from bot.game.rows import OutboxRow
+from bot.stores import open_store
 from fakediscord import DiscordServer, InteractionHandle, MessageRecord
 from sandbox import ACK_LIMIT, BotProcess, pgserver, process_tree
 

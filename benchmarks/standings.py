@@ -29,10 +29,10 @@ if __name__ == "__main__" and not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from benchmarks.bigdb import HEAVY_USER, Report, timed
-from bot.db.sqlite import SqliteStore
 from bot.standings.league import player_key, rate, rebuild_ratings, update_ratings
 from bot.standings.service import backfill_results, leaderboard_answer, server_answer, stats_answer
 from bot.standings.stats import member_stats, stats_message
+from bot.stores import SqliteStore
 
 STATS_P99_TARGET = 0.050
 LEADERBOARD_P99_TARGET = 0.050

@@ -34,7 +34,6 @@ import discord
 from bot.app import Application
 from bot.db import backup, migrate
 from bot.db.errors import StoreError
-from bot.db.target import open_store
 from bot.ops import allocator
 from bot.ops.clock import clock_for
 from bot.ops.config import ConfigError, Settings
@@ -44,6 +43,7 @@ from bot.ops.target import describe
 from bot.shell.errors import LateSuggestions
 from bot.shell.reach import wait_until_reachable
 from bot.standings.rebuild import ratings_main
+from bot.stores import open_store
 
 log = logging.getLogger("bot")
 

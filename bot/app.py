@@ -21,7 +21,6 @@ from bot.computers.turns import ComputerTurns
 from bot.daily.service import DailyTrek
 from bot.db.backup import Backups
 from bot.game.computers import start_thinker
-from bot.game.interface import Store
 from bot.game.pictures import start_renderer
 from bot.game.service import GameService
 from bot.ops.clock import Clock, utc_now
@@ -29,6 +28,7 @@ from bot.ops.config import Settings
 from bot.retention.forgetting import Forgetting
 from bot.shell.client import CascadiaBot, claimer_for
 from bot.shell.parts import Announce, Parts, Pass
+from bot.stores import Store
 
 EXTENSIONS = ("bot.play.cog", "bot.archive.cog", "bot.standings.cog")
 """The extensions the client loads, in order (the first owns the ``/cascadia`` group)."""

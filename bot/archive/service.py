@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.archive.store import ArchiveStore as Store
 from bot.game.errors import BotError, DamagedLog, DamagedState
-from bot.game.interface import Store
 from bot.game.names import safe, seat_names
 from bot.game.records import UNREADABLE, logged_actions, read_state
-from bot.game.rows import GameRow, GameStatus
+from bot.game.rows import GameRow
 from engine import GameRecord, record_for, replay_rounds
 
 log = logging.getLogger(__name__)
@@ -153,11 +153,9 @@ class Archive:
 
     async def finished(self, guild_id: int, game_id: int) -> GameRow:
         """The finished game ``game_id`` of the guild; :class:`NoArchivedGame` otherwise."""
-        game = await self.store.get_game(game_id)
-        if game is None or game.guild_id != guild_id or game.status is not GameStatus.FINISHED:
-            raise NoArchivedGame(str(game_id))
         # A daily trek's board is shown only to those who played its day (/cascadia daily).
-        if await self.store.daily_attempt(game_id) is not None:
+        game = await self.store.archived_game(guild_id, game_id)
+        if game is None:
             raise NoArchivedGame(str(game_id))
         return game
 

@@ -17,8 +17,9 @@ from datetime import datetime
 
 from bot.attendance import notify
 from bot.attendance.notify import DigestGame, NotifyChange
-from bot.attendance.notify_store import NotifySettings
 from bot.attendance.presence import presence_of
+from bot.attendance.store import AttendanceStore, NotifySettings
+from bot.daily.store import DailyStore
 from bot.game.errors import DamagedState, RevisionConflict
 from bot.game.kernel import GameKernel
 from bot.game.outbox import DIRECT_TURN, Announcement
@@ -35,7 +36,7 @@ class Notices:
 
     def __init__(self, kernel: GameKernel) -> None:
         self.kernel = kernel
-        self.store = kernel.store
+        self.store = kernel.store_as(AttendanceStore)
 
     async def settings(self, user_id: int) -> tuple[NotifySettings, str | None]:
         """The person's notification settings and the zone of their quiet hours (``None``:
@@ -148,7 +149,7 @@ class Notices:
             state = loaded.state
             if state is None or state.is_over or loaded.seat_of(user_id) != state.current:
                 continue
-            if await self.store.daily_attempt(seated.game.id) is not None:
+            if await self.kernel.store_as(DailyStore).daily_attempt(seated.game.id) is not None:
                 continue  # a daily trek waits in the person's own direct messages
             game = loaded.game
             message_id = await self.store.latest_message(game.id)

@@ -10,6 +10,8 @@ from datetime import datetime
 from bot.attendance import notify
 from bot.attendance.presence import presence_of
 from bot.attendance.reminders import ReminderDue, catch_up
+from bot.attendance.store import AttendanceStore
+from bot.daily.store import DailyStore
 from bot.game import messages
 from bot.game.errors import NotHost
 from bot.game.kernel import GameKernel, players_of
@@ -24,7 +26,7 @@ class ReminderQueue:
 
     def __init__(self, kernel: GameKernel) -> None:
         self.kernel = kernel
-        self.store = kernel.store
+        self.store = kernel.store_as(AttendanceStore)
 
     async def set_reminder_hours(self, channel_id: int, *, user_id: int, hours: int) -> GameRow:
         """The host changes how long a turn waits before its player is reminded."""
@@ -64,7 +66,9 @@ class ReminderQueue:
                 continue  # a computer is not reminded
             settings = people[player.user_id]
             hours = notify.reminder_hours(settings, game.reminder_hours)
-            if game.reminder_hours != hours and await self.store.daily_attempt(game.id):
+            if game.reminder_hours != hours and await self.kernel.store_as(
+                DailyStore
+            ).daily_attempt(game.id):
                 hours = game.reminder_hours  # a daily trek is never reminded
             due = self._catch_up(now, game, hours)
             if due is None:

@@ -31,7 +31,7 @@ from bot.attendance.presence import (
     skips_in_a_row,
 )
 from bot.attendance.quiet import QuietHours, UnknownZone
-from bot.attendance.store import SkipPoll
+from bot.attendance.store import AttendanceStore, SkipPoll
 from bot.db.errors import DatabaseUnavailable
 from bot.game.computers import REPLACEMENT
 from bot.game.errors import BotError, NotHost, NotInGame, RevisionConflict
@@ -107,7 +107,7 @@ class Attendance:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self.store = service.store
+        self.store = service.store_as(AttendanceStore)
 
     # --- the game's deadline ------------------------------------------------------------------
 
@@ -122,7 +122,7 @@ class Attendance:
         """The periodic work: open the votes of passed deadlines, carry out votes already
         decided, play computer seats, post pings owed after quiet hours. Returns the outbox
         ids queued; one game's failure is logged and does not stop the others. The database
-        unavailable stops the check with :class:`~bot.store.DatabaseUnavailable`: the caller
+        unavailable stops the check with :class:`~bot.db.errors.DatabaseUnavailable`: the caller
         waits for it and checks again."""
         queued: list[int] = []
         for step in (self._open_votes, self._decided_votes, self._computer_turns, self._pings):

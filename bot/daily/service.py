@@ -22,7 +22,14 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from bot.daily.par import cached_par, par_line
-from bot.daily.store import AttemptCounted, DailyAttempt, DailyChannel, DailyEntry, DailyStart
+from bot.daily.store import (
+    AttemptCounted,
+    DailyAttempt,
+    DailyChannel,
+    DailyEntry,
+    DailyStart,
+    DailyStore,
+)
 from bot.game import messages
 from bot.game.errors import BotError
 from bot.game.kernel import GameKernel, LoadedGame
@@ -192,7 +199,7 @@ class DailyTrek:
 
     def __init__(self, kernel: GameKernel) -> None:
         self.kernel = kernel
-        self.store = kernel.store
+        self.store = kernel.store_as(DailyStore)
         self._queued: set[tuple[int, str, str]] = set()
         """The posts (server, day, kind) known to be queued already: not asked for again."""
 

@@ -1,8 +1,6 @@
-"""The daily trek's queries in :class:`~bot.game.store.SqlStore`: attempts, the days' boards,
-the servers' daily channels and the daily posts, in the same SQL for both databases.
-
-Each method's contract is documented on :class:`~bot.store.Store`.
-"""
+"""The daily trek's store over :class:`~bot.game.store.GameStore`: attempts, the days'
+boards, the servers' daily channels and the daily posts, in the same SQL for both
+databases."""
 
 from __future__ import annotations
 
@@ -11,10 +9,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.db.database import ACTIVE, OPEN, Record, SqlBase
+from bot.db.database import Record
 from bot.db.errors import StoreError
 from bot.game.errors import ChannelBusy
 from bot.game.rows import GameRow, GameStatus, OutboxMessage
+from bot.game.store import GameStore
+from bot.game.tables import ACTIVE, OPEN
 
 _ATTEMPT_COLUMNS = "a.game_id, a.user_id, a.day, a.counted, a.created_at"
 _CHANNEL_COLUMNS = "guild_id, channel_id, anchor_game_id, set_by, set_at"
@@ -84,7 +84,7 @@ class DailyChannel:
     set_at: datetime
 
 
-class DailyQueries(SqlBase):
+class DailyStore(GameStore):
     """The :class:`Store`'s methods for the daily trek."""
 
     async def start_daily(
@@ -102,6 +102,13 @@ class DailyQueries(SqlBase):
         turn_started_at: datetime,
     ) -> DailyStart:
         # A daily game is in play from its first row: a solo game has no lobby to wait in.
+        """Start a member's solo attempt at ``day``'s deal in ``channel_id`` (their direct
+        messages or a private thread) in one transaction: the game in play from its first
+        state, reminders off, the member in seat 0, the attempt (``counted`` or practice) and
+        the outbox rows. ``guild_id`` is the server it was asked from, whose board it joins.
+        Raises :class:`ChannelBusy` when the channel has an open game, and
+        :class:`AttemptCounted` for a counted attempt when the member has one that day;
+        either way nothing is written."""
         q = (
             "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
             " updated_at, revision, state, reminder_hours, turn_started_at)"
@@ -139,16 +146,19 @@ class DailyQueries(SqlBase):
             return DailyStart(game, counted, ids)
 
     async def daily_attempt(self, game_id: int) -> DailyAttempt | None:
+        """The daily attempt that this game is, if it is one."""
         q = f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts a WHERE a.game_id = $1"
         row = await self._fetchrow(q, game_id)
         return None if row is None else self._attempt(row)
 
     async def daily_games(self, game_ids: Collection[int]) -> set[int]:
+        """Those of the games that are daily attempts."""
         q = f"SELECT game_id FROM daily_attempts WHERE game_id {self._in('$1')}"
         rows = await self._fetch(q, self._list(sorted(set(game_ids))))
         return {int(row["game_id"]) for row in rows}
 
     async def open_attempt(self, user_id: int) -> DailyAttempt | None:
+        """The member's daily attempt still being played (of any day), the newest if several."""
         q = (
             f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts a JOIN games g ON g.id = a.game_id"
             f" WHERE a.user_id = $1 AND g.status = {ACTIVE} ORDER BY a.game_id DESC LIMIT 1"
@@ -157,6 +167,7 @@ class DailyQueries(SqlBase):
         return None if row is None else self._attempt(row)
 
     async def counted_attempt(self, user_id: int, day: str) -> DailyAttempt | None:
+        """The member's attempt that counts on ``day``, finished or not."""
         q = (
             f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts a"
             " WHERE a.user_id = $1 AND a.day = $2 AND a.counted = 1"
@@ -166,6 +177,9 @@ class DailyQueries(SqlBase):
 
     async def daily_entries(self, day: str, *, guild_id: int | None) -> list[DailyEntry]:
         # IS NULL OR: one statement for a server's board and for every player's.
+        """The finished attempts that count on ``day``, those played from ``guild_id`` only
+        unless it is ``None``; the highest score first (then the largest corridor, then the
+        first to finish)."""
         q = (
             "SELECT a.game_id, r.guild_id, a.user_id, r.name, a.day, r.score, r.corridor,"
             " r.finished_at FROM daily_attempts a"
@@ -189,6 +203,8 @@ class DailyQueries(SqlBase):
         ]
 
     async def daily_days(self, user_id: int) -> list[str]:
+        """The days (``YYYY-MM-DD``) on which the member finished an attempt that counts,
+        earliest first."""
         q = (
             "SELECT a.day FROM daily_attempts a JOIN games g ON g.id = a.game_id"
             f" WHERE a.user_id = $1 AND a.counted = 1 AND g.status = {_FINISHED}"
@@ -199,6 +215,8 @@ class DailyQueries(SqlBase):
     async def set_daily_channel(
         self, guild_id: int, channel_id: int, *, user_id: int
     ) -> DailyChannel:
+        """Name the server's daily channel (or change it); the first time, make its anchor
+        row (see :class:`DailyChannel`)."""
         stamp = self._stamp()
         q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
         async with self._transaction() as db:
@@ -227,17 +245,24 @@ class DailyQueries(SqlBase):
             return self._channel(await db.fetchrow(q, guild_id))
 
     async def daily_channel(self, guild_id: int) -> DailyChannel | None:
+        """The server's daily channel, if one was named."""
         q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
         row = await self._fetchrow(q, guild_id)
         return None if row is None else self._channel(row)
 
     async def daily_channels(self) -> list[DailyChannel]:
+        """Every server's daily channel."""
         q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels ORDER BY guild_id"
         return [self._channel(row) for row in await self._fetch(q)]
 
     async def queue_daily_post(
         self, guild_id: int, day: str, kind: str, message: OutboxMessage
     ) -> int | None:
+        """Queue the server's daily post of ``kind`` (``morning`` or ``board``) for ``day``
+        in its daily channel, in the outbox under the channel's anchor row; returns the outbox
+        id, or ``None`` when that post was queued before (whatever became of it) or the
+        server has no daily channel. At most once per server, day and kind, across processes
+        and restarts."""
         async with self._transaction() as db:
             q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
             row = await db.fetchrow(q, guild_id)

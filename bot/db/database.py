@@ -1,6 +1,6 @@
-"""What :class:`~bot.game.store.SqlStore`'s queries stand on: the :class:`Connection` they run
-on, the hooks in which a backend does things its own way, and the reads and writes that
-several queries share (a game locked, the revision bumped, the outbox filled, rows read)."""
+"""What every store's queries stand on: the :class:`Connection` they run on, and the
+:class:`Database` whose hooks each dialect fills in its own way. Knows no table but the
+schema version."""
 
 from __future__ import annotations
 
@@ -9,41 +9,17 @@ import os
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
-from typing import Any, ClassVar, Protocol, Self
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
-from bot.db.errors import DatabaseTooNew, NotFound
+from bot.db.errors import DatabaseTooNew
 from bot.db.schema import Dialect, Migration, check_numbering, load_migrations
-from bot.game.errors import GameClosed, NotActive, RevisionConflict
-from bot.game.packing import DAMAGED_STATE, PackDamaged, unpack_state
-from bot.game.rows import (
-    OPEN_STATUSES,
-    GameRow,
-    GameStatus,
-    OutboxMessage,
-    OutboxRow,
-    PanelRow,
-    Seat,
-)
 from bot.ops.clock import Clock, utc_now
 
 Record = Any
 """A row as a driver returns it (``sqlite3.Row`` or asyncpg's ``Record``): by name or index."""
 
-GAME_COLUMNS = (
-    "g.id, g.guild_id, g.channel_id, g.status, g.host_id, g.cards, g.created_at, g.updated_at,"
-    " g.revision, g.state, g.reminder_hours, g.turn_started_at, g.next_reminder_at,"
-    " g.reminders_sent, g.lobby_message_id, g.deadline_hours, g.ping_due_at"
-)
-SEAT_COLUMNS = "s.game_id, s.seat, s.user_id, s.name, s.computer"
-OUTBOX_COLUMNS = (
-    "o.id, o.game_id, o.channel_id, o.kind, o.payload, s.snapshot, o.created_at, o.attempts,"
-    " o.last_error, o.sent_at, o.message_id"
-)
-OUTBOX_TABLES = "outbox o LEFT JOIN outbox_snapshots s ON s.outbox_id = o.id"
-# Statuses written into the SQL, not bound: SQLite uses a partial index (``WHERE status =
-# 'active'``) only when the query states its condition in the same literal words.
-ACTIVE = f"'{GameStatus.ACTIVE.value}'"
-OPEN = f"('{GameStatus.LOBBY.value}', '{GameStatus.ACTIVE.value}')"
+
+D = TypeVar("D", bound="Database")
 
 
 class Connection(Protocol):
@@ -65,8 +41,9 @@ class Connection(Protocol):
         """The first column of the first row, or ``None`` without a row."""
 
 
-class SqlBase:
-    """The hooks a backend fills in, and the helpers of :class:`~bot.game.store.SqlStore`."""
+class Database:
+    """A database the bot's stores stand on: the hooks a dialect (:mod:`bot.db.sqlite`,
+    :mod:`bot.db.postgres`) fills in, opening and migrating, and reads outside a transaction."""
 
     _log: ClassVar[logging.Logger]
     _dialect: ClassVar[Dialect]
@@ -115,7 +92,17 @@ class SqlBase:
         await self._migrate(migrations)
 
     async def close(self) -> None:
-        """Release the store (see :meth:`Store.close <bot.store.Store.close>`)."""
+        """Release the store (see :meth:`Store.close <bot.stores.Store.close>`)."""
+        raise NotImplementedError
+
+    async def reclaim_space(self) -> int:
+        """Give the space that deleted rows (sent messages' snapshots, forgotten messages) left
+        free back to the file system, a few thousand pages at most a call; returns how many
+        pages were given back. Cheap when there are none: the bot calls it periodically."""
+        raise NotImplementedError
+
+    async def schema_version(self) -> int:
+        """The schema version the database is at."""
         raise NotImplementedError
 
     def _transaction(self) -> AbstractAsyncContextManager[Connection]:
@@ -142,12 +129,13 @@ class SqlBase:
         """Integers as one parameter for :meth:`_in`."""
         raise NotImplementedError
 
-    def _packed_state(self, text: str) -> object | None:
-        """A finished game's state text as it is kept for good; ``None``: as it is."""
-        raise NotImplementedError
+    async def _be_present(self, name: str) -> None:
+        """Show the database that the claimer ``name`` is alive, where claims outlive their
+        claimer otherwise (nothing to do where one process owns the database)."""
 
-    async def _lock_person(self, db: Connection, user_id: int) -> None:
-        """Hold a user's time away still until the transaction ends."""
+    async def _lock_key(self, db: Connection, key: str) -> None:
+        """Hold ``key`` (a name of the caller's choosing) until the transaction ends, where
+        write transactions do not already exclude each other."""
 
     async def _current_version(self) -> int:
         """The schema version before migrating."""
@@ -160,6 +148,14 @@ class SqlBase:
     async def _apply(self, db: Connection, migration: Migration) -> None:
         """Run a migration's SQL and record its version."""
         raise NotImplementedError
+
+    def view(self, kind: type[D]) -> D:
+        """This database as ``kind``, one feature's store over it: the store the application
+        opens (:mod:`bot.stores`) is every feature's at once, and a feature that reads
+        another's facts (a declared edge) asks for that store by type."""
+        if not isinstance(self, kind):
+            raise TypeError(f"this database is no {kind.__name__}: open it with bot.stores")
+        return self
 
     # --- opening ------------------------------------------------------------------------------
 
@@ -218,177 +214,7 @@ class SqlBase:
         async with self._reading() as db:
             return await db.fetchval(sql, *parameters)
 
-    async def _load_game(self, db: Connection, game_id: int, *, lock: bool = False) -> GameRow:
-        """The game; with ``lock``, held still until the transaction ends."""
-        q = f"SELECT {GAME_COLUMNS} FROM games g WHERE g.id = $1"
-        row = await db.fetchrow(q + self._for_update if lock else q, game_id)
-        if row is None:
-            raise NotFound("game", game_id)
-        return self._game(row)
-
-    async def _lock_active(self, db: Connection, game_id: int, expected_revision: int) -> GameRow:
-        """The game locked for a write on it in play at ``expected_revision``."""
-        game = await self._load_game(db, game_id, lock=True)
-        check_revision(game, expected_revision)
-        if game.status is not GameStatus.ACTIVE:
-            raise NotActive(game_id, game.status)
-        return game
-
-    async def _set_open_game(self, game_id: int, settings: str, *values: object) -> GameRow:
-        """Change a lobby's or a game in play's ``settings`` (bookkeeping: the revision stays)."""
-        async with self._transaction() as db:
-            game = await self._load_game(db, game_id, lock=True)
-            if game.status not in OPEN_STATUSES:
-                raise GameClosed(game_id, game.status)
-            await db.execute(f"UPDATE games SET {settings} WHERE id = $1", game_id, *values)
-            return await self._load_game(db, game_id)
-
-    async def _active_games(self, rest: str, *parameters: object) -> list[GameRow]:
-        """The games being played that ``rest`` (more conditions, then the order) picks."""
-        q = f"SELECT {GAME_COLUMNS} FROM games g WHERE g.status = {ACTIVE}{rest}"
-        return [self._game(row) for row in await self._fetch(q, *parameters)]
-
-    async def _bump(self, db: Connection, game: GameRow, **changes: object) -> int:
-        """Write ``changes`` (column: value as stored) to ``game``, bump its revision and
-        return the new one; :class:`RevisionConflict` if the row has moved on."""
-        values = {"revision": game.revision + 1, "updated_at": self._stamp(), **changes}
-        # Column names are the callers' keywords, never input.
-        assignments = ", ".join(f"{column} = ${n}" for n, column in enumerate(values, start=3))
-        q = f"UPDATE games SET {assignments} WHERE id = $1 AND revision = $2 RETURNING revision"
-        if await db.fetchval(q, game.id, game.revision, *values.values()) is None:
-            revision = await db.fetchval("SELECT revision FROM games WHERE id = $1", game.id)
-            if revision is None:
-                raise NotFound("game", game.id)
-            raise RevisionConflict(game.id, game.revision, int(revision))
-        return game.revision + 1
-
-    async def _insert_outbox(
-        self, db: Connection, game: GameRow, messages: Sequence[OutboxMessage]
-    ) -> tuple[int, ...]:
-        stamp = self._stamp()
-        ids: list[int] = []
-        q = (
-            "INSERT INTO outbox (game_id, channel_id, kind, payload, created_at)"
-            " VALUES ($1, $2, $3, $4, $5) RETURNING id"
-        )
-        for message in messages:
-            channel_id = game.channel_id if message.channel_id is None else message.channel_id
-            values = (game.id, channel_id, message.kind, message.payload, stamp)
-            outbox_id = int(await db.fetchval(q, *values))
-            if message.snapshot is not None:
-                snapshot = "INSERT INTO outbox_snapshots (outbox_id, snapshot) VALUES ($1, $2)"
-                await db.execute(snapshot, outbox_id, message.snapshot)
-            ids.append(outbox_id)
-        return tuple(ids)
-
-    # --- rows to values -----------------------------------------------------------------------
-
-    def _game(self, row: Record) -> GameRow:
-        return GameRow(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            status=GameStatus(row["status"]),
-            host_id=row["host_id"],
-            cards=row["cards"],
-            created_at=self._moment(row["created_at"]),
-            updated_at=self._moment(row["updated_at"]),
-            revision=row["revision"],
-            state=self._state_text(row["id"], row["state"]),
-            reminder_hours=row["reminder_hours"],
-            turn_started_at=self._optional_moment(row["turn_started_at"]),
-            next_reminder_at=self._optional_moment(row["next_reminder_at"]),
-            reminders_sent=row["reminders_sent"],
-            lobby_message_id=row["lobby_message_id"],
-            deadline_hours=row["deadline_hours"],
-            ping_due_at=self._optional_moment(row["ping_due_at"]),
-        )
-
-    def _state_text(self, game_id: int, stored: object) -> str | None:
-        """A game's state text, unpacked if it was packed (see :meth:`_packed_state`)."""
-        if not isinstance(stored, bytes):
-            return stored  # type: ignore[return-value]
-        try:
-            return unpack_state(stored)
-        except PackDamaged as error:
-            self._tell_damaged(game_id, "state", error)
-            return DAMAGED_STATE
-
-    def _tell_damaged(self, game_id: int, what: str, error: PackDamaged) -> None:
-        """Log once a game and part that a packed ``what`` of it cannot be unpacked."""
-        if (game_id, what) in self._told_damaged:
-            return
-        self._told_damaged.add((game_id, what))
-        self._log.warning(
-            "game %d: its packed %s cannot be unpacked (%s); restore it from a backup"
-            " (docs/hosting.md, Backups)",
-            game_id,
-            what,
-            error,
-        )
-
-    def _panel(self, row: Record) -> PanelRow:
-        return PanelRow(
-            game_id=int(row["game_id"]),
-            user_id=int(row["user_id"]),
-            turn=int(row["turn"]),
-            revision=int(row["revision"]),
-            version=int(row["version"]),
-            draft=str(row["draft"]),
-            updated_at=self._moment(row["updated_at"]),
-        )
-
-    def _outbox(self, row: Record) -> OutboxRow:
-        return OutboxRow(
-            id=row["id"],
-            game_id=row["game_id"],
-            channel_id=row["channel_id"],
-            kind=row["kind"],
-            payload=row["payload"],
-            snapshot=row["snapshot"],
-            created_at=self._moment(row["created_at"]),
-            attempts=row["attempts"],
-            last_error=row["last_error"],
-            sent_at=self._optional_moment(row["sent_at"]),
-            message_id=row["message_id"],
-        )
-
-
-def check_revision(game: GameRow, expected: int) -> None:
-    """:class:`RevisionConflict` unless ``game`` is at the ``expected`` revision."""
-    if game.revision != expected:
-        raise RevisionConflict(game.id, expected, game.revision)
-
 
 def marks(first: int, count: int) -> str:
     """``count`` placeholders numbered from ``first``: ``$3, $4, $5``."""
     return ", ".join(f"${number}" for number in range(first, first + count))
-
-
-def seat(row: Record) -> Seat:
-    """A seat from a row of :data:`SEAT_COLUMNS`."""
-    return Seat(row["game_id"], row["seat"], row["user_id"], row["name"], row["computer"])
-
-
-async def load_seats(db: Connection, game_id: int) -> list[Seat]:
-    """The game's seats in seat order."""
-    q = f"SELECT {SEAT_COLUMNS} FROM seats s WHERE s.game_id = $1 ORDER BY s.seat"
-    return [seat(row) for row in await db.fetch(q, game_id)]
-
-
-async def insert_seats(db: Connection, seats: Iterable[Seat]) -> None:
-    """Add the seats."""
-    await db.executemany(
-        "INSERT INTO seats (game_id, seat, user_id, name, computer) VALUES ($1, $2, $3, $4, $5)",
-        [(s.game_id, s.seat, s.user_id, s.name, s.computer) for s in seats],
-    )
-
-
-async def reseat(db: Connection, game_id: int, players: Sequence[Seat]) -> None:
-    """Replace the game's seats with ``players`` numbered 0, 1, ... in the order given."""
-    # Delete and insert rather than renumber in place: an in-place UPDATE could collide with
-    # the (game_id, seat) key halfway through.
-    await db.execute("DELETE FROM seats WHERE game_id = $1", game_id)
-    await insert_seats(
-        db, [Seat(game_id, n, p.user_id, p.name, p.computer) for n, p in enumerate(players)]
-    )

@@ -25,9 +25,9 @@ from typing import Any
 import asyncpg
 
 from bot.db.errors import StoreError
-from bot.db.postgres import PostgresStore
+from bot.db.postgres import PostgresDatabase
 from bot.db.schema import load_migrations
-from bot.db.sqlite import SqliteStore
+from bot.db.sqlite import SqliteDatabase
 from bot.game.packing import PackDamaged, unpack_state
 from bot.ops.preflight import StartupError, check_database, check_postgres
 from bot.ops.target import is_postgres_url, safe_url
@@ -82,19 +82,19 @@ def copy_database(
 async def _copy_database(
     source: Path, uri: str, target: str, say: Callable[[str], None]
 ) -> dict[str, int]:
-    async with SqliteStore.open(source):
+    async with SqliteDatabase.open(source):
         pass  # brings the file to the current schema, or refuses a newer one
     # A plain read-only connection: reading blocks the loop, but this command does nothing else.
     reader = sqlite3.connect(f"{uri}?mode=ro", uri=True)
     try:
-        async with PostgresStore.open(target) as store:
+        async with PostgresDatabase.open(target) as store:
             return await _copy(reader, store, say)
     finally:
         reader.close()
 
 
 async def _copy(
-    reader: sqlite3.Connection, store: PostgresStore, say: Callable[[str], None]
+    reader: sqlite3.Connection, store: PostgresDatabase, say: Callable[[str], None]
 ) -> dict[str, int]:
     counts: dict[str, int] = {}
     async with store.transaction() as db:

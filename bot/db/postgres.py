@@ -1,7 +1,7 @@
-"""The :class:`~bot.store.Store` on a PostgreSQL database, through a pool of asyncpg
-connections, with migrations tracked in the ``schema_version`` table: the queries of
-:class:`~bot.game.store.SqlStore`, and its own where processes share the work (claims that
-end with their claimer, a reminder pass that locks its games at once).
+"""PostgreSQL, through a pool of asyncpg connections, with migrations tracked in the
+``schema_version`` table. The stores' queries (put together in :mod:`bot.stores`) run here as
+written; where processes share the work (claims that end with their claimer, a reminder pass
+that updates its games at once) they branch on the dialect.
 
 Several bot processes may share the database. Where the SQLite store relies on SQLite taking
 one write at a time, this one takes row locks instead: a write locks its game's row
@@ -16,30 +16,26 @@ import asyncio
 import contextvars
 import logging
 import os
-from collections.abc import AsyncIterator, Collection, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from datetime import UTC, datetime
 from typing import Any, Self
 
 import asyncpg
 
-from bot.db.database import Connection
+from bot.db.database import Connection, Database
 from bot.db.errors import ConnectionLost, StoreError
 from bot.db.outage import Outage
 from bot.db.schema import Migration
-from bot.game.rows import Claimer, GameRow, OutboxRow, ReminderNote
-from bot.game.store import SqlStore
 from bot.ops.clock import Clock, utc_now
 
 log = logging.getLogger(__name__)
 
-_CLAIM_LOCK = 0x43415343
-"""The advisory lock key that makes claims of outbox rows one process at a time."""
 
 _NAME_BYTES = 63
 """The longest ``application_name`` PostgreSQL keeps whole: a claimer's name fits in it."""
 
-_ALIVE = "SELECT application_name FROM pg_stat_activity WHERE application_name IS NOT NULL"
+ALIVE = "SELECT application_name FROM pg_stat_activity WHERE application_name IS NOT NULL"
 """The names of the connections open now: a claim of any other name is void."""
 
 POOL_SIZE = 10
@@ -69,12 +65,12 @@ _ADVICE = (
     "see to the server or the network to it)"
 )
 
-_in_transaction: contextvars.ContextVar[PostgresStore | None] = contextvars.ContextVar(
+_in_transaction: contextvars.ContextVar[PostgresDatabase | None] = contextvars.ContextVar(
     "cascadia_postgres_transaction", default=None
 )
 
 
-class PostgresStore(SqlStore):
+class PostgresDatabase(Database):
     """The :class:`Store` on a PostgreSQL database, through a pool of asyncpg connections."""
 
     _log = log
@@ -118,6 +114,9 @@ class PostgresStore(SqlStore):
 
     async def reclaim_space(self) -> int:
         # Nothing to give back: PostgreSQL's autovacuum reuses the space of deleted rows.
+        """Give the space that deleted rows (sent messages' snapshots, forgotten messages) left
+        free back to the file system, a few thousand pages at most a call; returns how many
+        pages were given back. Cheap when there are none: the bot calls it periodically."""
         self._open_pool()
         return 0
 
@@ -148,66 +147,7 @@ class PostgresStore(SqlStore):
 
     # --- where several processes share the database -------------------------------------------
 
-    async def claim_outbox(
-        self, claimer: Claimer, limit: int = 50, *, channel_id: int | None = None
-    ) -> list[OutboxRow]:
-        # Claims are taken one process at a time (a transaction advisory lock): with rows
-        # merely skipped while another process claims them (SKIP LOCKED), a process could
-        # take a channel's later row while another takes its earlier one. A claim whose
-        # claimer's connection is gone holds nothing (see _be_present).
-        now = self._time(self._now())
-        only = "" if channel_id is None else " AND o.channel_id = $7"
-        shards, lease = list(claimer.shard_ids), now + claimer.lease
-        values = (claimer.shard_count, shards, claimer.name, now, lease, limit)
-        await self._be_present(claimer)
-        async with self.transaction() as db:
-            await db.execute("SELECT pg_advisory_xact_lock($1)", _CLAIM_LOCK)
-            claimed = await db.fetch(
-                "WITH picked AS ("
-                " SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id"
-                " WHERE o.sent_at IS NULL AND (g.guild_id >> 22) % $1 = ANY($2::bigint[])"
-                " AND NOT EXISTS (SELECT 1 FROM outbox o2 WHERE o2.channel_id = o.channel_id"
-                " AND o2.sent_at IS NULL AND o2.id <= o.id"
-                " AND o2.claimed_by <> $3 AND o2.lease_until > $4"
-                f" AND o2.claimed_by IN ({_ALIVE}))"
-                f"{only} ORDER BY o.id LIMIT $6 FOR UPDATE OF o)"
-                " UPDATE outbox SET claimed_by = $3, lease_until = $5 FROM picked"
-                " WHERE outbox.id = picked.id RETURNING outbox.id",
-                *values,
-                *([] if channel_id is None else [channel_id]),
-            )
-            return await self._outbox_rows(db, sorted(row["id"] for row in claimed))
-
-    async def claim_games(self, game_ids: Collection[int], claimer: Claimer) -> set[int]:
-        # A claim whose claimer's connection is gone holds nothing (see _be_present).
-        if not game_ids:
-            return set()
-        now = self._time(self._now())
-        shards, lease = list(claimer.shard_ids), now + claimer.lease
-        values = (claimer.name, lease, list(game_ids), claimer.shard_count, shards, now)
-        await self._be_present(claimer)
-        async with self.transaction() as db:
-            rows = await db.fetch(
-                "UPDATE games SET claimed_by = $1, lease_until = $2"
-                " WHERE id = ANY($3::bigint[]) AND (guild_id >> 22) % $4 = ANY($5::bigint[])"
-                " AND (claimed_by IS NULL OR claimed_by = $1 OR lease_until <= $6"
-                f" OR claimed_by NOT IN ({_ALIVE})) RETURNING id",
-                *values,
-            )
-        return {row["id"] for row in rows}
-
-    async def _count_reminders(
-        self, db: Connection, due: Sequence[tuple[GameRow, ReminderNote]]
-    ) -> None:
-        # All the games in one statement.
-        await db.execute(
-            "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = n.at"
-            " FROM unnest($1::bigint[], $2::timestamptz[]) AS n(id, at) WHERE games.id = n.id",
-            [game.id for game, _ in due],
-            [self._optional_time(note.next_reminder_at) for _, note in due],
-        )
-
-    async def _be_present(self, claimer: Claimer) -> None:
+    async def _be_present(self, name: str) -> None:
         """Hold a connection named after ``claimer`` for as long as this store is open.
 
         A claim binds other processes only while its claimer is alive: PostgreSQL lists the
@@ -215,16 +155,16 @@ class PostgresStore(SqlStore):
         ends, so a bot killed and started again takes its dead self's claims over at once. A
         claimer whose connection was lost (network, server restart) gets a new one next claim.
         """
-        if len(claimer.name.encode()) > _NAME_BYTES or not claimer.name.isascii():
+        if len(name.encode()) > _NAME_BYTES or not name.isascii():
             raise ValueError(f"a claimer's name is ASCII of at most {_NAME_BYTES} bytes")
         async with self._presence_lock:
-            connection = self._presence.get(claimer.name)
+            connection = self._presence.get(name)
             if connection is not None and not connection.is_closed():
                 return
             with self._answering():
-                self._presence[claimer.name] = await asyncpg.connect(
+                self._presence[name] = await asyncpg.connect(
                     self._url,
-                    server_settings={"application_name": claimer.name},
+                    server_settings={"application_name": name},
                     timeout=CONNECT_SECONDS,
                 )
 
@@ -252,19 +192,11 @@ class PostgresStore(SqlStore):
     def _in(self, placeholder: str) -> str:
         return f"= ANY({placeholder}::bigint[])"
 
-    def _packed_state(self, text: str) -> None:
-        # Long text is compressed already (TOAST): the state stays text.
-        return None
-
     def _list(self, values: Iterable[int]) -> list[int]:
         return list(values)
 
-    async def _lock_person(self, db: Connection, user_id: int) -> None:
-        await db.execute(
-            "SELECT pg_advisory_xact_lock(hashtextextended('cascadia away ' || $1::bigint::text,"
-            " 0))",
-            user_id,
-        )
+    async def _lock_key(self, db: Connection, key: str) -> None:
+        await db.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
 
     async def _current_version(self) -> int:
         async with self.transaction() as db:

@@ -3,7 +3,7 @@
 Each ``migrations/NNNN_name.sql`` file takes an SQLite database's ``PRAGMA user_version`` from
 ``NNNN - 1`` to ``NNNN``; a header comment gives the reason. ``migrations/postgres/`` holds the
 same migrations, number for number and name for name, in PostgreSQL's dialect (there the
-version is kept in the ``schema_version`` table). ``SqlBase`` runs them, a backend applies them.
+version is kept in the ``schema_version`` table). ``Database`` runs them, a backend applies them.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""The :class:`~bot.store.Store` on one SQLite file, through one long-lived aiosqlite
-connection: WAL, explicit ``BEGIN IMMEDIATE`` transactions, numbered migrations tracked with
-``PRAGMA user_version``. The queries are :class:`~bot.game.store.SqlStore`'s; this module
-gives them asyncpg's calls on aiosqlite (:class:`SqliteConnection`) and SQLite's ways.
+"""SQLite, the embedded default: one file through one long-lived aiosqlite connection, WAL,
+explicit ``BEGIN IMMEDIATE`` transactions, numbered migrations tracked with ``PRAGMA
+user_version``. The stores' queries (put together in :mod:`bot.stores`) get asyncpg's calls
+on aiosqlite (:class:`SqliteConnection`) and SQLite's ways from :class:`SqliteDatabase`.
 """
 
 from __future__ import annotations
@@ -20,12 +20,10 @@ from typing import Any, Self
 
 import aiosqlite
 
-from bot.db.database import Connection, Record
+from bot.db.database import Connection, Database, Record
 from bot.db.errors import CannotSave, StoreError
 from bot.db.outage import Outage
 from bot.db.schema import Migration
-from bot.game.packing import pack_state
-from bot.game.store import SqlStore
 from bot.ops.clock import Clock, utc_now
 
 log = logging.getLogger(__name__)
@@ -37,7 +35,7 @@ _INCREMENTAL = 2
 """``PRAGMA auto_vacuum`` value of incremental auto-vacuum."""
 
 RECLAIM_PAGES = 512
-"""The most pages (2 MiB) :meth:`SqliteStore.reclaim_space` gives back a call: each call holds
+"""The most pages (2 MiB) :meth:`SqliteDatabase.reclaim_space` gives back a call: each call holds
 the database, and the drain calls it every few seconds, so a large give-back (the first pass
 of forgetting old messages) is spread over its runs."""
 
@@ -76,25 +74,30 @@ class SqliteConnection:
         self.connection = connection
 
     async def execute(self, sql: str, *args: object) -> None:
+        """Run one statement."""
         await self.connection.execute(sqlite_sql(sql), args)
 
     async def executemany(self, sql: str, args: Iterable[Sequence[object]]) -> None:
+        """Run one statement once for each set of arguments."""
         await self.connection.executemany(sqlite_sql(sql), args)
 
     async def fetch(self, sql: str, *args: object) -> list[Record]:
+        """Every row of a query."""
         # Every row fetched: a RETURNING statement changes its rows only as it is stepped.
         return list(await self.connection.execute_fetchall(sqlite_sql(sql), args))
 
     async def fetchrow(self, sql: str, *args: object) -> Record | None:
+        """The first row of a query, if any."""
         rows = await self.fetch(sql, *args)
         return rows[0] if rows else None
 
     async def fetchval(self, sql: str, *args: object) -> Any:
+        """The first column of the first row, or ``None`` without a row."""
         row = await self.fetchrow(sql, *args)
         return None if row is None else row[0]
 
 
-class SqliteStore(SqlStore):
+class SqliteDatabase(Database):
     """The :class:`Store` on one SQLite file, through one long-lived aiosqlite connection.
 
     Statements from concurrent tasks would interleave on the single connection, so every
@@ -140,6 +143,9 @@ class SqliteStore(SqlStore):
                 await connection.close()
 
     async def reclaim_space(self) -> int:
+        """Give the space that deleted rows (sent messages' snapshots, forgotten messages) left
+        free back to the file system, a few thousand pages at most a call; returns how many
+        pages were given back. Cheap when there are none: the bot calls it periodically."""
         self._refuse_reentry()
         async with self._lock:
             with self._saving():
@@ -199,10 +205,6 @@ class SqliteStore(SqlStore):
 
     def _in(self, placeholder: str) -> str:
         return f"IN (SELECT value FROM json_each({placeholder}))"
-
-    def _packed_state(self, text: str) -> bytes:
-        # SQLite keeps long text as it is; a column takes a BLOB as well as text.
-        return pack_state(text)
 
     def _list(self, values: Iterable[int]) -> str:
         return json.dumps(list(values))

@@ -1,4 +1,4 @@
-"""Finished games packed for good in :class:`~bot.game.store.SqlStore` (issue 23's retention):
+"""Finished games packed for good (the retention of old games):
 the move log of a game nothing has changed in for a week as one packed row, read back as the
 same :class:`MoveRow` values; the formats are :mod:`bot.game.packing`'s."""
 
@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.db.database import Connection, SqlBase
+from bot.db.database import Connection
 from bot.game.errors import DamagedLog
 from bot.game.packing import PackDamaged, pack_moves, unpack_moves
 from bot.game.rows import GameStatus, MoveRow
+from bot.game.tables import GameTables
 
 _CLOSED = f"('{GameStatus.FINISHED.value}', '{GameStatus.ENDED.value}')"
 _MOVE_COLUMNS = "game_id, seq, user_id, action, created_at, played_for"
@@ -22,10 +23,13 @@ _PACKABLE = (
 _PACKED = "SELECT packed FROM packed_moves WHERE game_id = $1"
 
 
-class CompactQueries(SqlBase):
+class CompactQueries(GameTables):
     """The :class:`Store`'s move log, whether packed or not, and the packing of old games."""
 
     async def moves(self, game_id: int) -> list[MoveRow]:
+        """The game's move log in order, the same once it is packed (see
+        :meth:`compact_finished`); :class:`DamagedLog` if its packed log cannot be unpacked
+        (the store's log has the detail)."""
         async with self._reading() as db:
             rows = await self._move_rows(db, game_id)
             # A packed game has no move rows left: only then is its packed row looked for.
@@ -39,6 +43,17 @@ class CompactQueries(SqlBase):
             raise DamagedLog(game_id, str(error)) from None
 
     async def compact_finished(self, before: datetime, *, limit: int = 100) -> int:
+        """Pack up to ``limit`` finished or ended games last changed (``updated_at``) before
+        ``before`` and not packed yet, oldest first; returns how many (call again while it is
+        ``limit``). Each game is packed in a short transaction of its own.
+
+        A game's move rows become one packed row and are deleted; on SQLite its state text is
+        also stored compressed (PostgreSQL compresses long text by itself). Nothing a reader
+        sees changes: :meth:`moves` and the game row's ``state`` read the same, the revision
+        stays. Lobbies, games without a state (a daily trek's anchor) and open games are never
+        touched. A game row whose packed state cannot be unpacked reads with the state
+        :data:`~bot.game.packing.DAMAGED_STATE`, which no state reader parses, and the store's
+        log has the detail. The space comes back with :meth:`reclaim_space`."""
         q = f"SELECT g.id FROM games g WHERE {_PACKABLE} ORDER BY g.updated_at, g.id LIMIT $2"
         until = self._time(before)
         async with self._transaction() as db:

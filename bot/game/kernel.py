@@ -20,6 +20,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from bot.archive.service import round_totals
 from bot.attendance import notify
@@ -30,7 +31,6 @@ from bot.db.errors import DatabaseUnavailable
 from bot.game import messages
 from bot.game.computers import Thinker
 from bot.game.errors import DamagedLog, DamagedState, NoGame, NotInGame, NotStarted
-from bot.game.interface import Store
 from bot.game.messages import Player
 from bot.game.names import seat_names
 from bot.game.outbox import Announcement, Picture
@@ -56,9 +56,11 @@ from bot.game.rows import (
     SeatResult,
 )
 from bot.game.since import since_last_turn
+from bot.game.store import GameStore
 from bot.ops.clock import Clock, utc_now
 from bot.standings.league import update_ratings
 from bot.standings.service import finishing_results
+from bot.stores import Store
 from engine import (
     Action,
     CascadiaError,
@@ -73,6 +75,8 @@ from engine import (
 )
 
 log = logging.getLogger(__name__)
+
+S = TypeVar("S", bound=GameStore)
 
 HOUR = timedelta(hours=1)
 
@@ -136,7 +140,7 @@ class LoadedGame:
 
 
 class GameKernel:
-    """What every part of the game service shares, on a :class:`~bot.store.Store`: the
+    """What every part of the game service shares, on a :class:`~bot.stores.Store`: the
     store, the clock, the thinker, loading a game and committing a turn."""
 
     def __init__(
@@ -167,6 +171,11 @@ class GameKernel:
         pings, computer turns): its shards own the game's guild and no other process's lease
         holds the game. Claimed until the lease ends."""
         return await self.store.claim_game(game_id, self.claimer)
+
+    def store_as(self, kind: type[S]) -> S:
+        """The store as ``kind``, a feature's own store (see :mod:`bot.stores`): the store the
+        application opened is every feature's at once, and each feature reads it as its own."""
+        return self.store.view(kind)
 
     def now(self) -> datetime:
         """The service's clock."""

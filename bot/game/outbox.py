@@ -1,7 +1,7 @@
 """Channel messages that must reach Discord: stored first, posted after, never lost or doubled.
 
 A write that announces something stores an :class:`Announcement` in the outbox in the same
-transaction (see :mod:`bot.store`). :class:`Outbox` drains the unsent rows after each commit,
+transaction (see :mod:`bot.stores`). :class:`Outbox` drains the unsent rows after each commit,
 periodically, and at start-up: it renders the pictures in a worker thread from the snapshot
 kept with the row, posts, and marks the row sent. A Discord error leaves the row for a later
 attempt with exponential backoff; the rows of one channel go out strictly in order.
@@ -43,9 +43,9 @@ from bot.game.captions import (
     environment_score,
     scores_description,
 )
-from bot.game.interface import Store
 from bot.game.replays import game_pictures
 from bot.game.rows import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow
+from bot.game.store import GameStore as Store
 from bot.panel.draft import PLAY_LABEL, play_custom_id
 from engine import GameRecord, GameState, Hex, score_state, state_from_json
 from render import environment_scale, render_display, render_environment, render_scores
@@ -324,7 +324,7 @@ class Outbox:
     """Channels whose last post was refused: they wait for a permission change."""
     claimer: Claimer = THIS_PROCESS
     """This process as it claims rows to post: only rows of its shards' guilds that no other
-    process holds (see :meth:`bot.store.Store.claim_outbox`)."""
+    process holds (see :meth:`bot.stores.Store.claim_outbox`)."""
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict, init=False)
     _retry_at: dict[int, float] = field(default_factory=dict, init=False)
     _posted: dict[int, int] = field(default_factory=dict, init=False)
@@ -335,7 +335,7 @@ class Outbox:
         many were posted.
 
         Never raises for a failed post: the row stays unsent and is retried later. Raises
-        :class:`~bot.store.DatabaseUnavailable` when the database is: a row posted but not
+        :class:`~bot.db.errors.DatabaseUnavailable` when the database is: a row posted but not
         yet marked sent is remembered and marked by a later drain, not posted again.
         """
         if self._closed:

@@ -1,5 +1,5 @@
 """The packed forms of a finished game kept for good (see
-:meth:`~bot.store.Store.compact_finished`): its move log as one zlib'd JSON document, and on
+:meth:`~bot.stores.Store.compact_finished`): its move log as one zlib'd JSON document, and on
 SQLite its state text zlib'd. Both come back exactly as they went in, or raise
 :class:`PackDamaged`."""
 

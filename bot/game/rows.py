@@ -148,30 +148,13 @@ class CommitResult:
 
 @dataclass(frozen=True)
 class ReminderNote:
-    """One reminder to record (see :meth:`bot.store.Store.record_reminders`): the game, its
+    """One reminder to record (see :meth:`bot.stores.Store.record_reminders`): the game, its
     revision when the reminder was decided, when the next one falls due and the message."""
 
     game_id: int
     expected_revision: int
     next_reminder_at: datetime | None
     outbox_messages: tuple[OutboxMessage, ...]
-
-
-@dataclass(frozen=True)
-class PanelRow:
-    """A player's turn-panel draft: the choices so far (opaque text) for one turn of a game.
-
-    ``revision`` is the game's revision the draft was made on; ``version`` goes up on every
-    save, so a press on an older copy of the panel can be told apart.
-    """
-
-    game_id: int
-    user_id: int
-    turn: int
-    revision: int
-    version: int
-    draft: str
-    updated_at: datetime
 
 
 @dataclass(frozen=True)

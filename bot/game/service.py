@@ -13,19 +13,19 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from bot.game.computers import Thinker
-from bot.game.interface import Store
 from bot.game.kernel import HOUR, GameKernel, LoadedGame, as_seat, new_seed
 from bot.game.lobby import Lobby
 from bot.game.lookups import Lookups
 from bot.game.rows import THIS_PROCESS, Claimer
 from bot.game.turns import Hint, Preview, Turns
 from bot.ops.clock import Clock, utc_now
+from bot.stores import Store
 
 __all__ = ["GameService", "Hint", "LoadedGame", "Preview", "as_seat"]
 
 
 class GameService(GameKernel):
-    """The operations behind the commands, on a :class:`~bot.store.Store`: the kernel's, and
+    """The operations behind the commands, on a :class:`~bot.stores.Store`: the kernel's, and
     those of its parts."""
 
     def __init__(

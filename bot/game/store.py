@@ -1,8 +1,8 @@
-"""The :class:`~bot.store.Store` written once, in SQL that SQLite and PostgreSQL both run.
+"""The game's store: lobbies, seats, moves, hints, the outbox and reminders, in SQL that
+SQLite and PostgreSQL both run; each feature's store builds on it (see :mod:`bot.stores`).
 
 Queries use asyncpg's ``$1`` placeholders and calls (see :mod:`bot.db.database`). A write
 that must know whether it changed a row says so with ``RETURNING``, never with a row count.
-Each method's contract is documented once, on :class:`~bot.store.Store`.
 """
 
 from __future__ import annotations
@@ -10,25 +10,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from datetime import datetime
 
-from bot.archive.store import ArchiveQueries
-from bot.attendance.notify_store import NotifyQueries
-from bot.attendance.store import AbsenceQueries
-from bot.daily.store import DailyQueries
-from bot.db.database import (
-    GAME_COLUMNS,
-    OPEN,
-    OUTBOX_COLUMNS,
-    OUTBOX_TABLES,
-    SEAT_COLUMNS,
-    Connection,
-    check_revision,
-    insert_seats,
-    load_seats,
-    marks,
-    reseat,
-    seat,
-)
+from bot.db.database import Connection, marks
 from bot.db.errors import NotFound
+from bot.game.claims import ClaimQueries
 from bot.game.compact import CompactQueries
 from bot.game.errors import (
     AlreadySeated,
@@ -39,45 +23,41 @@ from bot.game.errors import (
     NotActive,
     NotInLobby,
     NotSeated,
-    StalePanel,
 )
 from bot.game.rows import (
     OPEN_STATUSES,
-    Claimer,
     CommitResult,
     GameRow,
     GameStatus,
     HintRow,
     OutboxMessage,
     OutboxRow,
-    PanelRow,
     ReminderNote,
     Seat,
     SeatResult,
     UserGame,
 )
-from bot.standings.store import StandingsQueries
+from bot.game.tables import (
+    GAME_COLUMNS,
+    OPEN,
+    OUTBOX_COLUMNS,
+    OUTBOX_TABLES,
+    SEAT_COLUMNS,
+    TURN_KINDS,
+    check_revision,
+    insert_seats,
+    load_seats,
+    reseat,
+    seat,
+)
 
-_PANEL_COLUMNS = "game_id, user_id, turn, revision, version, draft, updated_at"
 _ENDED = {"status": GameStatus.ENDED.value, "next_reminder_at": None, "ping_due_at": None}
 _MAX_ERROR_CHARS = 2_000
 
 
-class SqlStore(
-    AbsenceQueries,
-    ArchiveQueries,
-    CompactQueries,
-    DailyQueries,
-    NotifyQueries,
-    StandingsQueries,
-):
-    """Every method of the :class:`Store`, once (those of absence in
-    :class:`~bot.attendance.store.AbsenceQueries`, of the archive in
-    :class:`~bot.archive.store.ArchiveQueries`, of the move log and its packing in
-    :class:`~bot.game.compact.CompactQueries`, of the daily trek in
-    :class:`~bot.daily.store.DailyQueries`, of notifications in
-    :class:`~bot.attendance.notify_store.NotifyQueries`); a backend subclass connects it to a
-    database."""
+class GameStore(ClaimQueries, CompactQueries):
+    """The game's own queries: lobbies, seats, moves, hints, the outbox, reminders and
+    claims, on either database. Each feature's store builds on it."""
 
     # --- lobby --------------------------------------------------------------------------------
 
@@ -85,6 +65,7 @@ class SqlStore(
         self, guild_id: int, channel_id: int, host_id: int, host_name: str, cards: str
     ) -> GameRow:
         # The partial unique index decides between two processes opening a lobby at once.
+        """Open a lobby in a channel with the host in seat 0; :class:`ChannelBusy` if taken."""
         q = (
             "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
             " updated_at, revision) VALUES ($1, $2, $3, $4, $5, $6, $6, 1)"
@@ -109,6 +90,9 @@ class SqlStore(
         max_seats: int = 4,
         computer: str | None = None,
     ) -> Seat:
+        """Seat a user (or, with ``computer``, a computer player) in the next free seat of a
+        lobby and bump the revision; raises :class:`NotInLobby`, :class:`AlreadySeated` or
+        :class:`LobbyFull`, in that order."""
         async with self._transaction() as db:
             game = await self._load_game(db, game_id, lock=True)
             if game.status is not GameStatus.LOBBY:
@@ -124,6 +108,12 @@ class SqlStore(
             return new
 
     async def leave(self, game_id: int, user_id: int) -> GameRow:
+        """Take a user's seat away in a lobby and return the game as it is afterwards.
+
+        The seats behind close up. The host leaving ends the lobby (status ``ended``: nobody is
+        left to start it, and handing it to someone who did not open it would surprise them).
+        Raises :class:`NotInLobby` or :class:`NotSeated`.
+        """
         async with self._transaction() as db:
             game = await self._load_game(db, game_id, lock=True)
             if game.status is not GameStatus.LOBBY:
@@ -137,12 +127,15 @@ class SqlStore(
             return await self._load_game(db, game_id)
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember the Discord message that shows the lobby (bookkeeping: no revision bump)."""
         q = "UPDATE games SET lobby_message_id = $1 WHERE id = $2 RETURNING id"
         async with self._transaction() as db:
             if await db.fetchval(q, message_id, game_id) is None:
                 raise NotFound("game", game_id)
 
     async def pass_host(self, game_id: int, *, old_host: int, new_host: int) -> bool:
+        """Make ``new_host`` the host in place of ``old_host`` (bookkeeping: no revision
+        bump); ``False`` if ``old_host`` was not the host any more."""
         q = "UPDATE games SET host_id = $1 WHERE id = $2 AND host_id = $3 RETURNING id"
         async with self._transaction() as db:
             return await db.fetchval(q, new_host, game_id, old_host) is not None
@@ -159,6 +152,12 @@ class SqlStore(
         next_reminder_at: datetime | None,
         ping_due_at: datetime | None = None,
     ) -> CommitResult:
+        """Turn a lobby into an active game with its first state and final seat order.
+
+        ``seat_order`` lists the user id of every seated player once, seat 0 first. Raises
+        :class:`RevisionConflict` (someone joined or left since), :class:`NotInLobby`, or
+        ``ValueError`` if ``seat_order`` is not exactly the seated users.
+        """
         async with self._transaction() as db:
             game = await self._load_game(db, game_id, lock=True)
             check_revision(game, expected_revision)
@@ -201,6 +200,15 @@ class SqlStore(
         ping_due_at: datetime | None = None,
         results: Sequence[SeatResult] = (),
     ) -> CommitResult:
+        """Store a move in one transaction: state, status and revision, log entry, outbox rows
+        and, for the move that finishes the game, its ``results``.
+
+        ``new_status`` is ``active`` or ``finished``. When ``turn_started_at`` differs from the
+        stored one a new turn has begun and the reminder count starts again from 0.
+        ``played_for`` says who chose a move its player did not (``"vote"``, ``"host"``,
+        ``"computer"``); ``ping_due_at`` when the ping owed for a turn message sent in quiet
+        hours is due. Raises :class:`RevisionConflict` (changing nothing) or :class:`NotActive`.
+        """
         if new_status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
             raise ValueError(f"a move cannot leave a game {new_status}")
         stamp = self._stamp()
@@ -230,6 +238,12 @@ class SqlStore(
     async def end_game(
         self, game_id: int, *, outbox_messages: Sequence[OutboxMessage] = ()
     ) -> CommitResult:
+        """Stop a lobby or a game in play early: status ``ended``, no more reminders.
+
+        Takes no expected revision: ending wins over anything in flight, and the bump makes any
+        move computed before it fail with :class:`RevisionConflict`. Raises :class:`GameClosed`
+        if the game is already finished or ended.
+        """
         async with self._transaction() as db:
             game = await self._load_game(db, game_id, lock=True)
             if game.status not in OPEN_STATUSES:
@@ -239,6 +253,9 @@ class SqlStore(
             return CommitResult(revision=revision, outbox_ids=ids)
 
     async def abandon_channel(self, channel_id: int) -> list[int]:
+        """The channel was deleted: its open game ends (status ``ended``, no more reminders)
+        and every message still to post there is dropped. Returns the ids of the games ended
+        (none when the channel had no open game)."""
         q = f"SELECT {GAME_COLUMNS} FROM games g WHERE g.channel_id = $1 AND g.status IN {OPEN}"
         unsent = "SELECT id FROM outbox WHERE channel_id = $1 AND sent_at IS NULL"
         async with self._transaction() as db:
@@ -254,6 +271,10 @@ class SqlStore(
     async def set_reminder_hours(
         self, game_id: int, reminder_hours: int, *, next_reminder_at: datetime | None
     ) -> GameRow:
+        """Change how often the player to move is reminded and when next; 0 turns reminders
+        off. The caller checks that the user is the host and computes ``next_reminder_at`` (see
+        :func:`bot.attendance.reminders.next_reminder_time`). Bookkeeping: no revision bump. Raises
+        :class:`GameClosed` on a finished or ended game."""
         if reminder_hours < 0:
             raise ValueError(f"reminder hours must be 0 or more: {reminder_hours}")
         settings = "reminder_hours = $2, next_reminder_at = $3"
@@ -263,20 +284,25 @@ class SqlStore(
     # --- reads --------------------------------------------------------------------------------
 
     async def get_game(self, game_id: int) -> GameRow | None:
+        """The game with this id, in any status."""
         row = await self._fetchrow(f"SELECT {GAME_COLUMNS} FROM games g WHERE g.id = $1", game_id)
         return None if row is None else self._game(row)
 
     async def get_active_game(self, channel_id: int) -> GameRow | None:
+        """The channel's game in the lobby or being played, if there is one."""
         q = f"SELECT {GAME_COLUMNS} FROM games g WHERE g.channel_id = $1 AND g.status IN {OPEN}"
         row = await self._fetchrow(q, channel_id)
         return None if row is None else self._game(row)
 
     async def seats(self, game_id: int) -> list[Seat]:
+        """The game's seats in seat order."""
         async with self._reading() as db:
             return await load_seats(db, game_id)
 
     async def seats_of(self, game_ids: Collection[int]) -> dict[int, list[Seat]]:
         # One list parameter, not one placeholder per id: no limit on how many games.
+        """The seats of several games at once, each game's in seat order (a game without
+        seats, or unknown, is left out)."""
         q = (
             f"SELECT {SEAT_COLUMNS} FROM seats s WHERE s.game_id {self._in('$1')}"
             " ORDER BY s.game_id, s.seat"
@@ -293,6 +319,8 @@ class SqlStore(
         statuses: Collection[GameStatus] = OPEN_STATUSES,
         channel_id: int | None = None,
     ) -> list[UserGame]:
+        """The games a user is seated at (only ``channel_id``'s when given), most recently
+        changed first."""
         wanted = sorted(GameStatus(status).value for status in statuses)
         if not wanted:
             return []
@@ -312,6 +340,8 @@ class SqlStore(
     async def record_hint(
         self, game_id: int, *, turn: int, user_id: int, moves: Sequence[str]
     ) -> HintRow:
+        """Note the hint given on ``turn``; :class:`HintTaken` if that turn had one, or
+        :class:`NotActive`. The game's revision stays: a hint changes nothing in play."""
         q = (
             "INSERT INTO hints (game_id, turn, user_id, moves, created_at)"
             " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING turn"
@@ -326,6 +356,7 @@ class SqlStore(
             return HintRow(game_id, turn, user_id, tuple(moves), self._moment(stamp))
 
     async def hints(self, game_id: int) -> list[HintRow]:
+        """The game's hints in turn order."""
         q = (
             "SELECT game_id, turn, user_id, moves, created_at FROM hints"
             " WHERE game_id = $1 ORDER BY turn"
@@ -340,6 +371,9 @@ class SqlStore(
     async def pending(
         self, limit: int = 50, *, max_attempts: int | None = None, channel_id: int | None = None
     ) -> list[OutboxRow]:
+        """Unsent outbox rows, oldest first; with ``max_attempts``, only rows tried fewer times;
+        with ``channel_id``, only that channel's. Rows of one channel must be posted in this
+        order: a caller that skips a failing row holds back the channel's later rows."""
         where = ["o.sent_at IS NULL"]
         params: list[int] = []
         if max_attempts is not None:
@@ -355,72 +389,15 @@ class SqlStore(
         )
         return [self._outbox(row) for row in await self._fetch(q, *params)]
 
-    async def claim_outbox(
-        self, claimer: Claimer, limit: int = 50, *, channel_id: int | None = None
-    ) -> list[OutboxRow]:
-        now = self._now()
-        q = (
-            "SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id"
-            f" WHERE o.sent_at IS NULL AND (g.guild_id >> 22) % $1 {self._in('$2')}"
-            " AND NOT EXISTS (SELECT 1 FROM outbox o2 WHERE o2.channel_id = o.channel_id"
-            " AND o2.sent_at IS NULL AND o2.id <= o.id"
-            " AND o2.claimed_by <> $3 AND o2.lease_until > $4)"
-            f"{'' if channel_id is None else ' AND o.channel_id = $6'} ORDER BY o.id LIMIT $5"
-        )
-        only = () if channel_id is None else (channel_id,)
-        shards = self._list(claimer.shard_ids)
-        async with self._transaction() as db:
-            rows = await db.fetch(
-                q, claimer.shard_count, shards, claimer.name, self._time(now), limit, *only
-            )
-            if not rows:
-                return []
-            ids = self._list(row[0] for row in rows)
-            q = f"UPDATE outbox SET claimed_by = $1, lease_until = $2 WHERE id {self._in('$3')}"
-            await db.execute(q, claimer.name, self._time(now + claimer.lease), ids)
-            return await self._outbox_rows(db, ids)
-
-    async def _outbox_rows(self, db: Connection, ids: object) -> list[OutboxRow]:
-        """The outbox rows of the ids in the list parameter ``ids``, oldest first."""
-        q = f"SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLES} WHERE o.id {self._in('$1')}"
-        q += " ORDER BY o.id"
-        return [self._outbox(row) for row in await db.fetch(q, ids)]
-
-    async def claim_game(self, game_id: int, claimer: Claimer) -> bool:
-        return game_id in await self.claim_games((game_id,), claimer)
-
-    async def claim_games(self, game_ids: Collection[int], claimer: Claimer) -> set[int]:
-        if not game_ids:
-            return set()
-        q = (
-            "UPDATE games SET claimed_by = $1, lease_until = $2"
-            f" WHERE id {self._in('$3')} AND (guild_id >> 22) % $4 {self._in('$5')}"
-            " AND (claimed_by IS NULL OR claimed_by = $1 OR lease_until <= $6) RETURNING id"
-        )
-        now = self._now()
-        until, stamp = self._time(now + claimer.lease), self._time(now)
-        ids, shards = self._list(game_ids), self._list(claimer.shard_ids)
-        async with self._transaction() as db:
-            rows = await db.fetch(q, claimer.name, until, ids, claimer.shard_count, shards, stamp)
-        return {row[0] for row in rows}
-
-    async def release_claims(self) -> int:
-        released = 0
-        async with self._transaction() as db:
-            for table in ("outbox", "games"):
-                q = (
-                    f"UPDATE {table} SET claimed_by = NULL, lease_until = NULL"
-                    " WHERE claimed_by IS NOT NULL RETURNING id"
-                )
-                released += len(await db.fetch(q))
-        return released
-
     async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
+        """One outbox row, sent or not."""
         q = f"SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLES} WHERE o.id = $1"
         row = await self._fetchrow(q, outbox_id)
         return None if row is None else self._outbox(row)
 
     async def mark_sent(self, outbox_id: int, message_id: int) -> None:
+        """Record that a row was posted as ``message_id`` and drop its snapshot; marking twice
+        keeps the first time and message id."""
         q = (
             "UPDATE outbox SET sent_at = COALESCE(sent_at, $1),"
             " message_id = COALESCE(message_id, $2) WHERE id = $3 RETURNING id"
@@ -431,6 +408,7 @@ class SqlStore(
             await db.execute("DELETE FROM outbox_snapshots WHERE outbox_id = $1", outbox_id)
 
     async def mark_failed(self, outbox_id: int, error: str) -> None:
+        """Count a failed attempt to post a row and keep the error; ignored once it is sent."""
         q = (
             "UPDATE outbox SET attempts = attempts + 1, last_error = $1"
             " WHERE id = $2 AND sent_at IS NULL RETURNING id"
@@ -442,6 +420,7 @@ class SqlStore(
                     raise NotFound("outbox message", outbox_id)
 
     async def latest_message(self, game_id: int) -> int | None:
+        """The Discord id of the game's latest posted turn message (start, turn or wipe)."""
         q = (
             "SELECT message_id FROM outbox WHERE game_id = $1 AND message_id IS NOT NULL"
             " AND kind IN ('start', 'turn', 'wipe') ORDER BY id DESC LIMIT 1"
@@ -450,6 +429,14 @@ class SqlStore(
         return None if message_id is None else int(message_id)
 
     async def forget_sent(self, sent_before: datetime, *, limit: int = 1000) -> int:
+        """Delete up to ``limit`` outbox rows posted before ``sent_before`` that nothing reads
+        any more, oldest first; returns how many (call again while it is ``limit``).
+
+        Kept whatever their age: every row not yet posted (a restart posts it, with its nonce),
+        each game's final message (``finish``, which its history links to) and its latest
+        turn message (what :meth:`latest_message` and :meth:`latest_turn_message` give). The
+        game rows, the move log and the final record are never touched. The space comes back
+        with :meth:`reclaim_space`."""
         q = (
             "SELECT o.id FROM outbox o WHERE o.sent_at < $1 AND o.kind <> 'finish'"
             " AND o.id <> COALESCE((SELECT max(t.id) FROM outbox t WHERE t.game_id = o.game_id"
@@ -465,6 +452,7 @@ class SqlStore(
         return len(deleted)
 
     async def latest_turn_message(self, game_id: int) -> OutboxRow | None:
+        """The row of the game's latest posted turn message (start, turn or wipe), if any."""
         q = (
             f"SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLES} WHERE o.game_id = $1"
             " AND o.message_id IS NOT NULL AND o.kind IN ('start', 'turn', 'wipe')"
@@ -473,9 +461,53 @@ class SqlStore(
         row = await self._fetchrow(q, game_id)
         return None if row is None else self._outbox(row)
 
+    # --- computer seats ---------------------------------------------------------------------
+
+    async def computer_games(self) -> list[GameRow]:
+        """Games being played with a seat handed to the computer, oldest first."""
+        rest = (
+            " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.computer IS NOT NULL)"
+            " ORDER BY g.id"
+        )
+        return await self._active_games(rest)
+
+    async def set_computer(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        seat: int,
+        computer: str,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        """Hand ``seat`` to the computer player ``computer`` for good and queue the news. The
+        revision goes up. Raises :class:`RevisionConflict`, :class:`NotActive` or
+        :class:`NotFound` (no such seat)."""
+        q = "UPDATE seats SET computer = $1 WHERE game_id = $2 AND seat = $3 RETURNING seat"
+        async with self._transaction() as db:
+            game = await self._lock_active(db, game_id, expected_revision)
+            if await db.fetchval(q, computer, game_id, seat) is None:
+                raise NotFound("seat", seat)
+            revision = await self._bump(db, game)
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return CommitResult(revision=revision, outbox_ids=ids)
+
+    async def turn_message_before(self, game_id: int, outbox_id: int) -> OutboxRow | None:
+        """The game's last turn message (start, turn or wipe) queued before ``outbox_id``,
+        sent or not."""
+        q = (
+            f"SELECT {OUTBOX_COLUMNS} FROM {OUTBOX_TABLES}"
+            " WHERE o.game_id = $1 AND o.id < $2"
+            f" AND o.kind IN {TURN_KINDS} ORDER BY o.id DESC LIMIT 1"
+        )
+        row = await self._fetchrow(q, game_id, outbox_id)
+        return None if row is None else self._outbox(row)
+
     # --- reminders, deadlines, computers, pings -----------------------------------------------
 
     async def due_reminders(self, now: datetime) -> list[GameRow]:
+        """Games being played, with reminders on, whose next reminder is at or before ``now``,
+        most overdue first."""
         rest = (
             " AND g.reminder_hours > 0 AND g.next_reminder_at IS NOT NULL"
             " AND g.next_reminder_at <= $1 ORDER BY g.next_reminder_at, g.id"
@@ -483,6 +515,11 @@ class SqlStore(
         return await self._active_games(rest, self._time(now))
 
     async def record_reminders(self, notes: Sequence[ReminderNote]) -> dict[int, CommitResult]:
+        """Count one more reminder for each note's turn, schedule the next and queue its
+        message, all in one transaction (one write to disk for a whole pass); by game id. The
+        revision stays as it is (bookkeeping). A game that a move changed since its note's
+        revision (the row :meth:`due_reminders` gave), or that is no longer being played, is
+        left out and left as it is."""
         results: dict[int, CommitResult] = {}
         if not notes:
             return results
@@ -512,6 +549,9 @@ class SqlStore(
         self, db: Connection, due: Sequence[tuple[GameRow, ReminderNote]]
     ) -> None:
         """One more reminder counted for each game, and its next one set."""
+        if self._dialect == "postgres":
+            await self._count_reminders_at_once(db, due)
+            return
         q = (
             "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = $1"
             " WHERE id = $2"
@@ -519,43 +559,13 @@ class SqlStore(
         for game, note in due:
             await db.execute(q, self._optional_time(note.next_reminder_at), game.id)
 
-    # --- turn panels --------------------------------------------------------------------------
-
-    async def get_panel(self, game_id: int, user_id: int) -> PanelRow | None:
-        q = f"SELECT {_PANEL_COLUMNS} FROM panels WHERE game_id = $1 AND user_id = $2"
-        row = await self._fetchrow(q, game_id, user_id)
-        return None if row is None else self._panel(row)
-
-    async def save_panel(
-        self,
-        game_id: int,
-        user_id: int,
-        *,
-        turn: int,
-        revision: int,
-        draft: str,
-        expected_version: int | None,
-    ) -> PanelRow:
-        values: tuple[object, ...] = (game_id, user_id, turn, revision, draft, self._stamp())
-        # One statement each way, so that two presses cannot both build on one version.
-        if expected_version is None:
-            q = (
-                "INSERT INTO panels (game_id, user_id, turn, revision, version, draft,"
-                " updated_at) VALUES ($1, $2, $3, $4, 1, $5, $6)"
-                " ON CONFLICT (game_id, user_id) DO UPDATE SET turn = excluded.turn,"
-                " revision = excluded.revision, version = panels.version + 1,"
-                " draft = excluded.draft, updated_at = excluded.updated_at"
-                f" RETURNING {_PANEL_COLUMNS}"
-            )
-        else:
-            q = (
-                "UPDATE panels SET turn = $3, revision = $4, version = version + 1,"
-                " draft = $5, updated_at = $6 WHERE game_id = $1 AND user_id = $2"
-                f" AND version = $7 RETURNING {_PANEL_COLUMNS}"
-            )
-            values += (expected_version,)
-        async with self._transaction() as db:
-            row = await db.fetchrow(q, *values)
-        if row is None and expected_version is not None:
-            raise StalePanel(game_id, user_id, expected_version)
-        return self._panel(row)
+    async def _count_reminders_at_once(
+        self, db: Connection, due: Sequence[tuple[GameRow, ReminderNote]]
+    ) -> None:
+        # All the games in one statement.
+        await db.execute(
+            "UPDATE games SET reminders_sent = reminders_sent + 1, next_reminder_at = n.at"
+            " FROM unnest($1::bigint[], $2::timestamptz[]) AS n(id, at) WHERE games.id = n.id",
+            [game.id for game, _ in due],
+            [self._optional_time(note.next_reminder_at) for _, note in due],
+        )

@@ -159,7 +159,7 @@ class Turns:
 
         ``policy`` (default: the seat's computer player, else ``fast``) chooses the move in
         the thinker's worker, as it chooses a skipped turn (see :mod:`bot.attendance.service`).
-        :class:`~bot.store.RevisionConflict` if the game changed meanwhile.
+        :class:`~bot.game.errors.RevisionConflict` if the game changed meanwhile.
         """
         loaded = await self.kernel.game_by_id(game_id)
         state = loaded.state

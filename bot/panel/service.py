@@ -17,11 +17,12 @@ from enum import StrEnum
 
 from bot.game import messages
 from bot.game.errors import BotError, NotInGame
-from bot.game.rows import CommitResult, GameStatus, PanelRow
+from bot.game.rows import CommitResult, GameStatus
 from bot.game.service import GameService, LoadedGame, as_seat
 from bot.panel import draft as panel_draft
 from bot.panel import steps as panel_steps
 from bot.panel.draft import Draft, Offer, Press, Step, Verb
+from bot.panel.store import PanelRow, PanelStore
 from engine import CascadiaError, GameState, NatureWipe, WipeThree, seat_score
 from render import render_environment
 
@@ -85,7 +86,7 @@ class Panels:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self.store = service.store
+        self.store = service.store_as(PanelStore)
 
     async def open(self, game_id: int, *, user_id: int, turn: int) -> Shown:
         """The Play button: the panel of ``user_id`` for turn ``turn``, resumed where it was

@@ -1,7 +1,7 @@
 """What is kept of old games and messages: once an hour, the rows of messages posted more than
-a week ago that nothing reads any more are forgotten (see :meth:`bot.store.Store.forget_sent`),
+a week ago that nothing reads any more are forgotten (see :meth:`bot.stores.Store.forget_sent`),
 then the games finished (or ended) more than a week ago are packed for good (see
-:meth:`bot.store.Store.compact_finished`), a batch a transaction so that no command waits long;
+:meth:`bot.stores.Store.compact_finished`), a batch a transaction so that no command waits long;
 the outbox drain then gives their space back."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.game.interface import Store
+from bot.game.store import GameStore as Store
 from bot.ops.clock import Clock
 
 log = logging.getLogger(__name__)

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from bot.game.interface import Store
 from bot.game.rows import SeatResult
 from bot.standings.store import Rating
+from bot.standings.store import StandingsStore as Store
 
 MODEL = PlackettLuce()
 """The rating model, with openskill's defaults (mu 25, sigma 25/3)."""

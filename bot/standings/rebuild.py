@@ -14,11 +14,11 @@ import sys
 from collections.abc import Sequence
 
 from bot.db.errors import StoreError
-from bot.db.target import open_store
 from bot.ops.config import database_from_env
 from bot.ops.target import describe
 from bot.standings.league import rebuild_ratings
 from bot.standings.service import backfill_results
+from bot.stores import open_store
 
 
 async def rebuild(database: str) -> str:

@@ -1,6 +1,6 @@
 """A finished game's results per seat, worked out once from its final state and move log.
 
-The statistics and the league read these values (:class:`~bot.store.SeatResult`) instead of
+The statistics and the league read these values (:class:`~bot.game.rows.SeatResult`) instead of
 replaying games. Ranks follow the rules: the higher total first, ties broken by the nature
 tokens left, players still tied sharing a rank. A turn's time is from the previous turn's
 message (the commit of the turn before) to the player's committed move, leaving out the time

@@ -10,14 +10,15 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.attendance.presence import Presence, presence_of
+from bot.attendance.store import AttendanceStore
 from bot.game.errors import BotError, DamagedLog
-from bot.game.interface import Store
 from bot.game.messages import Player
 from bot.game.names import seat_names
 from bot.game.records import UNREADABLE, read_state
 from bot.game.rows import GameRow, GameStatus, MoveRow, Seat, SeatResult
 from bot.standings import stats as texts
 from bot.standings.results import may_be_rated, seat_results
+from bot.standings.store import StandingsStore as Store
 from engine import GameState
 
 log = logging.getLogger(__name__)
@@ -53,11 +54,11 @@ async def finishing_results(
         finished_at=now,
         rated=rated,
         season=league.season,
-        presences=await presences(store, players),
+        presences=await presences(store.view(AttendanceStore), players),
     )
 
 
-async def presences(store: Store, players: Sequence[Player]) -> dict[int, Presence]:
+async def presences(store: AttendanceStore, players: Sequence[Player]) -> dict[int, Presence]:
     """The time away and quiet hours of a game's people, by user id: their turn times leave
     them out. Quiet hours are the ones set now (earlier settings are not kept)."""
     people = await store.people_of({p.user_id for p in players if p.user_id > 0})
@@ -94,7 +95,7 @@ async def backfill_results(store: Store, *, batch: int = 200) -> int:
                 finished_at=finished_at,
                 rated=False,
                 season=1,
-                presences=await presences(store, players),
+                presences=await presences(store.view(AttendanceStore), players),
             )
             await store.record_results(results)
             filled += 1

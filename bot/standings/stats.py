@@ -1,6 +1,6 @@
 """The standings as texts: a member's statistics, the server's figures and the leaderboard.
 
-Pure functions over the kept results (:class:`~bot.store.SeatResult`) and ratings: short,
+Pure functions over the kept results (:class:`~bot.game.rows.SeatResult`) and ratings: short,
 phone-sized answers, unit-tested on hand-made rows.
 """
 
@@ -79,7 +79,7 @@ def member_stats(
     results: Sequence[SeatResult], tablemates: Sequence[Tablemate], user_id: int
 ) -> MemberStats:
     """A member's figures from their seats and every seat of the games they sat at (see
-    :meth:`~bot.store.Store.member_results` and :meth:`~bot.store.Store.tablemates`)."""
+    :meth:`~bot.stores.Store.member_results` and :meth:`~bot.stores.Store.tablemates`)."""
     games: dict[int, list[Tablemate]] = defaultdict(list)
     for mate in tablemates:
         games[mate.game_id].append(mate)

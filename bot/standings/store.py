@@ -1,8 +1,5 @@
-"""The :class:`Store`'s queries of the standings: finished games' results, leagues, ratings.
-
-Written once in ``$1`` style over :class:`~bot.db.database.SqlBase`; each method's contract
-is documented on :class:`~bot.store.Store`.
-"""
+"""The standings' store: finished games' results, leagues, ratings, written once in ``$1``
+style over :class:`~bot.game.store.GameStore`."""
 
 from __future__ import annotations
 
@@ -10,17 +7,14 @@ import json
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from bot.db.database import Connection, Record, SqlBase
+from bot.db.database import Record
 from bot.game.rows import GameStatus, SeatResult
+from bot.game.store import GameStore
+from bot.game.tables import RESULT_COLUMNS
 
 _NOT_DAILY = "game_id NOT IN (SELECT game_id FROM daily_attempts)"
 """A daily trek's attempts have their own boards and streaks: the figures leave them out, so
 that nobody's private attempt shows in a server's records."""
-_RESULT_COLUMNS = (
-    "game_id, seat, guild_id, user_id, name, computer, handed_over, players, cards, score,"
-    " rank, nature_tokens, tokens_used, wildlife, habitats, corridor, turn_seconds, rated,"
-    " season, finished_at"
-)
 _RATING_COLUMNS = "player, name, mu, sigma, ordinal, games, wins, change"
 
 
@@ -66,46 +60,13 @@ class Rating:
     change: float
 
 
-class StandingsQueries(SqlBase):
+class StandingsStore(GameStore):
     """The :class:`Store`'s methods for the statistics and the rated league."""
 
     async def record_results(self, results: Sequence[SeatResult]) -> None:
+        """Keep the results of a finished game's seats; a seat kept before stays as it was."""
         async with self._transaction() as db:
             await self._insert_results(db, results)
-
-    async def _insert_results(self, db: Connection, results: Sequence[SeatResult]) -> None:
-        if not results:
-            return
-        q = (
-            f"INSERT INTO results ({_RESULT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8,"
-            " $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
-            " ON CONFLICT (game_id, seat) DO NOTHING"
-        )
-        await db.executemany(q, [self._result_values(r) for r in results])
-
-    def _result_values(self, r: SeatResult) -> tuple[object, ...]:
-        return (
-            r.game_id,
-            r.seat,
-            r.guild_id,
-            r.user_id,
-            r.name,
-            r.computer,
-            int(r.handed_over),
-            r.players,
-            r.cards,
-            r.score,
-            r.rank,
-            r.nature_tokens,
-            r.tokens_used,
-            json.dumps(r.wildlife, sort_keys=True),
-            json.dumps(r.habitats, sort_keys=True),
-            r.corridor,
-            json.dumps(list(r.turn_seconds)),
-            int(r.rated),
-            r.season,
-            self._time(r.finished_at),
-        )
 
     def _result(self, row: Record) -> SeatResult:
         return SeatResult(
@@ -132,8 +93,11 @@ class StandingsQueries(SqlBase):
         )
 
     async def member_results(self, user_id: int, *, guild_id: int | None) -> list[SeatResult]:
+        """The person ``user_id``'s seats in finished games (those they left to the computer
+        too), in this server's games only unless ``guild_id`` is ``None``; oldest first. Daily
+        trek attempts are left out: they have their own boards."""
         q = (
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE user_id = $1"
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE user_id = $1"
             f" AND (computer IS NULL OR handed_over = 1) AND {_NOT_DAILY}"
             + ("" if guild_id is None else " AND guild_id = $2")
             + " ORDER BY finished_at, game_id"
@@ -143,6 +107,9 @@ class StandingsQueries(SqlBase):
 
     async def tablemates(self, user_id: int, *, guild_id: int | None) -> list[Tablemate]:
         # Only what head to head needs, of every seat at the member's games: no JSON to read.
+        """Every seat (theirs and the others') of the finished games the person ``user_id``
+        sat at, as head to head needs it, by game and seat; ``guild_id`` as for
+        :meth:`member_results`."""
         where = "m.user_id = $1" + ("" if guild_id is None else " AND m.guild_id = $2")
         q = (
             "SELECT r.game_id, r.seat, r.user_id, r.name, r.computer, r.handed_over, r.rank"
@@ -156,20 +123,26 @@ class StandingsQueries(SqlBase):
         ]
 
     async def guild_results(self, guild_id: int) -> list[SeatResult]:
+        """Every seat of the server's finished games but daily trek attempts, oldest game
+        first."""
         q = (
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE guild_id = $1 AND {_NOT_DAILY}"
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE guild_id = $1 AND {_NOT_DAILY}"
             " ORDER BY finished_at, game_id, seat"
         )
         return [self._result(row) for row in await self._fetch(q, guild_id)]
 
     async def rated_results(self) -> list[SeatResult]:
+        """Every rated seat, by server and season, oldest game first: what ratings are
+        rebuilt from."""
         q = (
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE rated = 1"
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE rated = 1"
             " ORDER BY guild_id, season, finished_at, game_id, seat"
         )
         return [self._result(row) for row in await self._fetch(q)]
 
     async def games_without_results(self, limit: int = 500) -> list[int]:
+        """Ids of finished games whose results are not kept yet (finished before they were),
+        lowest first."""
         q = (
             "SELECT g.id FROM games g WHERE g.status = $1 AND NOT EXISTS"
             " (SELECT 1 FROM results r WHERE r.game_id = g.id) ORDER BY g.id LIMIT $2"
@@ -180,6 +153,7 @@ class StandingsQueries(SqlBase):
     # --- the league ---------------------------------------------------------------------------
 
     async def league(self, guild_id: int) -> League:
+        """The server's league (off, season 1, if it was never turned on)."""
         q = "SELECT guild_id, enabled, season FROM leagues WHERE guild_id = $1"
         row = await self._fetchrow(q, guild_id)
         if row is None:
@@ -189,6 +163,8 @@ class StandingsQueries(SqlBase):
     async def set_league(
         self, guild_id: int, *, enabled: bool | None = None, new_season: bool = False
     ) -> League:
+        """Turn the server's league on or off (``None``: as it is) and, with ``new_season``,
+        close its season and start the next; returns the league as it is afterwards."""
         q = (
             "INSERT INTO leagues (guild_id, enabled, season) VALUES ($1, $2, $3)"
             " ON CONFLICT (guild_id) DO UPDATE SET enabled = $2, season = $3"
@@ -207,6 +183,8 @@ class StandingsQueries(SqlBase):
             return new
 
     async def set_member(self, guild_id: int, user_id: int, *, joined: bool) -> bool:
+        """Add a person to the server's league or take them out; ``False`` if they were
+        already in (or out)."""
         async with self._transaction() as db:
             was = await db.fetchval(
                 "SELECT 1 FROM league_members WHERE guild_id = $1 AND user_id = $2",
@@ -228,6 +206,7 @@ class StandingsQueries(SqlBase):
             return (was is None) == joined
 
     async def league_members(self, guild_id: int, user_ids: Collection[int]) -> set[int]:
+        """Which of ``user_ids`` joined the server's league."""
         q = f"SELECT user_id FROM league_members WHERE guild_id = $1 AND user_id {self._in('$2')}"
         rows = await self._fetch(q, guild_id, self._list(user_ids))
         return {row["user_id"] for row in rows}
@@ -247,6 +226,7 @@ class StandingsQueries(SqlBase):
         )
 
     async def ratings(self, guild_id: int, season: int, players: Collection[str]) -> list[Rating]:
+        """The ratings of ``players`` in a season who have one."""
         if not players:
             return []
         marks = ", ".join(f"${n}" for n in range(3, 3 + len(players)))
@@ -258,6 +238,7 @@ class StandingsQueries(SqlBase):
         return [self._rating(row) for row in rows]
 
     async def save_ratings(self, guild_id: int, season: int, ratings: Sequence[Rating]) -> None:
+        """Keep these ratings in a season, replacing the players' earlier ones."""
         q = (
             f"INSERT INTO ratings (guild_id, season, {_RATING_COLUMNS}) VALUES ($1, $2, $3, $4,"
             " $5, $6, $7, $8, $9, $10) ON CONFLICT (guild_id, season, player) DO UPDATE SET"
@@ -282,6 +263,7 @@ class StandingsQueries(SqlBase):
             await db.executemany(q, args)
 
     async def leaderboard(self, guild_id: int, season: int, limit: int = 20) -> list[Rating]:
+        """A season's best ``limit`` ratings, highest ordinal first."""
         q = (
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = $1 AND season = $2"
             " ORDER BY ordinal DESC, player LIMIT $3"
@@ -289,6 +271,7 @@ class StandingsQueries(SqlBase):
         return [self._rating(row) for row in await self._fetch(q, guild_id, season, limit)]
 
     async def rating_place(self, guild_id: int, season: int, player: str) -> int | None:
+        """A player's place on a season's leaderboard (1 first), if they are rated in it."""
         q = (
             "SELECT 1 + (SELECT COUNT(*) FROM ratings o WHERE o.guild_id = r.guild_id"
             " AND o.season = r.season AND (o.ordinal > r.ordinal"
@@ -299,5 +282,6 @@ class StandingsQueries(SqlBase):
         return None if place is None else int(place)
 
     async def clear_ratings(self) -> None:
+        """Drop every rating of every server and season (before rebuilding them)."""
         async with self._transaction() as db:
             await db.execute("DELETE FROM ratings")

@@ -22,8 +22,8 @@ import pytest
 
 from bot.db.backup import KEEP, BackupError, Backups, backup, backups_in, inspect, restore
 from bot.db.schema import load_migrations
-from bot.db.sqlite import SqliteStore
 from bot.ops.preflight import check_database
+from bot.stores import SqliteStore
 from tests.bot.test_migrate import everything, fill
 
 ROOT = Path(__file__).resolve().parents[2]

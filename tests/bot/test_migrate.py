@@ -15,13 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.attendance.notify_store import NotifySettings
+from bot.attendance.store import NotifySettings
 from bot.db.migrate import TABLES, MigrateError, copy_database
-from bot.db.postgres import PostgresStore
-from bot.db.sqlite import SqliteStore
-from bot.game.interface import Store
 from bot.game.rows import GameStatus, OutboxMessage, ReminderNote
 from bot.game.service import GameService, LoadedGame
+from bot.stores import PostgresStore, SqliteStore, Store
 from engine import Move, PlaceTile, PlaceToken, Take, apply, legal_actions
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.db.sqlite import SqliteStore
 from bot.game.service import GameService
+from bot.stores import SqliteStore
 from tests.bot.clocks import FakeClock
 from tests.bot.core.conftest import START
 from tests.bot.core.test_results import ADA, BOB, GUILD, _game, _play_out

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from bot.app import Application
-from bot.db.sqlite import SqliteStore
 from bot.ops.config import Settings
 from bot.shell.client import CascadiaBot
+from bot.stores import SqliteStore
 
 
 @pytest.fixture

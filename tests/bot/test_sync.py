@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from bot.app import Application
-from bot.db.sqlite import SqliteStore
 from bot.ops.config import Settings
 from bot.shell.client import CascadiaBot
 from bot.shell.sync import SyncRecord, fingerprint, record_path, sync_if_changed
+from bot.stores import SqliteStore
 
 
 @pytest.fixture

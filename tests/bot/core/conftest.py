@@ -9,9 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.db.target import open_store
-from bot.game.interface import Store
 from bot.game.service import GameService
+from bot.stores import Store, open_store
 from tests.bot.clocks import FakeClock
 
 START = datetime(2024, 5, 1, 12, tzinfo=UTC)

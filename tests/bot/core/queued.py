@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.game.interface import Store
 from bot.game.outbox import Announcement
+from bot.stores import Store
 
 
 async def queued(store: Store, kind: str | None = None) -> list[Announcement]:

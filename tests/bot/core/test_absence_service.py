@@ -22,10 +22,10 @@ from bot.attendance.service import (
 )
 from bot.game.computers import Thinker, think
 from bot.game.errors import NotHost, NotInGame
-from bot.game.interface import Store
 from bot.game.outbox import Announcement
 from bot.game.records import move_text
 from bot.game.service import GameService, LoadedGame
+from bot.stores import Store
 from engine import GameState, Move, choose
 from tests.bot.clocks import FakeClock
 from tests.bot.core.queued import queued

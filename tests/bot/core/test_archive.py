@@ -18,12 +18,10 @@ from bot.archive.service import (
     history_text,
     round_totals,
 )
-from bot.db.postgres import PostgresStore
-from bot.db.sqlite import SqliteStore
-from bot.game.interface import Store
 from bot.game.messages import help_message
 from bot.game.rows import GameRow, GameStatus
 from bot.game.service import GameService
+from bot.stores import PostgresStore, SqliteStore, Store
 from tests.bot.clocks import FakeClock
 from tests.bot.core.test_service import (
     ADA,

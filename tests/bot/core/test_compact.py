@@ -11,14 +11,12 @@ from datetime import timedelta
 import pytest
 
 from bot.archive.service import Archive
-from bot.db.postgres import PostgresStore
-from bot.db.sqlite import SqliteStore
 from bot.game.errors import DamagedState
-from bot.game.interface import Store
 from bot.game.rows import GameRow, GameStatus
 from bot.game.service import GameService
 from bot.retention.forgetting import KEEP_UNPACKED, Forgetting, Pass
 from bot.standings.service import stats_answer
+from bot.stores import PostgresStore, SqliteStore, Store
 from tests.bot.clocks import FakeClock
 from tests.bot.core.test_service import ADA, BOB, GUILD, _any_turn, _current_user
 

@@ -28,12 +28,12 @@ from bot.game.errors import (
     NotYourTurn,
     RevisionConflict,
 )
-from bot.game.interface import Store
 from bot.game.messages import Player, play_command, your_turn_line
 from bot.game.outbox import Announcement
 from bot.game.records import state_text
 from bot.game.rows import GameStatus
 from bot.game.service import GameService, LoadedGame
+from bot.stores import Store
 from engine import (
     GameRecord,
     InvalidInput,

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 import pytest
 
 from bot.computers.turns import ComputerTurns
-from bot.db.postgres import PostgresStore
 from bot.game.computers import Thinker
 from bot.game.service import GameService
+from bot.stores import PostgresStore
 from sandbox import pgserver
 from tests.bot.clocks import FakeClock
 from tests.bot.core.conftest import START

@@ -25,9 +25,9 @@ from bot.daily.service import (
 )
 from bot.daily.store import AttemptCounted, DailyEntry
 from bot.game import messages
-from bot.game.interface import Store
 from bot.game.records import move_text, read_state
 from bot.game.service import GameService
+from bot.stores import Store
 from engine import Day, Move, choose, daily_deal
 from engine.daily import daily_seed
 from tests.bot.clocks import FakeClock

@@ -9,9 +9,9 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.db.target import open_store
 from bot.game.errors import DamagedState
 from bot.game.service import GameService
+from bot.stores import open_store
 from tests.bot.clocks import FakeClock
 from tests.bot.core.conftest import START
 from tests.bot.core.test_service import _any_turn, _current_user

@@ -17,11 +17,9 @@ from pathlib import Path
 import pytest
 
 from bot.db.errors import CannotSave
-from bot.db.sqlite import SqliteStore
-from bot.db.target import open_store
-from bot.game.interface import Store
 from bot.game.service import GameService
 from bot.shell.errors import user_message
+from bot.stores import SqliteStore, Store, open_store
 from tests.bot.clocks import FakeClock
 from tests.bot.core.conftest import START
 from tests.bot.core.test_service import _any_turn, _current_user

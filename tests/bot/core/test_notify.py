@@ -16,18 +16,18 @@ import pytest
 from bot.attendance import notify
 from bot.attendance.notices import Notices
 from bot.attendance.notify import BadNotifySetting, NotifyChange
-from bot.attendance.notify_store import NotifySettings
 from bot.attendance.presence import Presence
 from bot.attendance.quiet import QuietHours
 from bot.attendance.reminder_queue import ReminderQueue
 from bot.attendance.service import Attendance
+from bot.attendance.store import NotifySettings
 from bot.daily.service import DailyTrek
 from bot.game.captions import Attachment
-from bot.game.interface import Store
 from bot.game.outbox import Announcement, DirectRefused, Outbox, Picture, Post
 from bot.game.records import move_text
 from bot.game.rows import OutboxRow
 from bot.game.service import GameService, LoadedGame
+from bot.stores import Store
 from engine import Move, choose
 from tests.bot.clocks import FakeClock
 

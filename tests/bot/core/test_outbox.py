@@ -14,9 +14,7 @@ from typing import Any
 import pytest
 
 from benchmarks import positions
-from bot.db.target import open_store
 from bot.game.captions import Attachment
-from bot.game.interface import Store
 from bot.game.outbox import (
     SNAPSHOT_VERSION,
     Announcement,
@@ -29,6 +27,7 @@ from bot.game.outbox import (
 )
 from bot.game.records import state_text
 from bot.game.rows import Claimer, GameRow, OutboxRow
+from bot.stores import Store, open_store
 from engine import Hex, Phase, apply, new_game, score_state, seat_score, state_to_json
 from engine.players import random_action
 from render import environment_scale, render_environment

@@ -7,14 +7,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.db.target import open_store
 from bot.game.errors import HintUsed, NotInGame, NotYourTurn, StalePanel
-from bot.game.interface import Store
 from bot.game.messages import play_command
 from bot.game.service import GameService, LoadedGame
 from bot.panel.draft import Draft, Press, Step, Verb, command_text
 from bot.panel.service import CLOSED, Outcome, PanelGone, PanelRefused, Panels, Shown
 from bot.panel.steps import suggestion
+from bot.stores import Store, open_store
 from engine import InvalidInput, ranked_moves
 
 GUILD, CHANNEL = 1, 10

@@ -13,8 +13,6 @@ from openskill.models import PlackettLuce
 
 from bot.attendance.presence import AwayPeriod, Presence
 from bot.attendance.quiet import QuietHours
-from bot.db.sqlite import SqliteStore
-from bot.game.interface import Store
 from bot.game.messages import Player
 from bot.game.rows import GameStatus, MoveRow, SeatResult
 from bot.game.service import GameService, LoadedGame
@@ -22,6 +20,7 @@ from bot.standings.league import player_key, rate, rebuild_ratings
 from bot.standings.results import may_be_rated, ranks, tokens_used, turn_seconds
 from bot.standings.service import backfill_results
 from bot.standings.store import Rating
+from bot.stores import SqliteStore, Store
 from engine import (
     Move,
     PlaceTile,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.game.interface import Store
 from bot.game.rows import OutboxMessage
 from bot.retention.forgetting import KEEP_SENT, Forgetting, Pass
+from bot.stores import Store
 from tests.bot.clocks import FakeClock
 
 

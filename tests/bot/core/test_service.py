@@ -27,7 +27,6 @@ from bot.game.errors import (
     RevisionConflict,
     TooManyLobbies,
 )
-from bot.game.interface import Store
 from bot.game.lobby import parse_cards
 from bot.game.messages import Player, my_games_message
 from bot.game.outbox import Announcement, render_pictures
@@ -35,6 +34,7 @@ from bot.game.records import last_placements
 from bot.game.rows import Claimer, GameStatus, MoveRow
 from bot.game.service import GameService, LoadedGame
 from bot.game.turns import parse_wipe
+from bot.stores import Store
 from engine import (
     GameRecord,
     GameState,

@@ -8,7 +8,6 @@ from datetime import timedelta
 
 import pytest
 
-from bot.game.interface import Store
 from bot.game.rows import SeatResult
 from bot.standings.service import (
     NoSeason,
@@ -29,6 +28,7 @@ from bot.standings.stats import (
     stats_message,
 )
 from bot.standings.store import Rating, Tablemate
+from bot.stores import Store
 from tests.bot.core.conftest import START
 
 GUILD = 1

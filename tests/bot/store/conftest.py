@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.db.target import open_store
-from bot.game.interface import Store
+from bot.stores import Store, open_store
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import START
 

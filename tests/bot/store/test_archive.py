@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.game.interface import Store
 from bot.game.rows import GameRow, GameStatus
+from bot.stores import Store
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import (
     BOB,

@@ -10,9 +10,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.db.target import open_store
-from bot.game.interface import Store
 from bot.game.rows import Claimer, GameRow
+from bot.stores import Store, open_store
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import HOST, NAMES, START, message
 

@@ -13,12 +13,10 @@ from datetime import timedelta
 import asyncpg
 import pytest
 
-from bot.db.postgres import PostgresStore
-from bot.db.sqlite import SqliteStore
 from bot.game.errors import DamagedLog
-from bot.game.interface import Store
 from bot.game.packing import DAMAGED_STATE
 from bot.game.rows import GameRow, GameStatus
+from bot.stores import PostgresStore, SqliteStore, Store
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import BOB, GUILD, HOST, START, lobby, message, move, started
 

@@ -11,10 +11,9 @@ from datetime import timedelta
 import pytest
 
 from bot.daily.store import AttemptCounted, DailyStart
-from bot.db.target import open_store
 from bot.game.errors import ChannelBusy
-from bot.game.interface import Store
 from bot.game.rows import GameStatus, SeatResult
+from bot.stores import Store, open_store
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import START, message
 

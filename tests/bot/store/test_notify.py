@@ -9,9 +9,9 @@ from datetime import timedelta
 
 import pytest
 
-from bot.attendance.notify_store import NotifySettings
-from bot.game.interface import Store
+from bot.attendance.store import NotifySettings
 from bot.game.rows import OutboxMessage, OutboxRow
+from bot.stores import Store
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import BOB, CAROL, START, message, move, started
 

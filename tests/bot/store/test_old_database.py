@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.db.sqlite import SqliteStore
 from bot.game.outbox import Announcement
 from bot.game.rows import GameStatus
 from bot.game.service import GameService
+from bot.stores import SqliteStore
 from engine import Move, PlaceTile, PlaceToken, Take, apply, legal_actions, parse_action
 
 FIXTURE = Path(__file__).parent / "data" / "v2.sqlite3"

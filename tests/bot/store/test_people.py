@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.attendance.store import Person
-from bot.game.interface import Store
+from bot.stores import Store
 from tests.bot.store.test_store import BOB, CAROL, DAVE, START
 
 

@@ -14,9 +14,10 @@ from datetime import timedelta
 import pytest
 
 from bot.db.errors import ConnectionLost
-from bot.db.postgres import POOL_SIZE, PostgresStore
+from bot.db.postgres import POOL_SIZE
 from bot.game.outbox import Outbox, Post
 from bot.game.rows import Claimer
+from bot.stores import PostgresStore
 from sandbox import pgserver
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import HOST, NAMES, START, message

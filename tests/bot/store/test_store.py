@@ -24,8 +24,6 @@ import pytest
 from bot.attendance.reminders import catch_up
 from bot.db.errors import DatabaseTooNew, NotFound, StoreError
 from bot.db.schema import Migration, load_migrations, split_statements
-from bot.db.sqlite import SqliteStore
-from bot.db.target import open_store
 from bot.game.errors import (
     AlreadySeated,
     ChannelBusy,
@@ -36,7 +34,6 @@ from bot.game.errors import (
     NotSeated,
     RevisionConflict,
 )
-from bot.game.interface import Store
 from bot.game.rows import (
     Claimer,
     CommitResult,
@@ -46,6 +43,7 @@ from bot.game.rows import (
     ReminderNote,
     Seat,
 )
+from bot.stores import SqliteStore, Store, open_store
 from tests.bot.clocks import FakeClock
 
 GUILD = 10

@@ -18,11 +18,9 @@ import asyncpg
 import pytest
 
 from bot.db.errors import DatabaseTooNew, StoreError
-from bot.db.postgres import PostgresStore
 from bot.db.schema import Migration, load_migrations
-from bot.db.sqlite import SqliteStore
-from bot.db.target import open_store
 from bot.ops.target import describe, is_postgres_url, safe_url
+from bot.stores import PostgresStore, SqliteStore, open_store
 from tests.bot.clocks import FakeClock
 from tests.bot.store.test_store import BOB, CHANNEL, HOST, lobby, move, started
 
