@@ -30,8 +30,17 @@ from bot.shell.client import CascadiaBot, claimer_for
 from bot.shell.parts import Announce, Parts, Pass
 from bot.stores import Store
 
-EXTENSIONS = ("bot.play.cog", "bot.archive.cog", "bot.standings.cog")
-"""The extensions the client loads, in order (the first owns the ``/cascadia`` group)."""
+EXTENSIONS = (
+    "bot.play.cog",
+    "bot.lobby.cog",
+    "bot.panel.cog",
+    "bot.attendance.cog",
+    "bot.daily.cog",
+    "bot.archive.cog",
+    "bot.standings.cog",
+)
+"""Each feature's extension, in the order the client loads them: each adds its commands to
+the one ``/cascadia`` group and registers its buttons."""
 
 
 class Application:

@@ -189,7 +189,7 @@ SCORING_CARD_MODULES = {
 }
 
 
-DISCORD_ROOMS = {"shell", "cog.py", "notify_cog.py", "views.py"}
+DISCORD_ROOMS = {"shell", "cog.py", "views.py"}
 
 
 def _discord_free_files() -> list[Path]:

@@ -23,6 +23,7 @@ from bot.game.uploads import fit_upload
 from bot.shell import errors
 from bot.shell.buttons import ActionButton
 from bot.shell.client import CascadiaBot
+from bot.shell.commands import add_commands, remove_commands
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -150,21 +151,12 @@ async def _recent_games(interaction: Interaction, current: str) -> list[app_comm
 
 async def setup(bot: CascadiaBot) -> None:
     """Add the archive's commands to ``/cascadia`` and register the history's buttons
-    (called by ``load_extension``, after :mod:`bot.play.cog`)."""
-    group = bot.tree.get_command("cascadia")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError(
-            "bot.archive.cog needs the /cascadia group of bot.play.cog, loaded first"
-        )
-    group.add_command(history)
-    group.add_command(replay)
+    (called by ``load_extension``)."""
+    add_commands(bot, history, replay)
     bot.add_dynamic_items(HistoryButton)
 
 
 async def teardown(bot: CascadiaBot) -> None:
     """Take the commands and buttons away with the extension."""
-    group = bot.tree.get_command("cascadia")
-    if isinstance(group, app_commands.Group):
-        group.remove_command("history")
-        group.remove_command("replay")
+    remove_commands(bot, history.name, replay.name)
     bot.remove_dynamic_items(HistoryButton)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.archive.store import ArchiveStore as Store
+from bot.game.captions import MAX_CHOICES
 from bot.game.errors import BotError, DamagedLog, DamagedState
 from bot.game.names import safe, seat_names
 from bot.game.records import UNREADABLE, logged_actions, read_state
@@ -25,8 +26,6 @@ log = logging.getLogger(__name__)
 
 PAGE_SIZE = 5
 """Games on one page of ``history``: five entries stay well inside a message."""
-MAX_CHOICES = 25
-"""Discord shows at most 25 autocomplete choices."""
 MAX_LABEL = 100
 """Discord's limit on an autocomplete choice's name."""
 

@@ -15,12 +15,14 @@ import io
 from dataclasses import dataclass
 
 import discord
+from discord import app_commands
 
 from bot.daily.service import ACTIONS, AttemptOpen, DailyTrek
 from bot.game.captions import environment_description, environment_score, scores_description
 from bot.game.errors import BotError
 from bot.game.names import clean, safe
 from bot.shell.client import CascadiaBot
+from bot.shell.commands import add_commands, remove_commands
 from engine import Day
 from render import render_environment, render_scores
 
@@ -214,3 +216,34 @@ async def name_channel(
         if not (can.view_channel and can.send_messages):
             text += " I need View Channel and Send Messages there to post them."
     return text
+
+
+@app_commands.command(
+    name="daily", description="The daily trek: one solo deal a day, and its board"
+)
+@app_commands.describe(
+    action="play (default), board, show (a member's board) or channel (Manage Server)",
+    date="The day, YYYY-MM-DD (board and show; default today, UTC)",
+    user="Whose finished board (show)",
+    channel="Where the daily messages go (channel; default this one)",
+)
+@app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in ACTIONS])
+async def daily_command(
+    interaction: Interaction,
+    action: str | None = None,
+    date: str | None = None,
+    user: discord.Member | discord.User | None = None,
+    channel: discord.TextChannel | None = None,
+) -> None:
+    """Play today's deal, or see a day's board."""
+    await daily(interaction, DailyRequest(action, date, user, channel))
+
+
+async def setup(bot: CascadiaBot) -> None:
+    """Add ``/cascadia daily`` (called by ``load_extension``)."""
+    add_commands(bot, daily_command)
+
+
+async def teardown(bot: CascadiaBot) -> None:
+    """Take the command away with the extension."""
+    remove_commands(bot, daily_command.name)

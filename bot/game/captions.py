@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from bot.game.messages import places
 from engine import GameState, ScoreSheet, score_state, seat_score
 
+MAX_CHOICES = 25
+"""The most choices Discord takes in one autocomplete answer."""
 MAX_DESCRIPTION = 1024
 """Discord's limit on an attachment's description."""
 MAX_STEM = 40

@@ -15,13 +15,16 @@ from typing import Any
 
 import aiohttp
 import discord
+from discord import app_commands
 
 from bot.game import computers, messages
+from bot.game.captions import MAX_CHOICES
 from bot.game.errors import NoGame
 from bot.game.rows import GameStatus
 from bot.game.service import LoadedGame
 from bot.shell.buttons import ActionButton, GameButton, Question
 from bot.shell.client import CascadiaBot
+from bot.shell.commands import add_commands, remove_commands
 from bot.shell.permissions import outcome, require_permissions
 from engine import CardSet
 
@@ -316,3 +319,67 @@ LOBBY_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ComputerButton,
 )
 """The dynamic items the cog registers: the lobby's and the host's choice of computer."""
+
+
+CARD_SUGGESTIONS = (
+    ("random (default)", "random"),
+    ("A for every wildlife (suggested first game)", "A"),
+    ("B for every wildlife", "B"),
+    ("C for every wildlife", "C"),
+    ("D for every wildlife", "D"),
+    ("Family variant", "family"),
+    ("Intermediate variant", "intermediate"),
+)
+"""What ``/cascadia new``'s cards option suggests."""
+
+
+@app_commands.command(name="new", description="Open a game lobby in this channel")
+@app_commands.describe(
+    cards="random (default), A-D for all, ABCDA (bear elk salmon hawk fox), family, intermediate"
+)
+async def new(interaction: Interaction, cards: str | None = None) -> None:
+    """Open a lobby with the caller as host."""
+    await open_lobby(interaction, cards)
+
+
+@new.autocomplete("cards")
+async def _cards_autocomplete(
+    interaction: Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    typed = current.strip()
+    found = [
+        app_commands.Choice(name=name, value=value)
+        for name, value in CARD_SUGGESTIONS
+        if typed.lower() in name.lower()
+    ]
+    if len(typed) == 5 and all(c in "ABCDabcd" for c in typed):
+        found.insert(0, app_commands.Choice(name=typed.upper(), value=typed.upper()))
+    return found[:MAX_CHOICES]
+
+
+@app_commands.command(name="join", description="Take a seat in this channel's lobby")
+async def join_command(interaction: Interaction) -> None:
+    """Seat the caller."""
+    await join(interaction, None)
+
+
+@app_commands.command(name="start", description="Start the game with the seated players (host)")
+async def start_command(interaction: Interaction) -> None:
+    """Start the game."""
+    await start(interaction, None)
+
+
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (new, join_command, start_command)
+
+
+async def setup(bot: CascadiaBot) -> None:
+    """Add the lobby's commands to ``/cascadia`` and register its buttons, so that lobbies
+    posted before a restart still work (called by ``load_extension``)."""
+    add_commands(bot, *COMMANDS)
+    bot.add_dynamic_items(*LOBBY_BUTTONS)
+
+
+async def teardown(bot: CascadiaBot) -> None:
+    """Take the commands and buttons away with the extension."""
+    remove_commands(bot, *(command.name for command in COMMANDS))
+    bot.remove_dynamic_items(*LOBBY_BUTTONS)

@@ -326,3 +326,14 @@ class PanelSelect(
 
 PANEL_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PlayButton, PanelButton, PanelSelect)
 """The dynamic items the client registers."""
+
+
+async def setup(bot: CascadiaBot) -> None:
+    """Register the turn panel's buttons, so that panels opened before a restart still work
+    (called by ``load_extension``)."""
+    bot.add_dynamic_items(*PANEL_ITEMS)
+
+
+async def teardown(bot: CascadiaBot) -> None:
+    """Take the buttons away with the extension."""
+    bot.remove_dynamic_items(*PANEL_ITEMS)

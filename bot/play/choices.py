@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.game.captions import MAX_CHOICES
 from bot.game.kernel import as_seat
 from bot.game.messages import tile_text
 from engine import (
@@ -20,8 +21,6 @@ from engine import (
     tile_positions,
 )
 
-MAX_CHOICES = 25
-"""Discord shows at most this many choices."""
 RETURN = "return"
 """The ``token_at`` value that returns the token to the bag."""
 

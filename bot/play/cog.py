@@ -1,4 +1,5 @@
-"""The ``/cascadia`` commands.
+"""The game's own ``/cascadia`` commands: play, preview, hint, wipe, board, status, score,
+mygames, export, help, leave and end.
 
 Each command acknowledges first (Discord allows three seconds), then reads: parse (the
 transformers below) -> the game service (load, engine, save with the revision read) -> post
@@ -11,17 +12,11 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.attendance import cog as absence
-from bot.attendance import notify_cog as notifications
-from bot.attendance.notify import NotifyChange
-from bot.attendance.reminder_queue import ReminderQueue
-from bot.attendance.service import Attendance
-from bot.daily import cog as trek
 from bot.daily.service import DailyTrek
 from bot.game import messages
 from bot.game.captions import (
@@ -37,11 +32,11 @@ from bot.game.records import export_file
 from bot.game.rows import GameStatus
 from bot.game.service import LoadedGame
 from bot.lobby import cog as lobby
-from bot.panel import cog as panel
 from bot.play import choices
 from bot.play.views import CONFIRM_BUTTONS, EndConfirmation, LeaveConfirmation
 from bot.shell import errors
 from bot.shell.client import CascadiaBot
+from bot.shell.commands import add_commands, remove_commands
 from bot.shell.permissions import outcome
 from engine import Hex, InvalidInput, Move
 from render import render_display, render_environment, render_preview, render_scores
@@ -50,18 +45,6 @@ log = logging.getLogger(__name__)
 
 Interaction = discord.Interaction[CascadiaBot]
 
-MAX_REMINDER_HOURS = 24 * 30
-MAX_DEADLINE_HOURS = 24 * 30
-
-CARD_SUGGESTIONS = (
-    ("random (default)", "random"),
-    ("A for every wildlife (suggested first game)", "A"),
-    ("B for every wildlife", "B"),
-    ("C for every wildlife", "C"),
-    ("D for every wildlife", "D"),
-    ("Family variant", "family"),
-    ("Intermediate variant", "intermediate"),
-)
 
 TURN_OPTIONS = {
     "pair": "The display pair to take, 1-4",
@@ -176,423 +159,287 @@ def _png(name: str, data: bytes, description: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
-class Cascadia(commands.Cog):
-    """Play Cascadia in a channel, a turn at a time."""
+async def _done(interaction: Interaction, sent: bool, text: str) -> None:
+    await interaction.followup.send(outcome(interaction, text, posted=sent), ephemeral=True)
 
-    cascadia = app_commands.Group(
-        name="cascadia",
-        description="Play Cascadia in this channel",
-        # Direct messages too: a daily trek is played there (the client admits only the
-        # commands that work without a server, see CascadiaBot.admit).
-        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
+
+async def _last_game(interaction: Interaction) -> LoadedGame:
+    return await interaction.client.service.last_game(
+        _channel_id(interaction), user_id=interaction.user.id
     )
 
-    def __init__(self, bot: CascadiaBot) -> None:
-        self.bot = bot
 
-    async def cog_load(self) -> None:
-        """Register the lobby buttons, the turn panel's and the votes', so that messages
-        posted before a restart still work."""
-        self.bot.add_dynamic_items(
-            *lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS, *absence.BUTTONS, *CONFIRM_BUTTONS
-        )
-
-    async def cog_unload(self) -> None:
-        """Take the buttons away with the cog."""
-        self.bot.remove_dynamic_items(
-            *lobby.LOBBY_BUTTONS, *panel.PANEL_ITEMS, *absence.BUTTONS, *CONFIRM_BUTTONS
-        )
-
-    # --- the lobby ----------------------------------------------------------------------------
-
-    @cascadia.command(name="new", description="Open a game lobby in this channel")
-    @app_commands.describe(
-        cards="random (default), A-D for all, ABCDA (bear elk salmon hawk fox), family, "
-        "intermediate"
+@app_commands.command(
+    name="leave", description="Give up your seat (in a game in play the computer takes it)"
+)
+async def leave(interaction: Interaction) -> None:
+    """Unseat the caller from the lobby; in a game in play, after a confirmation, hand
+    their seat to the computer."""
+    loaded = await interaction.client.service.game(_channel_id(interaction))
+    if loaded.state is None:
+        await lobby.leave(interaction, loaded.game.id)
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    loaded = await interaction.client.service.turns.check_can_leave(
+        _channel_id(interaction), user_id=interaction.user.id
     )
-    async def new(self, interaction: Interaction, cards: str | None = None) -> None:
-        """Open a lobby with the caller as host."""
-        await lobby.open_lobby(interaction, cards)
-
-    @new.autocomplete("cards")
-    async def _cards_autocomplete(
-        self, interaction: Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        typed = current.strip()
-        found = [
-            app_commands.Choice(name=name, value=value)
-            for name, value in CARD_SUGGESTIONS
-            if typed.lower() in name.lower()
-        ]
-        if len(typed) == 5 and all(c in "ABCDabcd" for c in typed):
-            found.insert(0, app_commands.Choice(name=typed.upper(), value=typed.upper()))
-        return found[: choices.MAX_CHOICES]
-
-    @cascadia.command(name="join", description="Take a seat in this channel's lobby")
-    async def join(self, interaction: Interaction) -> None:
-        """Seat the caller."""
-        await lobby.join(interaction, None)
-
-    @cascadia.command(
-        name="leave", description="Give up your seat (in a game in play the computer takes it)"
+    await interaction.followup.send(
+        "Leave this game for good? The computer (fast) plays your seat from now on.",
+        view=LeaveConfirmation(interaction, game_id=loaded.game.id),
+        ephemeral=True,
     )
-    async def leave(self, interaction: Interaction) -> None:
-        """Unseat the caller from the lobby; in a game in play, after a confirmation, hand
-        their seat to the computer."""
-        loaded = await self.bot.service.game(_channel_id(interaction))
-        if loaded.state is None:
-            await lobby.leave(interaction, loaded.game.id)
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        loaded = await self.bot.service.turns.check_can_leave(
-            _channel_id(interaction), user_id=interaction.user.id
-        )
-        await interaction.followup.send(
-            "Leave this game for good? The computer (fast) plays your seat from now on.",
-            view=LeaveConfirmation(interaction, game_id=loaded.game.id),
-            ephemeral=True,
-        )
 
-    @cascadia.command(name="start", description="Start the game with the seated players (host)")
-    async def start(self, interaction: Interaction) -> None:
-        """Start the game."""
-        await lobby.start(interaction, None)
 
-    # --- playing ------------------------------------------------------------------------------
+@app_commands.command(name="play", description="Play your whole turn")
+@app_commands.describe(**TURN_OPTIONS)
+async def play(
+    interaction: Interaction,
+    pair: Pair,
+    tile_at: TileAt,
+    rotation: Rotation,
+    token_at: TokenAt,
+    token: Pair | None = None,
+) -> None:
+    """Take a pair, place the tile, place or return the token; the next player is
+    pinged in the channel."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
+    result = await interaction.client.service.turns.play(
+        await _turn_channel(interaction), user_id=interaction.user.id, move=move
+    )
+    await _done(interaction, await interaction.client.announce(result.outbox_ids), "Turn played.")
 
-    @cascadia.command(name="play", description="Play your whole turn")
-    @app_commands.describe(**TURN_OPTIONS)
-    async def play(
-        self,
-        interaction: Interaction,
-        pair: Pair,
-        tile_at: TileAt,
-        rotation: Rotation,
-        token_at: TokenAt,
-        token: Pair | None = None,
-    ) -> None:
-        """Take a pair, place the tile, place or return the token; the next player is
-        pinged in the channel."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
-        result = await self.bot.service.turns.play(
-            await _turn_channel(interaction), user_id=interaction.user.id, move=move
-        )
-        await self._done(interaction, await self.bot.announce(result.outbox_ids), "Turn played.")
 
-    @cascadia.command(name="preview", description="See a turn before playing it (only you see it)")
-    @app_commands.describe(**TURN_OPTIONS)
-    async def preview(
-        self,
-        interaction: Interaction,
-        pair: Pair,
-        tile_at: TileAt,
-        rotation: Rotation,
-        token_at: TokenAt,
-        token: Pair | None = None,
-    ) -> None:
-        """Show the environment after the turn and the score change; nothing is played."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
-        found = await self.bot.service.turns.preview(
-            await _turn_channel(interaction), user_id=interaction.user.id, move=move
-        )
-        state = found.game.require_state()
+@app_commands.command(name="preview", description="See a turn before playing it (only you see it)")
+@app_commands.describe(**TURN_OPTIONS)
+async def preview(
+    interaction: Interaction,
+    pair: Pair,
+    tile_at: TileAt,
+    rotation: Rotation,
+    token_at: TokenAt,
+    token: Pair | None = None,
+) -> None:
+    """Show the environment after the turn and the score change; nothing is played."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    move = Move(pair, pair if token is None else token, tile_at, rotation, token_at)
+    found = await interaction.client.service.turns.preview(
+        await _turn_channel(interaction), user_id=interaction.user.id, move=move
+    )
+    state = found.game.require_state()
+    image = await asyncio.to_thread(
+        render_preview,
+        found.after,
+        found.seat,
+        name=found.game.players[found.seat].name,
+        highlight=found.placed,
+        score=found.score_after,
+    )
+    await interaction.followup.send(
+        messages.preview_message(
+            found.score_before, found.score_after, your_turn=found.seat == state.current
+        ),
+        file=_png(
+            "preview.png",
+            image,
+            "Preview: "
+            + environment_description(
+                found.game.players[found.seat].name,
+                found.after,
+                found.seat,
+                found.score_after,
+            ),
+        ),
+        ephemeral=True,
+    )
+
+
+@app_commands.command(name="hint", description="The computer's best moves for your turn (once)")
+async def hint(interaction: Interaction) -> None:
+    """Show privately the fast computer player's three best moves, each as the exact
+    ``/cascadia play`` command, and the preview of the first; once per turn."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    found = await interaction.client.service.turns.hint(
+        await _turn_channel(interaction), user_id=interaction.user.id
+    )
+    files = []
+    if found.previews:
+        best = found.previews[0]
         image = await asyncio.to_thread(
             render_preview,
-            found.after,
-            found.seat,
-            name=found.game.players[found.seat].name,
-            highlight=found.placed,
-            score=found.score_after,
+            best.after,
+            best.seat,
+            name=best.game.players[best.seat].name,
+            highlight=best.placed,
+            score=best.score_after,
         )
-        await interaction.followup.send(
-            messages.preview_message(
-                found.score_before, found.score_after, your_turn=found.seat == state.current
+        description = "Hint: " + environment_description(
+            best.game.players[best.seat].name, best.after, best.seat, best.score_after
+        )
+        files.append(_png("hint.png", image, description))
+    await interaction.followup.send(found.text(), files=files, ephemeral=True)
+
+
+@app_commands.command(
+    name="wipe", description="Wipe three matching tokens, or spend a nature token"
+)
+@app_commands.describe(
+    tokens="Leave empty for the three-of-a-kind wipe; or the tokens to wipe with a nature "
+    "token, e.g. 1 3"
+)
+async def wipe(interaction: Interaction, tokens: str | None = None) -> None:
+    """Replace display tokens; the same player then goes on with their turn."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    result = await interaction.client.service.turns.wipe(
+        await _turn_channel(interaction), user_id=interaction.user.id, tokens=tokens
+    )
+    sent = await interaction.client.announce(result.outbox_ids)
+    await _done(interaction, sent, "Wiped: the new display is in the channel.")
+
+
+@app_commands.command(name="board", description="The display and a player's environment")
+@app_commands.describe(player="Whose environment (default: yours)")
+async def board(
+    interaction: Interaction, player: discord.Member | discord.User | None = None
+) -> None:
+    """Show privately the display and one environment."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    loaded = await _last_game(interaction)
+    state = loaded.require_state()
+    who = player or interaction.user
+    seat = loaded.seat_of(who.id)
+    if seat is None:
+        raise NotInGame("You are" if player is None else f"{safe(clean(who.display_name))} is")
+    points = environment_score(state, seat)
+    display, environment = await asyncio.gather(
+        asyncio.to_thread(render_display, state),
+        asyncio.to_thread(
+            render_environment,
+            state,
+            seat,
+            name=loaded.players[seat].name,
+            score=points,
+        ),
+    )
+    await interaction.followup.send(
+        messages.board_message(state, seat, loaded.players),
+        files=[
+            _png("display.png", display, display_description(state)),
+            _png(
+                environment_files(loaded.names)[seat],
+                environment,
+                environment_description(loaded.players[seat].name, state, seat, points),
             ),
-            file=_png(
-                "preview.png",
-                image,
-                "Preview: "
-                + environment_description(
-                    found.game.players[found.seat].name,
-                    found.after,
-                    found.seat,
-                    found.score_after,
-                ),
-            ),
-            ephemeral=True,
-        )
-
-    @cascadia.command(name="hint", description="The computer's best moves for your turn (once)")
-    async def hint(self, interaction: Interaction) -> None:
-        """Show privately the fast computer player's three best moves, each as the exact
-        ``/cascadia play`` command, and the preview of the first; once per turn."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        found = await self.bot.service.turns.hint(
-            await _turn_channel(interaction), user_id=interaction.user.id
-        )
-        files = []
-        if found.previews:
-            best = found.previews[0]
-            image = await asyncio.to_thread(
-                render_preview,
-                best.after,
-                best.seat,
-                name=best.game.players[best.seat].name,
-                highlight=best.placed,
-                score=best.score_after,
-            )
-            description = "Hint: " + environment_description(
-                best.game.players[best.seat].name, best.after, best.seat, best.score_after
-            )
-            files.append(_png("hint.png", image, description))
-        await interaction.followup.send(found.text(), files=files, ephemeral=True)
-
-    @cascadia.command(
-        name="wipe", description="Wipe three matching tokens, or spend a nature token"
+        ],
+        ephemeral=True,
     )
-    @app_commands.describe(
-        tokens="Leave empty for the three-of-a-kind wipe; or the tokens to wipe with a nature "
-        "token, e.g. 1 3"
+
+
+@app_commands.command(name="status", description="Whose turn it is, and how far the game is")
+async def status(interaction: Interaction) -> None:
+    """Show privately whose turn it is, since when, turn numbers, tiles left, cards."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    loaded = await _last_game(interaction)
+    if loaded.state is None:
+        text = lobby.lobby_text(loaded)
+    else:
+        deadline, away = await interaction.client.service.lookups.turn_facts(loaded)
+        text = messages.status_message(
+            loaded.state,
+            loaded.players,
+            turn_started_at=loaded.game.turn_started_at,
+            ended=loaded.game.status is GameStatus.ENDED,
+            deadline=deadline,
+            away=away,
+        )
+    await interaction.followup.send(text, ephemeral=True)
+
+
+@app_commands.command(name="score", description="The score sheet as it stands")
+async def score(interaction: Interaction) -> None:
+    """Show the score sheet (picture and words)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    loaded = await _last_game(interaction)
+    sheet = loaded.score_sheet()
+    final = loaded.game.status is GameStatus.FINISHED
+    title = "Final scores" if final else "Scores so far"
+    # Until the game is over the picture marks the leader, not a winner.
+    image = await asyncio.to_thread(render_scores, sheet, title=title, final=final)
+    await interaction.followup.send(
+        messages.score_message(sheet, final=final),
+        file=_png("scores.png", image, scores_description(sheet, final=final)),
+        ephemeral=True,
     )
-    async def wipe(self, interaction: Interaction, tokens: str | None = None) -> None:
-        """Replace display tokens; the same player then goes on with their turn."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        result = await self.bot.service.turns.wipe(
-            await _turn_channel(interaction), user_id=interaction.user.id, tokens=tokens
-        )
-        sent = await self.bot.announce(result.outbox_ids)
-        await self._done(interaction, sent, "Wiped: the new display is in the channel.")
 
-    async def _done(self, interaction: Interaction, sent: bool, text: str) -> None:
-        await interaction.followup.send(outcome(interaction, text, posted=sent), ephemeral=True)
 
-    # --- looking ------------------------------------------------------------------------------
+@app_commands.command(name="mygames", description="Your games, and where it is your turn")
+async def mygames(interaction: Interaction) -> None:
+    """List the caller's open games across channels."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    games = await interaction.client.service.lookups.my_games(interaction.user.id)
+    await interaction.followup.send(messages.my_games_message(games), ephemeral=True)
 
-    @cascadia.command(name="board", description="The display and a player's environment")
-    @app_commands.describe(player="Whose environment (default: yours)")
-    async def board(
-        self, interaction: Interaction, player: discord.Member | discord.User | None = None
-    ) -> None:
-        """Show privately the display and one environment."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        loaded = await self._last_game(interaction)
-        state = loaded.require_state()
-        who = player or interaction.user
-        seat = loaded.seat_of(who.id)
-        if seat is None:
-            raise NotInGame("You are" if player is None else f"{safe(clean(who.display_name))} is")
-        points = environment_score(state, seat)
-        display, environment = await asyncio.gather(
-            asyncio.to_thread(render_display, state),
-            asyncio.to_thread(
-                render_environment,
-                state,
-                seat,
-                name=loaded.players[seat].name,
-                score=points,
-            ),
-        )
-        await interaction.followup.send(
-            messages.board_message(state, seat, loaded.players),
-            files=[
-                _png("display.png", display, display_description(state)),
-                _png(
-                    environment_files(loaded.names)[seat],
-                    environment,
-                    environment_description(loaded.players[seat].name, state, seat, points),
-                ),
-            ],
-            ephemeral=True,
-        )
 
-    @cascadia.command(name="status", description="Whose turn it is, and how far the game is")
-    async def status(self, interaction: Interaction) -> None:
-        """Show privately whose turn it is, since when, turn numbers, tiles left, cards."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        loaded = await self._last_game(interaction)
-        if loaded.state is None:
-            text = lobby.lobby_text(loaded)
-        else:
-            deadline, away = await self.bot.service.lookups.turn_facts(loaded)
-            text = messages.status_message(
-                loaded.state,
-                loaded.players,
-                turn_started_at=loaded.game.turn_started_at,
-                ended=loaded.game.status is GameStatus.ENDED,
-                deadline=deadline,
-                away=away,
-            )
-        await interaction.followup.send(text, ephemeral=True)
-
-    @cascadia.command(name="score", description="The score sheet as it stands")
-    async def score(self, interaction: Interaction) -> None:
-        """Show the score sheet (picture and words)."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        loaded = await self._last_game(interaction)
-        sheet = loaded.score_sheet()
-        final = loaded.game.status is GameStatus.FINISHED
-        title = "Final scores" if final else "Scores so far"
-        # Until the game is over the picture marks the leader, not a winner.
-        image = await asyncio.to_thread(render_scores, sheet, title=title, final=final)
-        await interaction.followup.send(
-            messages.score_message(sheet, final=final),
-            file=_png("scores.png", image, scores_description(sheet, final=final)),
-            ephemeral=True,
-        )
-
-    @cascadia.command(name="mygames", description="Your games, and where it is your turn")
-    async def mygames(self, interaction: Interaction) -> None:
-        """List the caller's open games across channels."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        games = await self.bot.service.lookups.my_games(interaction.user.id)
-        await interaction.followup.send(messages.my_games_message(games), ephemeral=True)
-
-    @cascadia.command(name="export", description="Download the game record (JSON)")
-    async def export(self, interaction: Interaction) -> None:
-        """The game's settings, players, moves, table and scores as a JSON file."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        document = await self.bot.service.lookups.export(
-            _channel_id(interaction), user_id=interaction.user.id
-        )
-        name, text = export_file(document)
-        data = text.encode()
-        await interaction.followup.send(
-            "The game record:", file=discord.File(io.BytesIO(data), filename=name), ephemeral=True
-        )
-
-    @cascadia.command(name="help", description="How to play, and the commands")
-    async def help(self, interaction: Interaction) -> None:
-        """A short how-to-play."""
-        await interaction.response.send_message(messages.help_message(), ephemeral=True)
-
-    # --- running the game ---------------------------------------------------------------------
-
-    @cascadia.command(
-        name="settings", description="Show or change the reminders and turn deadline (host)"
+@app_commands.command(name="export", description="Download the game record (JSON)")
+async def export(interaction: Interaction) -> None:
+    """The game's settings, players, moves, table and scores as a JSON file."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    document = await interaction.client.service.lookups.export(
+        _channel_id(interaction), user_id=interaction.user.id
     )
-    @app_commands.describe(
-        reminder_hours="Remind the player to move after this many hours; 0 turns reminders off",
-        deadline_hours="After this many hours the others may vote to skip a turn; 0: no deadline",
+    name, text = export_file(document)
+    data = text.encode()
+    await interaction.followup.send(
+        "The game record:", file=discord.File(io.BytesIO(data), filename=name), ephemeral=True
     )
-    async def settings(
-        self,
-        interaction: Interaction,
-        reminder_hours: app_commands.Range[int, 0, MAX_REMINDER_HOURS] | None = None,
-        deadline_hours: app_commands.Range[int, 0, MAX_DEADLINE_HOURS] | None = None,
-    ) -> None:
-        """Show the settings; the host may change the reminder interval and the deadline."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        channel_id = _channel_id(interaction)
-        game = (await self.bot.service.game(channel_id)).game
-        if reminder_hours is not None:
-            game = await self.bot.part(ReminderQueue).set_reminder_hours(
-                channel_id, user_id=interaction.user.id, hours=reminder_hours
-            )
-        if deadline_hours is not None:
-            game = await self.bot.part(Attendance).set_deadline_hours(
-                channel_id, user_id=interaction.user.id, hours=deadline_hours
-            )
-        changed = reminder_hours is not None or deadline_hours is not None
-        await interaction.followup.send(
-            messages.settings_message(
-                game.reminder_hours, changed=changed, deadline_hours=game.deadline_hours
-            ),
-            ephemeral=True,
-        )
 
-    @cascadia.command(name="skip", description="Skip the current turn now (host)")
-    async def skip(self, interaction: Interaction) -> None:
-        """Ask for confirmation, then the computer plays the current turn."""
-        await absence.skip(interaction)
 
-    @cascadia.command(
-        name="notify",
-        description="Your own settings: how you hear of your turns, quiet hours, time away",
-    )
-    @app_commands.describe(
-        away_until="Time away: the day you are back, YYYY-MM-DD (no reminders, deadlines wait)",
-        away_note="A word for the others with your time away (shown with your turns)",
-        quiet_from="Quiet hours: no pings from this hour (0-23)",
-        quiet_to="Quiet hours: up to this hour (0-23)",
-        timezone="Your time zone for quiet hours, such as Europe/Berlin",
-        clear="Turn off: away, quiet, digest, or reminders (back to each game's)",
-        dm="Also a direct message at each of your turns, with a Play button",
-        heads_up="A short direct message when you are next",
-        digest_hour="Once a day at this hour (your time zone), your games waiting for you",
-        channel_ping="Mention you in the channel at your turn (off: your name only)",
-        reminder_hours="Your own reminder interval in every game, hours (0: none)",
-    )
-    @app_commands.choices(
-        clear=[app_commands.Choice(name=name, value=name) for name in notifications.CLEARABLE]
-    )
-    @app_commands.autocomplete(timezone=absence.zone_autocomplete)
-    async def notify(
-        self,
-        interaction: Interaction,
-        away_until: str | None = None,
-        away_note: app_commands.Range[str, 1, 100] | None = None,
-        quiet_from: app_commands.Range[int, 0, 23] | None = None,
-        quiet_to: app_commands.Range[int, 0, 23] | None = None,
-        timezone: str | None = None,
-        clear: str | None = None,
-        dm: bool | None = None,
-        heads_up: bool | None = None,
-        digest_hour: app_commands.Range[int, 0, 23] | None = None,
-        channel_ping: bool | None = None,
-        reminder_hours: app_commands.Range[int, 0, MAX_REMINDER_HOURS] | None = None,
-    ) -> None:
-        """Show the caller's own settings, or change them, in all their games."""
-        # Both value types take the options in the order the command lists them.
-        change = notifications.PresenceChange(
-            away_until, away_note, quiet_from, quiet_to, timezone, clear
-        )
-        notices = NotifyChange(dm, heads_up, digest_hour, channel_ping, reminder_hours)
-        await notifications.notify(interaction, change, notices)
+@app_commands.command(name="help", description="How to play, and the commands")
+async def help(interaction: Interaction) -> None:
+    """A short how-to-play."""
+    await interaction.response.send_message(messages.help_message(), ephemeral=True)
 
-    @cascadia.command(
-        name="daily", description="The daily trek: one solo deal a day, and its board"
-    )
-    @app_commands.describe(
-        action="play (default), board, show (a member's board) or channel (Manage Server)",
-        date="The day, YYYY-MM-DD (board and show; default today, UTC)",
-        user="Whose finished board (show)",
-        channel="Where the daily messages go (channel; default this one)",
-    )
-    @app_commands.choices(action=[app_commands.Choice(name=a, value=a) for a in trek.ACTIONS])
-    async def daily(
-        self,
-        interaction: Interaction,
-        action: str | None = None,
-        date: str | None = None,
-        user: discord.Member | discord.User | None = None,
-        channel: discord.TextChannel | None = None,
-    ) -> None:
-        """Play today's deal, or see a day's board."""
-        await trek.daily(interaction, trek.DailyRequest(action, date, user, channel))
 
-    @cascadia.command(name="end", description="End this channel's game (host or Manage Channels)")
-    async def end(self, interaction: Interaction) -> None:
-        """Ask for confirmation, then end the game for everyone."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        can_manage = interaction.permissions.manage_channels
-        loaded = await self.bot.service.turns.check_can_end(
-            _channel_id(interaction), user_id=interaction.user.id, can_manage=can_manage
-        )
-        what = "game" if loaded.state is not None else "lobby"
-        await interaction.followup.send(
-            f"End this {what} for everyone? This cannot be undone.",
-            view=EndConfirmation(interaction, game_id=loaded.game.id),
-            ephemeral=True,
-        )
+@app_commands.command(name="end", description="End this channel's game (host or Manage Channels)")
+async def end(interaction: Interaction) -> None:
+    """Ask for confirmation, then end the game for everyone."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    can_manage = interaction.permissions.manage_channels
+    loaded = await interaction.client.service.turns.check_can_end(
+        _channel_id(interaction), user_id=interaction.user.id, can_manage=can_manage
+    )
+    what = "game" if loaded.state is not None else "lobby"
+    await interaction.followup.send(
+        f"End this {what} for everyone? This cannot be undone.",
+        view=EndConfirmation(interaction, game_id=loaded.game.id),
+        ephemeral=True,
+    )
 
-    async def _last_game(self, interaction: Interaction) -> LoadedGame:
-        return await self.bot.service.last_game(
-            _channel_id(interaction), user_id=interaction.user.id
-        )
+
+COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
+    leave,
+    play,
+    preview,
+    hint,
+    wipe,
+    board,
+    status,
+    score,
+    mygames,
+    export,
+    help,
+    end,
+)
 
 
 async def setup(bot: CascadiaBot) -> None:
-    """Add the cog (called by ``load_extension``)."""
-    await bot.add_cog(Cascadia(bot))
+    """Add the game's commands to ``/cascadia`` and register the confirmations' buttons
+    (called by ``load_extension``)."""
+    add_commands(bot, *COMMANDS)
+    bot.add_dynamic_items(*CONFIRM_BUTTONS)
+
+
+async def teardown(bot: CascadiaBot) -> None:
+    """Take the commands and buttons away with the extension."""
+    remove_commands(bot, *(command.name for command in COMMANDS))
+    bot.remove_dynamic_items(*CONFIRM_BUTTONS)

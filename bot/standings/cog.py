@@ -18,6 +18,7 @@ from bot.daily.service import DailyTrek, streak_line
 from bot.game.errors import BotError
 from bot.game.names import clean
 from bot.shell.client import CascadiaBot
+from bot.shell.commands import add_commands, remove_commands
 from bot.standings import service as standings
 from render import render_score_history
 
@@ -112,18 +113,10 @@ COMMANDS: tuple[app_commands.Command[Any, ..., None], ...] = (
 
 
 async def setup(bot: CascadiaBot) -> None:
-    """Add the commands to ``/cascadia`` (called by ``load_extension``, after
-    :mod:`bot.play.cog`)."""
-    group = bot.tree.get_command("cascadia")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("load bot.play.cog before bot.standings.cog: /cascadia is missing")
-    for command in COMMANDS:
-        group.add_command(command)
+    """Add the standings' commands to ``/cascadia`` (called by ``load_extension``)."""
+    add_commands(bot, *COMMANDS)
 
 
 async def teardown(bot: CascadiaBot) -> None:
     """Take the commands away with the extension."""
-    group = bot.tree.get_command("cascadia")
-    if isinstance(group, app_commands.Group):
-        for command in COMMANDS:
-            group.remove_command(command.name)
+    remove_commands(bot, *(command.name for command in COMMANDS))

@@ -8,6 +8,7 @@ import discord
 import pytest
 
 from bot.attendance import cog as absence
+from bot.attendance import views as skip_views
 from bot.lobby import cog as lobby
 from bot.panel import cog as panel
 from bot.panel.cog import PanelIds
@@ -27,8 +28,8 @@ SAMPLES: list[IdItem[Any]] = [
     views.KeepPlayingButton(41),
     views.LeaveButton(41),
     views.StayButton(41),
-    views.SkipTurnButton(41, 7),
-    views.KeepWaitingButton(41, 7),
+    skip_views.SkipTurnButton(41, 7),
+    skip_views.KeepWaitingButton(41, 7),
     absence.VoteSkipButton(41, 7),
     absence.HandOverButton(41, 2),
     panel.PlayButton(41, 7),
@@ -54,6 +55,7 @@ def _fields(item: IdItem[Any]) -> dict[str, object]:
 
 def test_every_registered_component_has_a_sample() -> None:
     registered = {*lobby.LOBBY_BUTTONS, *views.CONFIRM_BUTTONS, *absence.BUTTONS}
+    registered |= set(skip_views.SKIP_BUTTONS)
     registered |= set(panel.PANEL_ITEMS)
     assert registered == {type(item) for item in SAMPLES}
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.app import Application
+from bot.app import EXTENSIONS, Application
 from bot.ops.config import Settings
 from bot.shell.client import CascadiaBot
 from bot.stores import SqliteStore
@@ -22,8 +22,8 @@ async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
         Application(Settings(token="t", db_path=path), store) as app,
         app.client() as client,
     ):
-        await client.load_extension("bot.play.cog")
-        await client.load_extension("bot.standings.cog")
+        for extension in EXTENSIONS:
+            await client.load_extension(extension)
         yield client
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.app import Application
+from bot.app import EXTENSIONS, Application
 from bot.ops.config import Settings
 from bot.shell.client import CascadiaBot
 from bot.shell.sync import SyncRecord, fingerprint, record_path, sync_if_changed
@@ -26,7 +26,8 @@ async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
         Application(Settings(token="t", db_path=path), store) as app,
         app.client() as client,
     ):
-        await client.load_extension("bot.play.cog")
+        for extension in EXTENSIONS:
+            await client.load_extension(extension)
         yield client
 
 
@@ -88,7 +89,8 @@ def test_commands_are_one_group_in_servers_and_direct_messages(bot: CascadiaBot)
     assert group["contexts"] == [0, 1]
     assert sorted(o["name"] for o in group["options"]) == sorted(
         ["new", "join", "leave", "start", "play", "preview", "wipe", "board", "status", "score",
-         "settings", "end", "mygames", "export", "help", "skip", "notify", "hint", "daily"]
+         "settings", "end", "mygames", "export", "help", "skip", "notify", "hint", "daily",
+         "history", "replay", "stats", "server", "league", "leaderboard"]
     )  # fmt: skip
 
 

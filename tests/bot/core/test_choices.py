@@ -6,8 +6,8 @@ import random
 
 import pytest
 
+from bot.game.captions import MAX_CHOICES
 from bot.play.choices import (
-    MAX_CHOICES,
     RETURN,
     Choice,
     matching,
