@@ -2,7 +2,9 @@
 
 ``database`` runs a test once per backend: an SQLite file in the test's temporary folder, and a
 fresh schema of a database on the session's PostgreSQL server (see :mod:`sandbox.pgserver`). A
-machine without PostgreSQL fails those tests with the reason; nothing is skipped.
+machine without PostgreSQL fails those tests with the reason; nothing is skipped. Every test
+that needs the server is marked ``postgres``, so ``-m "not e2e and not postgres and not
+browser"`` is the quick loop on any machine.
 """
 
 from __future__ import annotations
@@ -15,6 +17,23 @@ import pytest
 from sandbox import pgserver
 
 BACKENDS = ("sqlite", "postgres")
+POSTGRES_FIXTURES = frozenset({"postgres_server", "own_postgres", "postgres_url"})
+"""The fixtures that start or use a PostgreSQL server."""
+
+
+def _needs_postgres(item: pytest.Item) -> bool:
+    if POSTGRES_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params.values() if callspec is not None else ()
+    return any(value in ("postgres", "postgresql") for value in params)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``postgres`` every test that runs against the PostgreSQL server."""
+    for item in items:
+        if _needs_postgres(item):
+            item.add_marker(pytest.mark.postgres)
 
 
 @pytest.fixture(scope="session")
