@@ -55,6 +55,7 @@ if __name__ == "__main__" and not __package__:
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from bot.attendance.service import Attendance
+from bot.compose import StandardService
 from bot.db.migrate import copy_database
 from bot.db.sqlite import SqliteStore
 from bot.db.target import is_postgres_url, open_store
@@ -63,7 +64,6 @@ from bot.game.interface import Store
 from bot.game.messages import Player
 from bot.game.records import move_text, state_text
 from bot.game.rows import GameStatus, UserGame
-from bot.game.service import GameService
 from bot.ops.preflight import check_database
 from bot.retention.forgetting import FORGET_BATCH, KEEP_SENT, KEEP_UNPACKED, PACK_BATCH
 from engine import GameState, NatureWipe, PlaceToken, WipeThree, apply, new_game, score_state
@@ -385,7 +385,7 @@ async def measure_reads(target: str, now: datetime, samples: int, report: Report
     """mygames, status, and the periodic passes, through the service on the store."""
     clock = [now]
     async with open_store(target, now=lambda: clock[0]) as store:
-        service = GameService(store, now=lambda: clock[0])
+        service = StandardService(store, now=lambda: clock[0])
         attendance = Attendance(service)
         rng = random.Random(2)
         heavy_games = await store.games_for_user(HEAVY_USER, statuses=tuple(GameStatus))

@@ -151,7 +151,7 @@ class Store(Protocol):
     ) -> GameRow:
         """Change how often the player to move is reminded and when next; 0 turns reminders
         off. The caller checks that the user is the host and computes ``next_reminder_at`` (see
-        :func:`bot.attendance.reminders.next_reminder_time`). Bookkeeping: no revision bump. Raises
+        :func:`bot.game.kernel.next_reminder_time`). Bookkeeping: no revision bump. Raises
         :class:`GameClosed` on a finished or ended game."""
 
     async def moves(self, game_id: int) -> list[MoveRow]:

@@ -3,12 +3,11 @@
 :class:`GameService` is the kernel (:mod:`bot.game.kernel`: the store, the clock, loading a
 game, committing a turn) with its parts, one per kind of operation, each over that kernel:
 :attr:`~GameService.lobby` (:mod:`bot.game.lobby`), :attr:`~GameService.turns`
-(:mod:`bot.game.turns`), :attr:`~GameService.reminders` (:mod:`bot.attendance.reminder_queue`) and
-:attr:`~GameService.lookups` (:mod:`bot.game.lookups`) and :attr:`~GameService.daily`
-(:mod:`bot.daily.service`). Deadlines and votes
-(:mod:`bot.attendance.service`), the turn panel (:mod:`bot.panel.service`) and the
-computer turns (:mod:`bot.computers.turns`) are built the same way, over a service they
-are given.
+(:mod:`bot.game.turns`) and :attr:`~GameService.lookups` (:mod:`bot.game.lookups`). It names
+no feature: the features' parts (the reminder pass, the daily trek) are added over it in
+:mod:`bot.compose`, and deadlines and votes (:mod:`bot.attendance.service`), the turn
+panel (:mod:`bot.panel.service`) and the computer turns (:mod:`bot.computers.turns`)
+are built the same way, over a service they are given.
 """
 
 from __future__ import annotations
@@ -16,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from bot.attendance.reminder_queue import ReminderQueue
-from bot.daily.service import DailyTrek
 from bot.game.computers import Thinker
+from bot.game.hooks import PLAIN_GAME, TurnHooks
 from bot.game.interface import Store
 from bot.game.kernel import HOUR, GameKernel, LoadedGame, as_seat, new_seed
 from bot.game.lobby import Lobby
@@ -42,6 +40,7 @@ class GameService(GameKernel):
         reminder_hour: timedelta = HOUR,
         thinker: Thinker | None = None,
         claimer: Claimer = THIS_PROCESS,
+        hooks: TurnHooks = PLAIN_GAME,
     ) -> None:
         """See :class:`~bot.game.kernel.GameKernel` for the options."""
         super().__init__(
@@ -51,14 +50,11 @@ class GameService(GameKernel):
             reminder_hour=reminder_hour,
             thinker=thinker,
             claimer=claimer,
+            hooks=hooks,
         )
         self.lobby = Lobby(self)
         """Lobbies: opening, seating, starting, passing the host on."""
         self.turns = Turns(self)
         """Playing: turns, wipes, previews, hints, leaving and ending a game."""
-        self.reminders = ReminderQueue(self)
-        """The reminder setting and the periodic reminder pass."""
         self.lookups = Lookups(self)
         """The read-only lookups: the caller's games, status facts, the export."""
-        self.daily = DailyTrek(self)
-        """The daily trek: attempts, the days' boards, the daily posts."""

@@ -32,6 +32,7 @@ from discord.ext import commands, tasks
 
 from bot.attendance.notices import Notices
 from bot.attendance.service import Attendance
+from bot.compose import StandardService
 from bot.computers.turns import ComputerTurns
 from bot.db.backup import Backups
 from bot.db.errors import DatabaseUnavailable
@@ -42,7 +43,6 @@ from bot.game.interface import Store
 from bot.game.outbox import DIRECT, MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
 from bot.game.pictures import start_renderer
 from bot.game.rows import Claimer, Clock, OutboxRow, utc_now
-from bot.game.service import GameService
 from bot.game.uploads import fit_upload
 from bot.ops.config import Settings
 from bot.retention.forgetting import Forgetting
@@ -149,7 +149,7 @@ class CascadiaBot(commands.AutoShardedBot):
         self.settings = settings
         self.store = store
         self.claimer = claimer_for(settings)
-        self.service = GameService(
+        self.service = StandardService(
             store,
             now=now,
             reminder_hour=timedelta(seconds=settings.reminder_unit_seconds),
@@ -400,11 +400,14 @@ class CascadiaBot(commands.AutoShardedBot):
             rows = [await self.store.get_outbox(outbox_id) for outbox_id in outbox_ids]
             # The channels first: a direct message links to the turn message posted there.
             channels = {row.channel_id for row in rows if row and row.kind not in DIRECT}
-            await self.outbox.drain(channels)
-            await self.outbox.drain({row.channel_id for row in rows if row and row.kind in DIRECT})
+            posted = await self.outbox.drain(channels)
+            direct = {row.channel_id for row in rows if row and row.kind in DIRECT}
+            posted |= await self.outbox.drain(direct)
             if not self._stopping:
                 self.computers.wake({row.game_id for row in rows if row is not None})
-            for outbox_id in outbox_ids:
+            # Only a row these drains did not post is read again: another drain (the loop's,
+            # another command's) may have posted it meanwhile.
+            for outbox_id in set(outbox_ids) - posted:
                 row = await self.store.get_outbox(outbox_id)
                 if row is None or row.sent_at is None:
                     return False

@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.compose import StandardService
 from bot.db.target import open_store
 from bot.game.interface import Store
-from bot.game.service import GameService
 from tests.bot.clocks import FakeClock
 
 START = datetime(2024, 5, 1, 12, tzinfo=UTC)
@@ -31,6 +31,6 @@ async def store(database: str, clock: FakeClock) -> AsyncIterator[Store]:
 
 
 @pytest.fixture
-def service(store: Store, clock: FakeClock) -> GameService:
-    """The game service on that store, every new game seeded 5."""
-    return GameService(store, now=clock, seeds=lambda: 5)
+def service(store: Store, clock: FakeClock) -> StandardService:
+    """The game service as the bot runs it, on that store, every new game seeded 5."""
+    return StandardService(store, now=clock, seeds=lambda: 5)

@@ -19,6 +19,7 @@ from bot.attendance.service import (
     TurnPlayed,
     VoteClosed,
 )
+from bot.compose import StandardService
 from bot.game.computers import Thinker, think
 from bot.game.errors import NotHost, NotInGame
 from bot.game.interface import Store
@@ -241,7 +242,7 @@ class TogetherThinker(Thinker):
 async def test_a_skip_question_skips_its_turn_once_and_then_says_it_was_played(
     store: Store, clock: FakeClock
 ) -> None:
-    service = GameService(store, now=clock, seeds=lambda: 5, thinker=TogetherThinker(2))
+    service = StandardService(store, now=clock, seeds=lambda: 5, thinker=TogetherThinker(2))
     attendance = Attendance(service)
     table = await started(service, ADA, BOB, deadline=0)
     if to_move(table) == ADA:
@@ -318,7 +319,7 @@ async def test_two_skips_in_a_row_offer_the_seat_to_the_computer(
 
 
 async def test_time_away_stops_the_deadline_clock_and_the_reminders(
-    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
+    service: StandardService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB)
     absent = to_move(table)
@@ -399,7 +400,7 @@ async def test_time_away_ends_at_midnight_in_the_quiet_hours_zone(
 
 
 async def test_a_turn_in_quiet_hours_names_without_a_ping_and_pings_when_they_end(
-    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
+    service: StandardService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB, deadline=0)
     waiting = others(table)[0]
@@ -461,7 +462,7 @@ async def test_a_ping_owed_across_a_clock_change_comes_at_the_local_hour(
 
 
 async def test_reminders_wait_for_the_end_of_quiet_hours(
-    service: GameService, attendance: Attendance, store: Store, clock: FakeClock
+    service: StandardService, attendance: Attendance, store: Store, clock: FakeClock
 ) -> None:
     table = await started(service, ADA, BOB, deadline=0)
     player = to_move(table)
@@ -507,7 +508,7 @@ async def test_a_skipped_turn_is_the_fast_computer_players_thought_in_the_thinke
 ) -> None:
     pool = CountingPool()
     try:
-        service = GameService(store, now=clock, seeds=lambda: 5, thinker=Thinker(pool))
+        service = StandardService(store, now=clock, seeds=lambda: 5, thinker=Thinker(pool))
         attendance = Attendance(service)
         table = await started(service, ADA, BOB, CY, deadline=0)
         state = table.require_state()

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.archive.service import Archive, NoArchivedGame
+from bot.compose import StandardService
 from bot.daily.par import daily_par
 from bot.daily.service import (
     MAX_BOARD,
@@ -27,7 +28,6 @@ from bot.game import messages
 from bot.game.interface import Store
 from bot.game.records import move_text, read_state
 from bot.game.rows import DailyEntry
-from bot.game.service import GameService
 from engine import Day, Move, choose, daily_deal
 from engine.daily import daily_seed
 from tests.bot.clocks import FakeClock
@@ -51,7 +51,7 @@ def dm(user: int) -> int:
 
 
 async def start(
-    service: GameService, user: int, *, guild: int = GUILD, channel: int | None = None
+    service: StandardService, user: int, *, guild: int = GUILD, channel: int | None = None
 ) -> int:
     started = await service.daily.start(
         guild_id=guild, channel_id=channel or dm(user), user_id=user, name=NAMES[user]
@@ -59,7 +59,7 @@ async def start(
     return started.game.id
 
 
-async def play_out(service: GameService, user: int, *, channel: int | None = None) -> int:
+async def play_out(service: StandardService, user: int, *, channel: int | None = None) -> int:
     """Play the user's open attempt to its end with the ``fast`` player's moves; the total."""
     channel = channel or dm(user)
     while True:
@@ -75,7 +75,7 @@ async def play_out(service: GameService, user: int, *, channel: int | None = Non
             return loaded.score_sheet(after).players[0].total
 
 
-async def test_an_attempt_is_the_days_deal_in_its_own_channel(service: GameService) -> None:
+async def test_an_attempt_is_the_days_deal_in_its_own_channel(service: StandardService) -> None:
     game_id = await start(service, ADA)
     other = await start(service, BEA, guild=OTHER_GUILD)
     first, second = [await service.store.get_game(g) for g in (game_id, other)]
@@ -95,7 +95,7 @@ async def test_an_attempt_is_the_days_deal_in_its_own_channel(service: GameServi
     assert message.mentions == (ADA,)
 
 
-async def test_one_attempt_counts_and_the_next_is_practice(service: GameService) -> None:
+async def test_one_attempt_counts_and_the_next_is_practice(service: StandardService) -> None:
     counted = await start(service, ADA)
     with pytest.raises(AttemptOpen, match="not finished yet"):
         await start(service, ADA, channel=9_999)
@@ -134,7 +134,7 @@ async def test_the_store_counts_one_attempt_a_day(store: Store) -> None:
     assert await store.get_active_game(2) is None, "a refused start leaves nothing behind"
 
 
-async def test_the_end_says_the_par_and_whether_it_counts(service: GameService) -> None:
+async def test_the_end_says_the_par_and_whether_it_counts(service: StandardService) -> None:
     await start(service, ADA)
     total = await play_out(service, ADA)
     finish = (await sent(service.store, "finish"))[-1]
@@ -148,7 +148,7 @@ async def test_the_end_says_the_par_and_whether_it_counts(service: GameService) 
 
 
 async def test_an_attempt_finished_after_its_day_counts_for_that_day(
-    service: GameService, clock: FakeClock
+    service: StandardService, clock: FakeClock
 ) -> None:
     game_id = await start(service, ADA)
     clock.advance(timedelta(days=1, hours=3))
@@ -162,7 +162,7 @@ async def test_an_attempt_finished_after_its_day_counts_for_that_day(
     assert started.counted
 
 
-async def test_boards_stay_hidden_until_one_has_played(service: GameService) -> None:
+async def test_boards_stay_hidden_until_one_has_played(service: StandardService) -> None:
     await start(service, ADA)
     await play_out(service, ADA)
     with pytest.raises(NotPlayedYet):
@@ -183,7 +183,7 @@ async def test_boards_stay_hidden_until_one_has_played(service: GameService) -> 
 
 
 async def test_the_board_is_the_servers_and_the_place_is_among_everyone(
-    service: GameService,
+    service: StandardService,
 ) -> None:
     for user, guild in ((ADA, GUILD), (BEA, OTHER_GUILD), (CY, GUILD)):
         await start(service, user, guild=guild)
@@ -209,7 +209,7 @@ def test_a_streak_counts_consecutive_days_up_to_today_or_yesterday() -> None:
     assert streak_line(3) == "\nDaily trek: a streak of 3 days in a row."
 
 
-async def test_streaks_show_on_the_board(service: GameService, clock: FakeClock) -> None:
+async def test_streaks_show_on_the_board(service: StandardService, clock: FakeClock) -> None:
     for _ in range(3):
         await start(service, ADA)
         await play_out(service, ADA)
@@ -220,7 +220,7 @@ async def test_streaks_show_on_the_board(service: GameService, clock: FakeClock)
     assert "streak 3 days" in board_text(board, caller=None, played=True)
 
 
-async def test_daily_posts_go_out_once_each(service: GameService, clock: FakeClock) -> None:
+async def test_daily_posts_go_out_once_each(service: StandardService, clock: FakeClock) -> None:
     assert await service.daily.queue_posts() == []
     await service.daily.set_channel(GUILD, 777, user_id=ADA)
     (morning,) = await service.daily.queue_posts()
@@ -236,11 +236,11 @@ async def test_daily_posts_go_out_once_each(service: GameService, clock: FakeClo
     assert row.channel_id == 777
     clock.advance(timedelta(days=1))
     # A second process, or the bot after a restart, queues nothing twice.
-    again = GameService(service.store, now=clock)
+    again = StandardService(service.store, now=clock)
     queued = await again.daily.queue_posts()
     assert len(queued) == 2
     assert await service.daily.queue_posts() == []
-    assert await GameService(service.store, now=clock).daily.queue_posts() == []
+    assert await StandardService(service.store, now=clock).daily.queue_posts() == []
     posts = [a for a in await sent(service.store) if a.kind.startswith("daily")]
     assert sorted(p.kind for p in posts) == ["daily-board", "daily-morning"]
     (board,) = [p for p in posts if p.kind == "daily-board"]
@@ -249,7 +249,7 @@ async def test_daily_posts_go_out_once_each(service: GameService, clock: FakeClo
 
 
 async def test_a_channel_named_today_gets_no_board_of_yesterday(
-    service: GameService, clock: FakeClock
+    service: StandardService, clock: FakeClock
 ) -> None:
     clock.advance(timedelta(hours=14))
     await service.daily.set_channel(GUILD, 777, user_id=ADA)
@@ -264,7 +264,7 @@ async def test_a_channel_named_today_gets_no_board_of_yesterday(
 
 
 async def test_a_turn_typed_where_one_has_no_game_plays_the_daily_trek(
-    service: GameService,
+    service: StandardService,
 ) -> None:
     server_channel = 42
     assert await service.daily.turn_channel(server_channel, ADA) == server_channel
@@ -280,7 +280,7 @@ async def test_a_turn_typed_where_one_has_no_game_plays_the_daily_trek(
     assert await service.daily.turn_channel(dm(ADA), BEA) == dm(ADA)
 
 
-async def test_mygames_names_the_daily_trek_instead_of_a_channel(service: GameService) -> None:
+async def test_mygames_names_the_daily_trek_instead_of_a_channel(service: StandardService) -> None:
     await start(service, ADA)
     lobby = await service.lobby.open_lobby(
         guild_id=GUILD, channel_id=42, user_id=ADA, name="Ada", cards=None
@@ -294,7 +294,7 @@ async def test_mygames_names_the_daily_trek_instead_of_a_channel(service: GameSe
     assert await service.store.daily_games([lobby.game.id]) == set()
 
 
-async def test_the_archive_leaves_the_daily_treks_out(service: GameService) -> None:
+async def test_the_archive_leaves_the_daily_treks_out(service: StandardService) -> None:
     game_id = await start(service, ADA)
     await play_out(service, ADA)
     archive = Archive(service.store)
@@ -304,7 +304,7 @@ async def test_the_archive_leaves_the_daily_treks_out(service: GameService) -> N
     assert await service.store.count_finished_games(GUILD, user_id=ADA) == 0
 
 
-async def test_the_standings_leave_the_daily_treks_out(service: GameService) -> None:
+async def test_the_standings_leave_the_daily_treks_out(service: StandardService) -> None:
     await start(service, ADA)
     await play_out(service, ADA)
     assert await service.store.guild_results(GUILD) == []

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.compose import StandardService
 from bot.db.errors import AlreadySeated, ChannelBusy, LobbyFull, RevisionConflict
 from bot.game import records
 from bot.game.errors import (
@@ -380,7 +381,7 @@ async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
 
 
 async def test_three_of_a_kind_wipe(store: Store, clock: FakeClock) -> None:
-    service = GameService(store, now=clock, seeds=lambda: THREE_ELK_SEED)
+    service = StandardService(store, now=clock, seeds=lambda: THREE_ELK_SEED)
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
     started_at = table.game.turn_started_at
@@ -482,7 +483,7 @@ async def test_end_is_for_the_host_or_a_manager(service: GameService, store: Sto
     assert document["seed"] == 5
 
 
-async def test_settings_are_for_the_host(service: GameService) -> None:
+async def test_settings_are_for_the_host(service: StandardService) -> None:
     table = await _started(service, ADA, BOB)
     with pytest.raises(NotHost):
         await service.reminders.set_reminder_hours(CHANNEL, user_id=BOB, hours=1)
@@ -495,7 +496,7 @@ async def test_settings_are_for_the_host(service: GameService) -> None:
 
 
 async def test_reminders_follow_the_schedule_and_catch_up_once(
-    service: GameService, store: Store, clock: FakeClock
+    service: StandardService, store: Store, clock: FakeClock
 ) -> None:
     table = await _started(service, ADA, BOB)
     current = _current_user(table)
@@ -519,7 +520,7 @@ async def test_reminders_follow_the_schedule_and_catch_up_once(
 
 
 async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: FakeClock) -> None:
-    service = GameService(store, now=clock, seeds=lambda: 5, reminder_hour=timedelta(seconds=2))
+    service = StandardService(store, now=clock, seeds=lambda: 5, reminder_hour=timedelta(seconds=2))
     table = await _started(service, ADA, BOB)
     started = table.game.turn_started_at
     assert started is not None
@@ -530,7 +531,7 @@ async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: FakeClock)
     assert game.next_reminder_at == clock.now + timedelta(seconds=48)
 
 
-async def test_reminders_off(service: GameService, clock: FakeClock) -> None:
+async def test_reminders_off(service: StandardService, clock: FakeClock) -> None:
     await _started(service, ADA, BOB)
     await service.reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
     clock.now += timedelta(days=30)
@@ -647,12 +648,12 @@ async def test_export_needs_a_started_game(service: GameService) -> None:
 
 
 async def test_only_the_process_that_claims_a_game_reminds_in_it(
-    service: GameService, store: Store, clock: FakeClock
+    service: StandardService, store: Store, clock: FakeClock
 ) -> None:
     table = await _started(service, ADA, BOB)
     lease = timedelta(minutes=10)
-    other = GameService(store, now=clock, claimer=Claimer("other", lease=lease))
-    elsewhere = GameService(
+    other = StandardService(store, now=clock, claimer=Claimer("other", lease=lease))
+    elsewhere = StandardService(
         store, now=clock, claimer=Claimer("elsewhere", shard_ids=(1,), shard_count=2, lease=lease)
     )
     clock.now += timedelta(hours=25)
