@@ -54,6 +54,7 @@ if __name__ == "__main__" and not __package__:
     # Run as a file, this file's folder comes first on the path: look in the repository root.
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from bot.app import game_service
 from bot.attendance.reminder_queue import ReminderQueue
 from bot.attendance.service import Attendance
 from bot.db.migrate import copy_database
@@ -61,7 +62,6 @@ from bot.game import messages
 from bot.game.messages import Player
 from bot.game.records import move_text, state_text
 from bot.game.rows import GameStatus, UserGame
-from bot.game.service import GameService
 from bot.ops.preflight import check_database
 from bot.ops.target import is_postgres_url
 from bot.retention.forgetting import FORGET_BATCH, KEEP_SENT, KEEP_UNPACKED, PACK_BATCH
@@ -385,7 +385,7 @@ async def measure_reads(target: str, now: datetime, samples: int, report: Report
     """mygames, status, and the periodic passes, through the service on the store."""
     clock = [now]
     async with open_store(target, now=lambda: clock[0]) as store:
-        service = GameService(store, now=lambda: clock[0])
+        service = game_service(store, now=lambda: clock[0])
         attendance = Attendance(service)
         rng = random.Random(2)
         heavy_games = await store.games_for_user(HEAVY_USER, statuses=tuple(GameStatus))

@@ -10,24 +10,32 @@ extension, its passes), not an edit of the client or the game floor.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from concurrent.futures import Executor
 from datetime import timedelta
 from typing import Any
 
+from bot.archive.hooks import ArchiveHooks
+from bot.attendance.hooks import AttendanceHooks
 from bot.attendance.notices import Notices
 from bot.attendance.reminder_queue import ReminderQueue
 from bot.attendance.service import Attendance
 from bot.computers.turns import ComputerTurns
+from bot.daily.hooks import DailyHooks
 from bot.daily.service import DailyTrek
 from bot.db.backup import Backups
-from bot.game.computers import start_thinker
+from bot.game.computers import Thinker, start_thinker
+from bot.game.hooks import TurnHooks
+from bot.game.kernel import HOUR, new_seed
 from bot.game.pictures import start_renderer
+from bot.game.rows import THIS_PROCESS, Claimer
 from bot.game.service import GameService
 from bot.ops.clock import Clock, utc_now
 from bot.ops.config import Settings
 from bot.retention.forgetting import Forgetting
 from bot.shell.client import CascadiaBot, claimer_for
 from bot.shell.parts import Announce, Parts, Pass
+from bot.standings.hooks import StandingsHooks
 from bot.stores import Store
 
 EXTENSIONS = (
@@ -41,6 +49,43 @@ EXTENSIONS = (
 )
 """Each feature's extension, in the order the client loads them: each adds its commands to
 the one ``/cascadia`` group and registers its buttons."""
+
+
+def standard_hooks(store: Store) -> TurnHooks:
+    """The features' hooks into a turn, over ``store``: attendance calls the player to move
+    and sends the direct messages (told by the daily trek which games are played in direct
+    messages); a finished game gets the daily trek's par, then the standings' results and
+    ratings, then the archive's round totals."""
+    daily = DailyHooks(store)
+    attendance = AttendanceHooks(store, venue=daily)
+    return TurnHooks(
+        caller=attendance,
+        directs=attendance,
+        finish=(daily, StandingsHooks(store), ArchiveHooks(store)),
+        venue=daily,
+    )
+
+
+def game_service(
+    store: Store,
+    *,
+    now: Clock = utc_now,
+    seeds: Callable[[], int] = new_seed,
+    reminder_hour: timedelta = HOUR,
+    thinker: Thinker | None = None,
+    claimer: Claimer = THIS_PROCESS,
+) -> GameService:
+    """The game service as the bot runs it: over ``store``, with every feature's hooks (see
+    :class:`~bot.game.kernel.GameKernel` for the options)."""
+    return GameService(
+        store,
+        now=now,
+        seeds=seeds,
+        reminder_hour=reminder_hour,
+        thinker=thinker,
+        claimer=claimer,
+        hooks=standard_hooks(store),
+    )
 
 
 class Application:
@@ -60,7 +105,7 @@ class Application:
         by :meth:`close`); ``thinker_seconds`` overrides ``CASCADIA_STRONG_SECONDS``."""
         self.settings = settings
         self.store = store
-        self.service = GameService(
+        self.service = game_service(
             store,
             now=now,
             reminder_hour=timedelta(seconds=settings.reminder_unit_seconds),

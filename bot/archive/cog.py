@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.archive.service import Archive, HistoryPage, NoArchivedGame, history_text
+from bot.archive.store import ArchiveStore
 from bot.game.outbox import Post
 from bot.game.replays import game_pictures
 from bot.game.uploads import fit_upload
@@ -31,7 +32,7 @@ _GAME_NUMBER = re.compile(r"\d+")
 
 
 def _archive(interaction: Interaction) -> Archive:
-    return Archive(interaction.client.store)
+    return Archive(interaction.client.service.store_as(ArchiveStore))
 
 
 def _guild_id(interaction: Interaction) -> int:
@@ -109,7 +110,9 @@ async def replay(interaction: Interaction, game: str | None = None) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     archive, guild_id = _archive(interaction), _guild_id(interaction)
     if game is None:
-        latest = await interaction.client.store.finished_games(guild_id, limit=1)
+        latest = await interaction.client.service.store_as(ArchiveStore).finished_games(
+            guild_id, limit=1
+        )
         if not latest:
             raise NoArchivedGame()
         row = latest[0]

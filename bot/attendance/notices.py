@@ -19,7 +19,6 @@ from bot.attendance import notify
 from bot.attendance.notify import DigestGame, NotifyChange
 from bot.attendance.presence import presence_of
 from bot.attendance.store import AttendanceStore, NotifySettings
-from bot.daily.store import DailyStore
 from bot.game.errors import DamagedState, RevisionConflict
 from bot.game.kernel import GameKernel
 from bot.game.outbox import DIRECT_TURN, Announcement
@@ -149,7 +148,7 @@ class Notices:
             state = loaded.state
             if state is None or state.is_over or loaded.seat_of(user_id) != state.current:
                 continue
-            if await self.kernel.store_as(DailyStore).daily_attempt(seated.game.id) is not None:
+            if await self.kernel.hooks.venue.private_games({seated.game.id}):
                 continue  # a daily trek waits in the person's own direct messages
             game = loaded.game
             message_id = await self.store.latest_message(game.id)

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, tzinfo
 
-from bot.attendance.presence import Call, Presence
+from bot.attendance.presence import Presence
 from bot.attendance.store import NotifySettings
 from bot.game.errors import BotError
+from bot.game.hooks import Call
 from bot.game.messages import Player, progress_text, timestamp
 from bot.game.outbox import (
     DIRECT_DIGEST,

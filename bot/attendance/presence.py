@@ -5,8 +5,9 @@ the player to move is not away: :func:`deadline_at` adds the time of every away 
 overlaps the turn. When the deadline has passed, the other human players may vote to skip the
 turn; :class:`SkipTally` says whether enough have. Nothing here skips anything by itself.
 
-Time away is a period per person (:class:`AwayPeriod`); ``/cascadia notify away_until:2026-12-05``
-means back on that day, from midnight in the person's time zone (:func:`away_end`).
+Time away is a period per person (:class:`~bot.game.hooks.AwayPeriod`);
+``/cascadia notify away_until:2026-12-05`` means back on that day, from midnight in the
+person's time zone (:func:`away_end`).
 
 Nothing here reads a clock: callers pass ``now``.
 """
@@ -20,13 +21,12 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from bot.attendance.quiet import QuietHours, UnknownZone
 from bot.attendance.store import Person
+from bot.game.hooks import AwayPeriod, Call
 
 __all__ = [
     "HANDOVER_AFTER_SKIPS",
     "MAX_AWAY_DAYS",
-    "AwayPeriod",
     "BadAwayDate",
-    "Call",
     "Presence",
     "SkipTally",
     "away_at",
@@ -47,23 +47,6 @@ _DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 class BadAwayDate(ValueError):
     """The ``until`` date of time away is malformed, past, or too far ahead."""
-
-
-@dataclass(frozen=True, slots=True)
-class AwayPeriod:
-    """A person is away from ``start`` up to ``end`` (aware datetimes, ``start <= end``)."""
-
-    start: datetime
-    end: datetime
-    note: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.end < self.start:
-            raise ValueError(f"time away ends before it starts: {self.start} > {self.end}")
-
-    def covers(self, moment: datetime) -> bool:
-        """Whether the person is away at ``moment``."""
-        return self.start <= moment < self.end
 
 
 def away_at(periods: Iterable[AwayPeriod], moment: datetime) -> AwayPeriod | None:
@@ -202,10 +185,15 @@ class Presence:
                 reached = until
         return ((end - start) - left_out).total_seconds()
 
+    def deadline(self, turn_started_at: datetime, budget: timedelta) -> datetime:
+        """When their turn that started at ``turn_started_at`` has had ``budget`` of time not
+        away (see :func:`deadline_at`)."""
+        return deadline_at(turn_started_at, budget, self.away)
+
     def call(self, now: datetime, *, turn_started_at: datetime, budget: timedelta | None) -> Call:
         """How a turn that started at ``turn_started_at`` calls them at ``now``, with a
         deadline ``budget`` of time not away (``None``: no deadline)."""
-        deadline = None if budget is None else deadline_at(turn_started_at, budget, self.away)
+        deadline = None if budget is None else self.deadline(turn_started_at, budget)
         quiet = self.is_quiet(now)
         return Call(
             ping=not quiet,
@@ -213,18 +201,6 @@ class Presence:
             deadline=deadline,
             away=self.away_at(now),
         )
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """How a message calls the player to move: pinged now or, in their quiet hours, named
-    only with a ping owed at ``ping_due_at``; by when they should play; whether they are
-    away."""
-
-    ping: bool = True
-    ping_due_at: datetime | None = None
-    deadline: datetime | None = None
-    away: AwayPeriod | None = None
 
 
 def presence_of(person: Person) -> Presence:

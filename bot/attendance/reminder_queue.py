@@ -11,7 +11,6 @@ from bot.attendance import notify
 from bot.attendance.presence import presence_of
 from bot.attendance.reminders import ReminderDue, catch_up
 from bot.attendance.store import AttendanceStore
-from bot.daily.store import DailyStore
 from bot.game import messages
 from bot.game.errors import NotHost
 from bot.game.kernel import GameKernel, players_of
@@ -66,9 +65,8 @@ class ReminderQueue:
                 continue  # a computer is not reminded
             settings = people[player.user_id]
             hours = notify.reminder_hours(settings, game.reminder_hours)
-            if game.reminder_hours != hours and await self.kernel.store_as(
-                DailyStore
-            ).daily_attempt(game.id):
+            venue = self.kernel.hooks.venue
+            if game.reminder_hours != hours and await venue.private_games({game.id}):
                 hours = game.reminder_hours  # a daily trek is never reminded
             due = self._catch_up(now, game, hours)
             if due is None:

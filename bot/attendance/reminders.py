@@ -1,8 +1,9 @@
 """When to nudge the player whose turn it is, and how firmly: pure functions of times.
 
-The schedule of one turn: the first reminder comes ``reminder_hours`` after the turn started,
-then one every ``reminder_hours``; ``reminder_hours == 0`` turns reminders off. The wording
-gets firmer with each reminder sent during the same turn.
+The schedule of one turn (:func:`bot.game.kernel.next_reminder_time`): the first reminder comes
+``reminder_hours`` after the turn started, then one every ``reminder_hours``;
+``reminder_hours == 0`` turns reminders off. The wording gets firmer with each reminder sent
+during the same turn.
 
 After downtime (the bot was offline while several reminders fell due) :func:`catch_up` sends a
 single reminder and schedules the next one a whole period from now, so nobody is pinged in a
@@ -15,23 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from enum import StrEnum
+
+from bot.game.hooks import ReminderLevel
 
 __all__ = [
     "ReminderDue",
-    "ReminderLevel",
     "catch_up",
-    "next_reminder_time",
     "reminder_level",
 ]
-
-
-class ReminderLevel(StrEnum):
-    """How firmly a reminder is worded."""
-
-    GENTLE = "gentle"
-    FIRMER = "firmer"
-    FIRMEST = "firmest"
 
 
 @dataclass(frozen=True)
@@ -50,21 +42,6 @@ def reminder_level(reminders_sent: int) -> ReminderLevel:
     if reminders_sent == 1:
         return ReminderLevel.FIRMER
     return ReminderLevel.FIRMEST
-
-
-def next_reminder_time(
-    turn_started_at: datetime, reminder_hours: int, reminders_sent: int
-) -> datetime | None:
-    """When the next reminder of a turn is due on the regular schedule; ``None`` if off.
-
-    The ``n``-th reminder (counting from 1) is due ``n * reminder_hours`` after the turn
-    started, so this is ``turn_started_at + (reminders_sent + 1) * reminder_hours``.
-    """
-    _check_hours(reminder_hours)
-    _check_count(reminders_sent)
-    if reminder_hours == 0:
-        return None
-    return turn_started_at + timedelta(hours=reminder_hours * (reminders_sent + 1))
 
 
 def catch_up(

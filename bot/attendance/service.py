@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from bot.attendance import notify, texts
 from bot.attendance.presence import (
     HANDOVER_AFTER_SKIPS,
-    AwayPeriod,
     BadAwayDate,
     Presence,
     SkipTally,
@@ -35,6 +34,7 @@ from bot.attendance.store import AttendanceStore, SkipPoll
 from bot.db.errors import DatabaseUnavailable
 from bot.game.computers import REPLACEMENT
 from bot.game.errors import BotError, NotHost, NotInGame, RevisionConflict
+from bot.game.hooks import AwayPeriod
 from bot.game.messages import Player, your_turn_line
 from bot.game.outbox import Announcement
 from bot.game.records import read_progress
@@ -247,7 +247,8 @@ class Attendance:
                     if reach.direct and presence.away_at(now) is None:
                         messages.append(await self._held_direct(loaded, state))
                     # The ping stands for a reminder held back: the next is a period away.
-                    hours = await self.service.reminder_hours_of(game, player)
+                    turn = self.service.turn(loaded, state, now=now)
+                    hours = await self.service.hooks.caller.reminder_hours(turn)
                     next_reminder = self.service.reminder_after(now, hours, 0)
             try:
                 result = await self.store.record_ping(

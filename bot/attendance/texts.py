@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.attendance.presence import AwayPeriod, Presence, SkipTally
+from bot.attendance.presence import Presence, SkipTally
 from bot.attendance.quiet import QuietHours
-from bot.game.messages import Player, away_text, timestamp
+from bot.game.hooks import AwayPeriod
+from bot.game.messages import Player, away_text, computer_lead, timestamp
 
 SKIP_BUTTON = "Vote to Skip"
 """The label of the vote button: it names the word Skip."""
@@ -43,7 +44,7 @@ def skip_lead(player: Player, *, how: str, by: Player | None = None) -> str:
     if how == "host":
         host = f" by {by.shown}" if by is not None else ""
         return f"Played for {player.shown}, skipped{host} (the computer chose the move):\n"
-    return f"The computer played for {player.shown}:\n"
+    return computer_lead(player)
 
 
 def hand_over_offer(player: Player, skips: int) -> str:

@@ -1,13 +1,14 @@
 """The game service's kernel: the store, the clock, loading a game, and committing a turn.
 
-The parts of the service (:mod:`bot.game.lobby`, :mod:`bot.game.turns`,
-:mod:`bot.attendance.reminder_queue` and :mod:`bot.game.lookups`, put together in
-:mod:`bot.game.service`, and beside them :mod:`bot.attendance.service`,
+The parts of the service (:mod:`bot.game.lobby`, :mod:`bot.game.turns` and
+:mod:`bot.game.lookups`, put together in :mod:`bot.game.service`, and beside them the
+features' parts, such as :mod:`bot.attendance.reminder_queue`, :mod:`bot.attendance.service`,
 :mod:`bot.panel.service` and :mod:`bot.computers.turns`) act through a
 :class:`GameKernel`. Every turn, whoever chose it, is committed by
 :meth:`GameKernel.commit_turn` with the revision read, so that two submissions at once never
-both apply; announcements go into the outbox in the same transaction. No Discord objects:
-users are ids and names, so the whole layer is tested against a real SQLite file.
+both apply; announcements go into the outbox in the same transaction. The kernel names no
+feature: they take part in a turn through its hooks (:mod:`bot.game.hooks`). No Discord
+objects: users are ids and names, so the whole layer is tested against a real SQLite file.
 """
 
 from __future__ import annotations
@@ -22,15 +23,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeVar
 
-from bot.archive.service import round_totals
-from bot.attendance import notify
-from bot.attendance.presence import Call, presence_of
-from bot.attendance.reminders import next_reminder_time
-from bot.daily.par import cached_par, finish_note
-from bot.db.errors import DatabaseUnavailable
 from bot.game import messages
 from bot.game.computers import Thinker
 from bot.game.errors import DamagedLog, DamagedState, NoGame, NotInGame, NotStarted
+from bot.game.hooks import PLAIN_GAME, Call, Finish, FinishPart, Turn, TurnHooks
 from bot.game.messages import Player
 from bot.game.names import seat_names
 from bot.game.outbox import Announcement, Picture
@@ -51,20 +47,14 @@ from bot.game.rows import (
     GameRow,
     GameStatus,
     MoveRow,
-    OutboxMessage,
     Seat,
-    SeatResult,
 )
 from bot.game.since import since_last_turn
 from bot.game.store import GameStore
 from bot.ops.clock import Clock, utc_now
-from bot.standings.league import update_ratings
-from bot.standings.service import finishing_results
-from bot.stores import Store
 from engine import (
     Action,
     CascadiaError,
-    Day,
     GameRecord,
     GameState,
     Hex,
@@ -79,6 +69,23 @@ log = logging.getLogger(__name__)
 S = TypeVar("S", bound=GameStore)
 
 HOUR = timedelta(hours=1)
+
+
+def next_reminder_time(
+    turn_started_at: datetime, reminder_hours: int, reminders_sent: int
+) -> datetime | None:
+    """When the next reminder of a turn is due on the regular schedule; ``None`` if off.
+
+    The ``n``-th reminder (counting from 1) is due ``n * reminder_hours`` after the turn
+    started, so this is ``turn_started_at + (reminders_sent + 1) * reminder_hours``.
+    """
+    if reminder_hours < 0:
+        raise ValueError(f"reminder hours must be 0 or more: {reminder_hours}")
+    if reminders_sent < 0:
+        raise ValueError(f"reminders sent must be 0 or more: {reminders_sent}")
+    if reminder_hours == 0:
+        return None
+    return turn_started_at + timedelta(hours=reminder_hours * (reminders_sent + 1))
 
 
 def new_seed() -> int:
@@ -145,19 +152,22 @@ class GameKernel:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         *,
         now: Clock = utc_now,
         seeds: Callable[[], int] = new_seed,
         reminder_hour: timedelta = HOUR,
         thinker: Thinker | None = None,
         claimer: Claimer = THIS_PROCESS,
+        hooks: TurnHooks = PLAIN_GAME,
     ) -> None:
         """``reminder_hour`` is how long one hour of ``reminder_hours`` lasts: shorter only
         in tests, so that a reminder schedule plays out in seconds. ``thinker`` runs the
         computer players (default: in a thread). ``claimer`` is this process as it claims a
-        game's background work (default: the only process, owning every guild)."""
+        game's background work (default: the only process, owning every guild). ``hooks``
+        are the features' part in each turn (default: none, a plain game)."""
         self.store = store
+        self.hooks = hooks
         self.claimer = claimer
         self._now = now
         self.seeds = seeds
@@ -192,67 +202,22 @@ class GameKernel:
             return None
         return timedelta(hours=game.deadline_hours) * self.scale
 
-    async def call(
-        self, loaded: LoadedGame, state: GameState, *, turn_started_at: datetime, now: datetime
-    ) -> Call:
-        """How the player to move in ``state`` is called at ``now`` (see
-        :meth:`~bot.attendance.presence.Presence.call`); a computer seat is never pinged."""
-        player = loaded.players[state.current]
-        if player.computer is not None:
-            return Call(ping=False)
-        presence = presence_of(await self.store.person(player.user_id))
-        budget = self.deadline_budget(loaded.game)
-        call = presence.call(now, turn_started_at=turn_started_at, budget=budget)
-        return notify.adjust_call(call, await self.store.notify_settings(player.user_id))
+    def turn(
+        self, loaded: LoadedGame, state: GameState, *, now: datetime, mover: int | None = None
+    ) -> Turn:
+        """The turn of the player to move in ``state`` beginning at ``now`` (``mover`` just
+        played), as the hooks are asked about it."""
+        return Turn(loaded, state, now, self.deadline_budget(loaded.game), mover)
 
-    async def directs(
-        self,
-        loaded: LoadedGame,
-        state: GameState,
-        text: str,
-        *,
-        now: datetime,
-        highlights: tuple[tuple[Hex, ...], ...] = (),
-        mover: int | None = None,
-        state_json: str | None = None,
-    ) -> list[OutboxMessage]:
-        """The direct messages that go with the turn message ``text`` calling the player to
-        move in ``state``: theirs if they asked for one, and the heads-up of the player after
-        them if they asked (not to ``mover``, who just played). Held back in quiet hours
-        (a turn's comes when they end) and time away."""
-        if state.is_over or await self.store.daily_attempt(loaded.game.id) is not None:
-            return []  # a daily trek is played in the person's own direct messages already
-        to_move = loaded.players[state.current]
-        following = loaded.players[(state.current + 1) % len(loaded.players)]
-        people = {p.user_id for p in (to_move, following) if p.computer is None}
-        settings = await self.store.notify_settings_of(people)
-        rows: list[OutboxMessage] = []
-        if to_move.user_id in people and notify.reach_of(settings[to_move.user_id]).direct:
-            presence = presence_of(await self.store.person(to_move.user_id))
-            if presence.may_remind(now):
-                message = notify.turn_direct(
-                    loaded.game.id, loaded.players, state, text, highlights=highlights
-                )
-                rows.append(notify.direct_row(message, to_move.user_id, state_text=state_json))
-        heads_up = settings.get(following.user_id)
-        if (
-            heads_up is not None
-            and heads_up.heads_up
-            and heads_up.dms_refused_at is None
-            and following.user_id not in (to_move.user_id, mover)
-            and presence_of(await self.store.person(following.user_id)).may_remind(now)
-        ):
-            message = notify.heads_up_direct(loaded.players, state)
-            rows.append(notify.direct_row(message, following.user_id))
-        return rows
-
-    async def reminder_hours_of(self, game: GameRow, player: Player) -> int:
-        """The hours between reminders of ``player``'s turns in ``game``: their own, if they
-        set them, else the game's (a daily trek's: none)."""
-        if player.computer is not None or await self.store.daily_attempt(game.id) is not None:
-            return game.reminder_hours
-        settings = await self.store.notify_settings(player.user_id)
-        return notify.reminder_hours(settings, game.reminder_hours)
+    async def call(self, turn: Turn) -> tuple[Call, datetime | None]:
+        """How the player to move is called as ``turn`` begins, and when their first reminder
+        falls due: the caller's answer for a person. A computer is neither pinged nor
+        reminded: it plays within seconds, or after a restart."""
+        if turn.player.computer is not None:
+            return Call(ping=False), None
+        call = await self.hooks.caller.call(turn)
+        hours = await self.hooks.caller.reminder_hours(turn)
+        return call, self.reminder_after(turn.now, hours, 0)
 
     def reminder_after(self, turn_started_at: datetime, hours: int, sent: int) -> datetime | None:
         """When the reminder after ``sent`` of a turn that started at ``turn_started_at`` falls
@@ -320,16 +285,6 @@ class GameKernel:
         except DamagedLog as error:
             raise DamagedState() from error
 
-    def turn_reminder(
-        self, now: datetime, game: GameRow, player: Player, *, hours: int | None = None
-    ) -> datetime | None:
-        """When the first reminder of ``player``'s turn, starting at ``now``, falls due, every
-        ``hours`` (default: the game's)."""
-        # A computer is never reminded: it plays within seconds, or after a restart.
-        if player.computer is not None:
-            return None
-        return self.reminder_after(now, game.reminder_hours if hours is None else hours, 0)
-
     # --- committing a turn --------------------------------------------------------------------
 
     async def commit_turn(
@@ -346,127 +301,106 @@ class GameKernel:
     ) -> CommitResult:
         """Play ``move`` for ``seat`` of the game as loaded and commit it with the revision
         read: the move log (``played_for`` when its player did not choose it), the next
-        player called, the outbox. ``lead`` and ``tail`` frame the turn message, ``buttons``
-        (label, custom id) go under it."""
+        player called, the outbox; or, for the move that finishes the game, what the finish
+        hooks add. ``lead`` and ``tail`` frame the turn message, ``buttons`` (label, custom
+        id) go under it."""
         before = loaded.require_state()
         after = move.play(before, seat)
-        actions = move.actions()
-        game = loaded.game
+        game, now = loaded.game, self._now()
         moves = await self.store.moves(game.id)
-        highlights = last_placements(moves, loaded.players)
-        highlights[seat] = _placed(move)
-        line = lead + messages.describe_turn(before, actions, loaded.players[seat])
-        now = self._now()
-        call = Call()
-        results: list[SeatResult] = []
         # The log as it will read once this move is committed.
         seq = moves[-1].seq + 1 if moves else 1
-        logged = MoveRow(game.id, seq, user_id, str(move), now, played_for)
-        if after.is_over:
-            sheet = loaded.score_sheet(after)
-            tail = await self.daily_note(game.id, sheet.players[seat].total) + tail
-            finished = dataclasses.replace(game, status=GameStatus.FINISHED)
-            hints = await self.store.hints(game.id)
-            document = export_document(finished, loaded.players, after, [*moves, logged], hints)
-            announcement = Announcement(
-                kind="finish",
-                text=messages.game_over_message(line, sheet, loaded.players) + tail,
-                mentions=tuple(p.user_id for p in loaded.people),
-                pictures=(Picture.SCORES, Picture.ENVIRONMENTS, Picture.REPLAY),
-                state=after,
-                names=loaded.names,
-                highlights=tuple(highlights),
-                files=(export_file(document),),
-                buttons=buttons,
-                record=record_for(after, logged_actions([*moves, logged]), loaded.names),
-            )
-            status, next_at = GameStatus.FINISHED, None
-            results = await finishing_results(
-                self.store, game, loaded.players, after, [*moves, logged], now=now
-            )
-        else:
-            upcoming = loaded.players[after.current]
-            call = await self.call(loaded, after, turn_started_at=now, now=now)
-            hours = await self.reminder_hours_of(game, upcoming)
-            since = None
-            if upcoming.computer is None:
-                try:
-                    # The game is replayed to tell it (milliseconds): off the event loop.
-                    since = await asyncio.to_thread(
-                        functools.partial(
-                            since_last_turn,
-                            after,
-                            [*moves, logged],
-                            loaded.players,
-                            known=(len(moves), before),
-                        )
-                    )
-                except (ValueError, CascadiaError):
-                    # The log moved on since the game was read: committing finds the conflict.
-                    log.info("game %d: the move log and the state differ", game.id)
-            if since is not None:
-                # The latest move in full, the others as a line each, then the standings.
-                line = since.text(latest=line)
-            announcement = Announcement(
-                kind="turn",
-                text=f"{line}\n{messages.your_turn_line(after, upcoming, call)}{tail}",
-                mentions=(upcoming.user_id,) if call.ping else (),
-                pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
-                state=after,
-                names=loaded.names,
-                highlights=tuple(highlights),
-                buttons=buttons,
-            )
-            status = GameStatus.ACTIVE
-            next_at = self.turn_reminder(now, game, upcoming, hours=hours)
+        logged = (*moves, MoveRow(game.id, seq, user_id, str(move), now, played_for))
+        highlights = last_placements(moves, loaded.players)
+        highlights[seat] = _placed(move)
+        line = lead + messages.describe_turn(before, move.actions(), loaded.players[seat])
         text = state_text(after)
-        directs = await self.directs(
-            loaded,
-            after,
-            announcement.text,
-            now=now,
-            highlights=tuple(highlights),
-            mover=user_id,
-            state_json=text,
-        )
+        finish: Finish | None = None
+        parts: list[FinishPart] = []
+        call, next_at, directs = Call(), None, []
+        if after.is_over:
+            record = record_for(after, logged_actions(logged), loaded.names)
+            finish = Finish(loaded, after, seat, logged, record, loaded.score_sheet(after), now)
+            parts = [await hook.before_commit(finish) for hook in self.hooks.finish]
+            tail = "".join(part.tail for part in parts) + tail
+            announcement = await self._final_message(finish, line, tail, buttons, highlights)
+        else:
+            turn = self.turn(loaded, after, now=now, mover=user_id)
+            call, next_at = await self.call(turn)
+            line = await self._since_last_turn(turn, before, logged, line)
+            announcement = _turn_message(turn, call, line, tail, buttons, highlights)
+            directs = await self.hooks.directs.for_turn(
+                turn, announcement.text, highlights=tuple(highlights), state_json=text
+            )
         committed = await self.store.commit_move(
             game.id,
             game.revision,
             user_id=user_id,
             action_text=str(move),
             new_state_json=text,
-            new_status=status,
+            new_status=GameStatus.FINISHED if after.is_over else GameStatus.ACTIVE,
             outbox_messages=[announcement.to_outbox(state_text=text), *directs],
             turn_started_at=now,
             next_reminder_at=next_at,
             played_for=played_for,
             ping_due_at=call.ping_due_at,
-            results=results,
+            results=[result for part in parts for result in part.results],
         )
-        await update_ratings(self.store, results)
-        if announcement.record is not None:
-            await self.keep_round_totals(game.id, announcement.record)
+        if finish is not None:
+            for hook, part in zip(self.hooks.finish, parts, strict=True):
+                await hook.after_commit(finish, part)
         return committed
 
-    async def daily_note(self, game_id: int, score: int) -> str:
-        """For a daily trek's attempt that ends with ``score``, the line its final message
-        adds (the par, and whether it counts); "" for any other game."""
-        attempt = await self.store.daily_attempt(game_id)
-        if attempt is None:
-            return ""
-        par = await asyncio.to_thread(cached_par, Day.parse(attempt.day))
-        return finish_note(attempt, score, par)
+    async def _final_message(
+        self,
+        finish: Finish,
+        line: str,
+        tail: str,
+        buttons: tuple[tuple[str, str], ...],
+        highlights: list[tuple[Hex, ...]],
+    ) -> Announcement:
+        """The message of the game's end: the last move's ``line``, the ranking, ``tail``;
+        the pictures, the export and the record."""
+        loaded = finish.loaded
+        finished = dataclasses.replace(loaded.game, status=GameStatus.FINISHED)
+        hints = await self.store.hints(loaded.game.id)
+        document = export_document(finished, loaded.players, finish.state, finish.moves, hints)
+        return Announcement(
+            kind="finish",
+            text=messages.game_over_message(line, finish.sheet, loaded.players) + tail,
+            mentions=tuple(p.user_id for p in loaded.people),
+            pictures=(Picture.SCORES, Picture.ENVIRONMENTS, Picture.REPLAY),
+            state=finish.state,
+            names=loaded.names,
+            highlights=tuple(highlights),
+            files=(export_file(document),),
+            buttons=buttons,
+            record=finish.record,
+        )
 
-    async def keep_round_totals(self, game_id: int, record: GameRecord) -> None:
-        """Count and keep the totals round by round of the game that just ended (in a
-        thread). A failure is only logged: the archive counts them when first asked."""
+    async def _since_last_turn(
+        self, turn: Turn, before: GameState, logged: Sequence[MoveRow], line: str
+    ) -> str:
+        """The latest move's ``line`` and, for a person to move, what happened since their
+        last turn: the other moves a line each, then the standings. The game is replayed to
+        tell it (milliseconds): off the event loop."""
+        if turn.player.computer is not None:
+            return line
         try:
-            totals = await asyncio.to_thread(round_totals, record)
-            await self.store.save_round_scores(game_id, totals)
-        except DatabaseUnavailable as error:
-            log.info("the round totals of game %d wait for the archive: %s", game_id, error)
-        except Exception:
-            log.exception("could not keep the round totals of game %d", game_id)
+            since = await asyncio.to_thread(
+                functools.partial(
+                    since_last_turn,
+                    turn.state,
+                    logged,
+                    turn.loaded.players,
+                    known=(len(logged) - 1, before),
+                )
+            )
+        except (ValueError, CascadiaError):
+            # The log moved on since the game was read: committing finds the conflict.
+            log.info("game %d: the move log and the state differ", turn.loaded.game.id)
+            return line
+        return line if since is None else since.text(latest=line)
 
 
 def players_of(seats: Sequence[Seat]) -> tuple[Player, ...]:
@@ -482,6 +416,29 @@ def as_seat(state: GameState, seat: int) -> GameState:
     if seat == state.current or state.is_over:
         return state
     return dataclasses.replace(state, current=seat)
+
+
+def _turn_message(
+    turn: Turn,
+    call: Call,
+    line: str,
+    tail: str,
+    buttons: tuple[tuple[str, str], ...],
+    highlights: list[tuple[Hex, ...]],
+) -> Announcement:
+    """The message of a turn that goes on to the next: the moves' ``line``, the player to move
+    called as ``call`` says, ``tail``."""
+    state = turn.state
+    return Announcement(
+        kind="turn",
+        text=f"{line}\n{messages.your_turn_line(state, turn.player, call)}{tail}",
+        mentions=(turn.player.user_id,) if call.ping else (),
+        pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+        state=state,
+        names=turn.loaded.names,
+        highlights=tuple(highlights),
+        buttons=buttons,
+    )
 
 
 def _placed(move: Move) -> tuple[Hex, ...]:

@@ -128,30 +128,26 @@ class Lobby:
         if game.status is not GameStatus.LOBBY:
             raise NotInLobby(game.id, game.status)
         state = new_game(players=len(loaded.players), seed=self.kernel.seeds(), cards=game.cards)
-        now = self.kernel.now()
-        first = loaded.players[state.current]
-        call = await self.kernel.call(loaded, state, turn_started_at=now, now=now)
+        turn = self.kernel.turn(loaded, state, now=self.kernel.now())
+        call, next_at = await self.kernel.call(turn)
         announcement = Announcement(
             kind="start",
             text=messages.start_message(state, loaded.players, call),
-            mentions=(first.user_id,) if call.ping else (),
+            mentions=(turn.player.user_id,) if call.ping else (),
             pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
             state=state,
             names=loaded.names,
         )
         text = state_text(state)
-        directs = await self.kernel.directs(
-            loaded, state, announcement.text, now=now, state_json=text
-        )
-        hours = await self.kernel.reminder_hours_of(game, first)
+        directs = await self.kernel.hooks.directs.for_turn(turn, announcement.text, state_json=text)
         return await self.store.start_game(
             game.id,
             game.revision,
             state_json=text,
             seat_order=[p.user_id for p in loaded.players],
             outbox_messages=[announcement.to_outbox(state_text=text), *directs],
-            turn_started_at=now,
-            next_reminder_at=self.kernel.turn_reminder(now, game, first, hours=hours),
+            turn_started_at=turn.now,
+            next_reminder_at=next_at,
             ping_due_at=call.ping_due_at,
         )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.attendance.presence import AwayPeriod, presence_of
+from bot.game.hooks import AwayPeriod
 from bot.game.kernel import GameKernel, LoadedGame, players_of
 from bot.game.messages import GameSummary
 from bot.game.records import export_document, read_progress
@@ -38,7 +38,7 @@ class Lookups:
         entries = [e for e in await self.store.games_for_user(user_id) if e.seat.computer is None]
         ids = [entry.game.id for entry in entries]
         seats = await self.store.seats_of(ids)
-        treks = await self.store.daily_games(ids)
+        treks = await self.kernel.hooks.venue.private_games(ids)
         tables = []
         # Games whose turn has a deadline: the player to move, the turn's start, its length.
         waiting: dict[int, tuple[int, datetime, timedelta]] = {}
@@ -53,9 +53,10 @@ class Lookups:
             if playing and budget and started_at and to_move and to_move.computer is None:
                 waiting[game.id] = (to_move.user_id, started_at, budget)
         # Only those turns need their player's time away: one read for them all.
-        people = await self.store.people_of({user for user, _, _ in waiting.values()})
+        caller = self.kernel.hooks.caller
+        people = await caller.whereabouts({user for user, _, _ in waiting.values()})
         deadlines = {
-            game_id: presence_of(people[user]).call(now, turn_started_at=at, budget=budget).deadline
+            game_id: people[user].deadline(at, budget)
             for game_id, (user, at, budget) in waiting.items()
         }
         for game, progress, to_move in tables:
@@ -93,15 +94,16 @@ class Lookups:
         """What ``status`` adds: by when the player to move plays (``None``: no deadline, or
         the game is over) and, per seat, the time away going on."""
         now = self.kernel.now()
-        people = await self.store.people_of({p.user_id for p in loaded.players})
-        away = tuple(presence_of(people[p.user_id]).away_at(now) for p in loaded.players)
+        people = await self.kernel.hooks.caller.whereabouts({p.user_id for p in loaded.players})
+        away = tuple(people[p.user_id].away_at(now) for p in loaded.players)
         state, started_at = loaded.state, loaded.game.turn_started_at
-        if state is None or state.is_over or started_at is None:
+        budget = self.kernel.deadline_budget(loaded.game)
+        if state is None or state.is_over or started_at is None or budget is None:
             return None, away
-        if loaded.game.status is not GameStatus.ACTIVE:
+        player = loaded.players[state.current]
+        if loaded.game.status is not GameStatus.ACTIVE or player.computer is not None:
             return None, away
-        call = await self.kernel.call(loaded, state, turn_started_at=started_at, now=now)
-        return call.deadline, away
+        return people[player.user_id].deadline(started_at, budget), away
 
     async def export(self, channel_id: int, *, user_id: int) -> dict[str, Any]:
         """The channel's game (or the caller's last one here) as a JSON document: the game,

@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.attendance.presence import AwayPeriod, Call
-from bot.attendance.reminders import ReminderLevel
+from bot.game.hooks import AwayPeriod, Call, ReminderLevel
 from bot.game.names import safe
 from engine import (
     MAX_PLAYERS,
@@ -162,7 +161,7 @@ def describe_wipe(before: GameState, action: WipeThree | NatureWipe, player: Pla
 def your_turn_line(state: GameState, player: Player, call: Call | None = None) -> str:
     """The line that tells the player to move that it is their turn: a mention, or in their
     quiet hours only the name; by when they play and whether they are away (see
-    :class:`~bot.attendance.presence.Call`). A computer is named, not pinged: it plays within
+    :class:`~bot.game.hooks.Call`). A computer is named, not pinged: it plays within
     seconds."""
     if player.computer is not None:
         return f"{player.shown} plays next (the computer): {progress_text(state)}."
@@ -283,6 +282,12 @@ def left_message(leaver: Player, computer: str, *, their_turn: bool) -> str:
     ``computer`` takes over their seat."""
     text = f"{leaver.shown} left the game: the computer ({computer}) plays their seat from now on."
     return f"{text} It plays their turn now." if their_turn else text
+
+
+def computer_lead(player: Player) -> str:
+    """The first line of the turn message of a turn the computer played for ``player``, whose
+    seat it plays for good."""
+    return f"The computer played for {player.shown}:\n"
 
 
 def play_command(move: Move) -> str:

@@ -330,25 +330,25 @@ class Outbox:
     _posted: dict[int, int] = field(default_factory=dict, init=False)
     _closed: bool = field(default=False, init=False)
 
-    async def drain(self, channels: Collection[int] | None = None) -> int:
-        """Post every unsent row that is due (only in ``channels``, when given); returns how
-        many were posted.
+    async def drain(self, channels: Collection[int] | None = None) -> frozenset[int]:
+        """Post every unsent row that is due (only in ``channels``, when given); returns the
+        ids of the rows it posted (a direct message Discord refused counts: it is done).
 
         Never raises for a failed post: the row stays unsent and is retried later. Raises
         :class:`~bot.db.errors.DatabaseUnavailable` when the database is: a row posted but not
         yet marked sent is remembered and marked by a later drain, not posted again.
         """
         if self._closed:
-            return 0
+            return frozenset()
         if channels is None:
             claimed = await self.store.claim_outbox(self.claimer, self.batch)
             channels = {row.channel_id for row in claimed if row.kind not in DIRECT}
             # Direct messages after the channels: they link to the turn messages posted there.
             direct = {row.channel_id for row in claimed if row.kind in DIRECT} - channels
-            return await self.drain(channels) + await self.drain(direct)
+            return await self.drain(channels) | await self.drain(direct)
         channels = set(channels) - self._refused
-        counts = await asyncio.gather(*(self._drain_channel(c) for c in channels))
-        return sum(counts)
+        posted = await asyncio.gather(*(self._drain_channel(c) for c in channels))
+        return frozenset(outbox_id for ids in posted for outbox_id in ids)
 
     def refused(self, channel_id: int) -> bool:
         """Whether ``channel_id`` waits for a permission change before its next post."""
@@ -375,19 +375,19 @@ class Outbox:
         except TimeoutError:
             log.warning("the outbox drain did not finish within %.0fs of shutdown", self.close_wait)
 
-    async def _drain_channel(self, channel_id: int) -> int:
+    async def _drain_channel(self, channel_id: int) -> list[int]:
         lock = self._locks.setdefault(channel_id, asyncio.Lock())
         async with lock:
             if self._closed:
-                return 0
+                return []
             # Read under the lock: a drain that held it may have just posted these rows.
             rows = await self.store.claim_outbox(self.claimer, self.batch, channel_id=channel_id)
-            posted = 0
+            posted: list[int] = []
             for row in rows:
                 if not await self._post_once(row):
                     # Later messages of this channel wait, so that turns are read in order.
                     break
-                posted += 1
+                posted.append(row.id)
             return posted
 
     async def _post_once(self, row: OutboxRow) -> bool:

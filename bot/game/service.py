@@ -13,13 +13,14 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from bot.game.computers import Thinker
+from bot.game.hooks import PLAIN_GAME, TurnHooks
 from bot.game.kernel import HOUR, GameKernel, LoadedGame, as_seat, new_seed
 from bot.game.lobby import Lobby
 from bot.game.lookups import Lookups
 from bot.game.rows import THIS_PROCESS, Claimer
+from bot.game.store import GameStore
 from bot.game.turns import Hint, Preview, Turns
 from bot.ops.clock import Clock, utc_now
-from bot.stores import Store
 
 __all__ = ["GameService", "Hint", "LoadedGame", "Preview", "as_seat"]
 
@@ -30,13 +31,14 @@ class GameService(GameKernel):
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         *,
         now: Clock = utc_now,
         seeds: Callable[[], int] = new_seed,
         reminder_hour: timedelta = HOUR,
         thinker: Thinker | None = None,
         claimer: Claimer = THIS_PROCESS,
+        hooks: TurnHooks = PLAIN_GAME,
     ) -> None:
         """See :class:`~bot.game.kernel.GameKernel` for the options."""
         super().__init__(
@@ -46,6 +48,7 @@ class GameService(GameKernel):
             reminder_hour=reminder_hour,
             thinker=thinker,
             claimer=claimer,
+            hooks=hooks,
         )
         self.lobby = Lobby(self)
         """Lobbies: opening, seating, starting, passing the host on."""

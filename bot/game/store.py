@@ -273,7 +273,7 @@ class GameStore(ClaimQueries, CompactQueries):
     ) -> GameRow:
         """Change how often the player to move is reminded and when next; 0 turns reminders
         off. The caller checks that the user is the host and computes ``next_reminder_at`` (see
-        :func:`bot.attendance.reminders.next_reminder_time`). Bookkeeping: no revision bump. Raises
+        :func:`bot.game.kernel.next_reminder_time`). Bookkeeping: no revision bump. Raises
         :class:`GameClosed` on a finished or ended game."""
         if reminder_hours < 0:
             raise ValueError(f"reminder hours must be 0 or more: {reminder_hours}")

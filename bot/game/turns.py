@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from bot.attendance.texts import skip_lead
 from bot.game import messages
 from bot.game.computers import REPLACEMENT
 from bot.game.errors import (
@@ -181,7 +180,7 @@ class Turns:
             move,
             user_id=player.user_id,
             played_for="computer" if handed else None,
-            lead=skip_lead(player, how="computer") if handed else "",
+            lead=messages.computer_lead(player) if handed else "",
         )
 
     async def hint(self, channel_id: int, *, user_id: int) -> Hint:

@@ -398,11 +398,14 @@ class CascadiaBot(commands.AutoShardedBot):
             rows = [await self.store.get_outbox(outbox_id) for outbox_id in outbox_ids]
             # The channels first: a direct message links to the turn message posted there.
             channels = {row.channel_id for row in rows if row and row.kind not in DIRECT}
-            await self.outbox.drain(channels)
-            await self.outbox.drain({row.channel_id for row in rows if row and row.kind in DIRECT})
+            posted = await self.outbox.drain(channels)
+            direct = {row.channel_id for row in rows if row and row.kind in DIRECT}
+            posted |= await self.outbox.drain(direct)
             if not self._stopping and self.players is not None:
                 self.players.wake({row.game_id for row in rows if row is not None})
-            for outbox_id in outbox_ids:
+            # Only a row these drains did not post is read again: another drain (the loop's,
+            # another command's) may have posted it meanwhile.
+            for outbox_id in set(outbox_ids) - posted:
                 row = await self.store.get_outbox(outbox_id)
                 if row is None or row.sent_at is None:
                     return False

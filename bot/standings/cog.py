@@ -20,6 +20,7 @@ from bot.game.names import clean
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
 from bot.standings import service as standings
+from bot.standings.store import StandingsStore
 from render import render_score_history
 
 Interaction = discord.Interaction[CascadiaBot]
@@ -46,7 +47,7 @@ async def stats(
     scope = standings.stats_scope(
         interaction.guild_id, interaction.user.id, who.id, everywhere=everywhere
     )
-    store = interaction.client.store
+    store = interaction.client.service.store_as(StandingsStore)
     answer = await standings.stats_answer(store, scope, who.id, clean(who.display_name))
     files = []
     if answer.scores:
@@ -69,7 +70,9 @@ async def stats(
 async def server(interaction: Interaction) -> None:
     """The server's figures."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    text = await standings.server_answer(interaction.client.store, _guild_id(interaction))
+    text = await standings.server_answer(
+        interaction.client.service.store_as(StandingsStore), _guild_id(interaction)
+    )
     await interaction.followup.send(text, ephemeral=True)
 
 
@@ -82,7 +85,7 @@ async def league(interaction: Interaction, action: str) -> None:
     """Join or leave the league, or (Manage Server) turn it on or off or start a season."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     text = await standings.league_answer(
-        interaction.client.store,
+        interaction.client.service.store_as(StandingsStore),
         _guild_id(interaction),
         interaction.user.id,
         action,
@@ -99,7 +102,10 @@ async def leaderboard(
     """A season's leaderboard."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     text = await standings.leaderboard_answer(
-        interaction.client.store, _guild_id(interaction), interaction.user.id, season
+        interaction.client.service.store_as(StandingsStore),
+        _guild_id(interaction),
+        interaction.user.id,
+        season,
     )
     await interaction.followup.send(text, ephemeral=True)
 

@@ -11,14 +11,18 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import pytest
 
 from bot.app import Application
+from bot.game.rows import OutboxRow
+from bot.ops.clock import Clock, utc_now
 from bot.ops.config import Settings
 from bot.shell.client import CascadiaBot
 from bot.stores import SqliteStore
@@ -38,9 +42,10 @@ class World:
     bot: CascadiaBot | None = None
     store: SqliteStore | None = None
     task: asyncio.Task[None] | None = None
+    store_type: type[SqliteStore] = SqliteStore
 
     async def start_bot(self) -> CascadiaBot:
-        self.store = await SqliteStore.connect(self.db)
+        self.store = await self.store_type.connect(self.db)
         settings = Settings(
             token=self.server.token,
             db_path=self.db,
@@ -285,6 +290,35 @@ async def test_a_discord_error_delays_the_turn_message_once(world: World) -> Non
     turns = [m for m in world.public()[public:] if "it's your turn" in m.text]
     assert len(turns) == 1
     assert turns[0].notified == frozenset({waiting})
+
+
+class OutboxReads(SqliteStore):
+    """The store, counting how often each outbox row is read by its id."""
+
+    def __init__(self, connection: aiosqlite.Connection, *, now: Clock = utc_now) -> None:
+        super().__init__(connection, now=now)
+        self.reads: Counter[int] = Counter()
+
+    async def get_outbox(self, outbox_id: int) -> OutboxRow | None:
+        self.reads[outbox_id] += 1
+        return await super().get_outbox(outbox_id)
+
+
+async def test_posting_a_turn_reads_its_rows_once(world: World) -> None:
+    await world.stop_bot()
+    world.store_type = OutboxReads
+    bot = await world.start_bot()
+    _, mover, _ = await _started(world)
+    assert isinstance(world.store, OutboxReads)
+    world.store.reads.clear()
+    answer = await world.command(mover, "play", **await _legal_turn(world, mover))
+    assert answer.text == "Turn played."
+    played = dict(world.store.reads)
+    assert played
+    assert set(played.values()) == {1}, "the drain tells which rows it posted"
+    # Rows another drain posted meanwhile count as posted: they are read once more to tell.
+    assert await bot.announce(list(played)) is True
+    assert set(world.store.reads.values()) == {3}
 
 
 async def test_private_views(world: World) -> None:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.game.service import GameService
+from bot.app import game_service
 from bot.stores import SqliteStore
 from tests.bot.clocks import FakeClock
 from tests.bot.core.conftest import START
@@ -30,7 +30,7 @@ def _rebuild(database: Path, *arguments: str) -> subprocess.CompletedProcess[str
 async def test_the_ratings_are_rebuilt_from_the_kept_results(tmp_path: Path) -> None:
     database, clock = tmp_path / "bot.sqlite3", FakeClock(START)
     async with SqliteStore.open(database, now=clock) as store:
-        service = GameService(store, now=clock, seeds=lambda: 5)
+        service = game_service(store, now=clock, seeds=lambda: 5)
         before = await _play_out(service, clock, await _game(service, ADA, BOB), seed=6)
         await store.set_league(GUILD, enabled=True)
         for user in (ADA, BOB):

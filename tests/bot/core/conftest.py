@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.app import game_service
 from bot.game.service import GameService
 from bot.stores import Store, open_store
 from tests.bot.clocks import FakeClock
@@ -31,5 +32,5 @@ async def store(database: str, clock: FakeClock) -> AsyncIterator[Store]:
 
 @pytest.fixture
 def service(store: Store, clock: FakeClock) -> GameService:
-    """The game service on that store, every new game seeded 5."""
-    return GameService(store, now=clock, seeds=lambda: 5)
+    """The game service as the bot runs it, on that store, every new game seeded 5."""
+    return game_service(store, now=clock, seeds=lambda: 5)

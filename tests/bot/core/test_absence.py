@@ -10,7 +10,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.attendance.presence import (
-    AwayPeriod,
     BadAwayDate,
     Presence,
     SkipTally,
@@ -21,6 +20,7 @@ from bot.attendance.presence import (
     skips_in_a_row,
 )
 from bot.attendance.quiet import QuietHours
+from bot.game.hooks import AwayPeriod
 
 START = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 H = timedelta(hours=1)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.attendance import texts
-from bot.attendance.presence import AwayPeriod, Call, SkipTally
+from bot.attendance.presence import SkipTally
 from bot.attendance.quiet import QuietHours, zone_named
+from bot.game.hooks import AwayPeriod, Call
 from bot.game.messages import (
     GameSummary,
     Player,

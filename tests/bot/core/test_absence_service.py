@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.app import game_service
 from bot.attendance.reminder_queue import ReminderQueue
 from bot.attendance.service import (
     Attendance,
@@ -54,7 +55,7 @@ async def started(service: GameService, *users: int, deadline: int = 24) -> Load
         await service.lobby.join(table.game.id, user_id=user, name=f"u{user}")
     await service.lobby.start(table.game.id, user_id=users[0])
     if deadline:
-        await service.store.set_deadline_hours(table.game.id, deadline)
+        await service.store_as(Store).set_deadline_hours(table.game.id, deadline)
     return await service.game(CHANNEL)
 
 
@@ -242,7 +243,7 @@ class TogetherThinker(Thinker):
 async def test_a_skip_question_skips_its_turn_once_and_then_says_it_was_played(
     store: Store, clock: FakeClock
 ) -> None:
-    service = GameService(store, now=clock, seeds=lambda: 5, thinker=TogetherThinker(2))
+    service = game_service(store, now=clock, seeds=lambda: 5, thinker=TogetherThinker(2))
     attendance = Attendance(service)
     table = await started(service, ADA, BOB, deadline=0)
     if to_move(table) == ADA:
@@ -510,7 +511,7 @@ async def test_a_skipped_turn_is_the_fast_computer_players_thought_in_the_thinke
 ) -> None:
     pool = CountingPool()
     try:
-        service = GameService(store, now=clock, seeds=lambda: 5, thinker=Thinker(pool))
+        service = game_service(store, now=clock, seeds=lambda: 5, thinker=Thinker(pool))
         attendance = Attendance(service)
         table = await started(service, ADA, BOB, CY, deadline=0)
         state = table.require_state()

@@ -67,7 +67,7 @@ async def play_out(service: GameService, user: int, *, channel: int | None = Non
         state = loaded.require_state()
         turn = Move.parse(move_text(choose(state, "fast", seed=1)))
         await service.turns.play(channel, user_id=user, move=turn)
-        game = await service.store.get_game(loaded.game.id)
+        game = await service.store_as(Store).get_game(loaded.game.id)
         assert game is not None
         assert game.state is not None
         after = read_state(game.state)
@@ -78,7 +78,7 @@ async def play_out(service: GameService, user: int, *, channel: int | None = Non
 async def test_an_attempt_is_the_days_deal_in_its_own_channel(service: GameService) -> None:
     game_id = await start(service, ADA)
     other = await start(service, BEA, guild=OTHER_GUILD)
-    first, second = [await service.store.get_game(g) for g in (game_id, other)]
+    first, second = [await service.store_as(Store).get_game(g) for g in (game_id, other)]
     assert first is not None
     assert second is not None
     assert first.channel_id == dm(ADA)
@@ -89,7 +89,7 @@ async def test_an_attempt_is_the_days_deal_in_its_own_channel(service: GameServi
     assert state.cards == daily_deal(DAY).cards
     assert first.reminder_hours == 0
     assert first.next_reminder_at is None
-    message = (await sent(service.store, "start"))[0]
+    message = (await sent(service.store_as(Store), "start"))[0]
     assert "daily trek of 2026-12-02" in message.text
     assert "counts today" in message.text
     assert message.mentions == (ADA,)
@@ -101,15 +101,15 @@ async def test_one_attempt_counts_and_the_next_is_practice(service: GameService)
         await start(service, ADA, channel=9_999)
     await play_out(service, ADA)
     practice = await start(service, ADA)
-    attempts = [await service.store.daily_attempt(g) for g in (counted, practice)]
+    attempts = [await service.store_as(Store).daily_attempt(g) for g in (counted, practice)]
     assert [(a.day, a.counted) for a in attempts if a] == [
         ("2026-12-02", True),
         ("2026-12-02", False),
     ]
-    messages = await sent(service.store, "start")
+    messages = await sent(service.store_as(Store), "start")
     assert "practice" in messages[-1].text
     await play_out(service, ADA)
-    entries = await service.store.daily_entries("2026-12-02", guild_id=GUILD)
+    entries = await service.store_as(Store).daily_entries("2026-12-02", guild_id=GUILD)
     assert [e.game_id for e in entries] == [counted], "practice is never on the board"
 
 
@@ -137,7 +137,7 @@ async def test_the_store_counts_one_attempt_a_day(store: Store) -> None:
 async def test_the_end_says_the_par_and_whether_it_counts(service: GameService) -> None:
     await start(service, ADA)
     total = await play_out(service, ADA)
-    finish = (await sent(service.store, "finish"))[-1]
+    finish = (await sent(service.store_as(Store), "finish"))[-1]
     par = daily_par(DAY)
     assert f"(par {par})" in finish.text
     assert "is on the board" in finish.text
@@ -153,10 +153,10 @@ async def test_an_attempt_finished_after_its_day_counts_for_that_day(
     game_id = await start(service, ADA)
     clock.advance(timedelta(days=1, hours=3))
     await play_out(service, ADA)
-    assert [e.game_id for e in await service.store.daily_entries(str(DAY), guild_id=GUILD)] == [
-        game_id
-    ]
-    assert await service.store.daily_entries(str(shift(DAY, 1)), guild_id=GUILD) == []
+    assert [
+        e.game_id for e in await service.store_as(Store).daily_entries(str(DAY), guild_id=GUILD)
+    ] == [game_id]
+    assert await service.store_as(Store).daily_entries(str(shift(DAY, 1)), guild_id=GUILD) == []
     # The new day's attempt is a fresh one that counts.
     started = await DailyTrek(service).start(
         guild_id=GUILD, channel_id=dm(ADA), user_id=ADA, name="Ada"
@@ -229,21 +229,21 @@ async def test_daily_posts_go_out_once_each(service: GameService, clock: FakeClo
     assert await DailyTrek(service).queue_posts() == []
     await start(service, ADA)
     await play_out(service, ADA)
-    posts = [a for a in await sent(service.store) if a.kind.startswith("daily")]
+    posts = [a for a in await sent(service.store_as(Store)) if a.kind.startswith("daily")]
     assert [p.kind for p in posts] == ["daily-morning"]
     assert "Cards:" in posts[0].text
     assert "Ada" not in posts[0].text
-    row = await service.store.get_outbox(morning)
+    row = await service.store_as(Store).get_outbox(morning)
     assert row is not None
     assert row.channel_id == 777
     clock.advance(timedelta(days=1))
     # A second process, or the bot after a restart, queues nothing twice.
-    again = GameService(service.store, now=clock)
+    again = GameService(service.store_as(Store), now=clock)
     queued = await DailyTrek(again).queue_posts()
     assert len(queued) == 2
     assert await DailyTrek(service).queue_posts() == []
-    assert await DailyTrek(GameService(service.store, now=clock)).queue_posts() == []
-    posts = [a for a in await sent(service.store) if a.kind.startswith("daily")]
+    assert await DailyTrek(GameService(service.store_as(Store), now=clock)).queue_posts() == []
+    posts = [a for a in await sent(service.store_as(Store)) if a.kind.startswith("daily")]
     assert sorted(p.kind for p in posts) == ["daily-board", "daily-morning"]
     (board,) = [p for p in posts if p.kind == "daily-board"]
     assert "2026-12-02" in board.text
@@ -260,7 +260,7 @@ async def test_a_channel_named_today_gets_no_board_of_yesterday(
     assert len(await DailyTrek(service).queue_posts()) == 2, (
         "the next day: its morning, and the board"
     )
-    kinds = [a.kind for a in await sent(service.store)]
+    kinds = [a.kind for a in await sent(service.store_as(Store))]
     assert kinds == ["daily-morning", "daily-morning", "daily-board"]
     changed = await DailyTrek(service).set_channel(GUILD, 778, user_id=BEA)
     assert changed.channel_id == 778
@@ -295,25 +295,25 @@ async def test_mygames_names_the_daily_trek_instead_of_a_channel(service: GameSe
     assert "Your daily trek (in our direct messages): **your turn** (round 1)" in text
     assert f"<#{dm(ADA)}>" not in text
     assert "<#42>: in the lobby" in text
-    assert await service.store.daily_games([lobby.game.id]) == set()
+    assert await service.store_as(Store).daily_games([lobby.game.id]) == set()
 
 
 async def test_the_archive_leaves_the_daily_treks_out(service: GameService) -> None:
     game_id = await start(service, ADA)
     await play_out(service, ADA)
-    archive = Archive(service.store)
+    archive = Archive(service.store_as(Store))
     with pytest.raises(NoArchivedGame):
         await archive.finished(GUILD, game_id)
-    assert await service.store.finished_games(GUILD) == []
-    assert await service.store.count_finished_games(GUILD, user_id=ADA) == 0
+    assert await service.store_as(Store).finished_games(GUILD) == []
+    assert await service.store_as(Store).count_finished_games(GUILD, user_id=ADA) == 0
 
 
 async def test_the_standings_leave_the_daily_treks_out(service: GameService) -> None:
     await start(service, ADA)
     await play_out(service, ADA)
-    assert await service.store.guild_results(GUILD) == []
-    assert await service.store.member_results(ADA, guild_id=GUILD) == []
-    assert await service.store.member_results(ADA, guild_id=None) == []
+    assert await service.store_as(Store).guild_results(GUILD) == []
+    assert await service.store_as(Store).member_results(ADA, guild_id=GUILD) == []
+    assert await service.store_as(Store).member_results(ADA, guild_id=None) == []
 
 
 def test_a_board_fits_in_one_message_however_long_the_names() -> None:

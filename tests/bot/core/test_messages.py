@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 from discord.utils import escape_markdown as discord_escape_markdown
 
-from bot.attendance.reminders import ReminderLevel
 from bot.game import messages
+from bot.game.hooks import ReminderLevel
 from bot.game.markdown import escape_markdown
 from bot.game.messages import GameSummary, Player
 from engine import (

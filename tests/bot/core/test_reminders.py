@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from bot.attendance.reminders import (
     ReminderDue,
-    ReminderLevel,
     catch_up,
-    next_reminder_time,
     reminder_level,
 )
+from bot.game.hooks import ReminderLevel
+from bot.game.kernel import next_reminder_time
 
 TURN = datetime(2024, 5, 1, 18, 0, tzinfo=UTC)
 

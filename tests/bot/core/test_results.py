@@ -11,8 +11,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from openskill.models import PlackettLuce
 
-from bot.attendance.presence import AwayPeriod, Presence
+from bot.app import game_service
+from bot.attendance.presence import Presence
 from bot.attendance.quiet import QuietHours
+from bot.game.hooks import AwayPeriod
 from bot.game.messages import Player
 from bot.game.rows import GameStatus, MoveRow, SeatResult
 from bot.game.service import GameService, LoadedGame
@@ -261,7 +263,7 @@ async def test_a_seat_handed_to_the_computer_is_not_rated(
 
 async def test_games_finished_before_are_filled_in_once(tmp_path: Path, clock: FakeClock) -> None:
     async with SqliteStore.open(tmp_path / "old.sqlite3", now=clock) as store:
-        service = GameService(store, now=clock, seeds=lambda: 5)
+        service = game_service(store, now=clock, seeds=lambda: 5)
         solo = await _play_out(service, clock, await _game(service, ADA), seed=5)
         pair = await _play_out(service, clock, await _game(service, ADA, BOB), seed=6)
         kept = await store.guild_results(GUILD)
@@ -280,7 +282,7 @@ async def test_a_finished_game_whose_state_is_damaged_is_left_without_results(
     tmp_path: Path, clock: FakeClock
 ) -> None:
     async with SqliteStore.open(tmp_path / "old.sqlite3", now=clock) as store:
-        service = GameService(store, now=clock, seeds=lambda: 5)
+        service = game_service(store, now=clock, seeds=lambda: 5)
         hurt = await _play_out(service, clock, await _game(service, ADA), seed=5)
         whole = await _play_out(service, clock, await _game(service, ADA, BOB), seed=6)
         kept = [r for r in await store.guild_results(GUILD) if r.game_id == whole.game.id]

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.app import game_service
 from bot.attendance.reminder_queue import ReminderQueue
 from bot.game import records
 from bot.game.errors import (
@@ -384,7 +385,7 @@ async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
 
 
 async def test_three_of_a_kind_wipe(store: Store, clock: FakeClock) -> None:
-    service = GameService(store, now=clock, seeds=lambda: THREE_ELK_SEED)
+    service = game_service(store, now=clock, seeds=lambda: THREE_ELK_SEED)
     table = await _started(service, ADA, BOB)
     mover = _current_user(table)
     started_at = table.game.turn_started_at
@@ -523,7 +524,7 @@ async def test_reminders_follow_the_schedule_and_catch_up_once(
 
 
 async def test_a_shorter_reminder_hour_for_tests(store: Store, clock: FakeClock) -> None:
-    service = GameService(store, now=clock, seeds=lambda: 5, reminder_hour=timedelta(seconds=2))
+    service = game_service(store, now=clock, seeds=lambda: 5, reminder_hour=timedelta(seconds=2))
     table = await _started(service, ADA, BOB)
     started = table.game.turn_started_at
     assert started is not None
@@ -655,8 +656,8 @@ async def test_only_the_process_that_claims_a_game_reminds_in_it(
 ) -> None:
     table = await _started(service, ADA, BOB)
     lease = timedelta(minutes=10)
-    other = GameService(store, now=clock, claimer=Claimer("other", lease=lease))
-    elsewhere = GameService(
+    other = game_service(store, now=clock, claimer=Claimer("other", lease=lease))
+    elsewhere = game_service(
         store, now=clock, claimer=Claimer("elsewhere", shard_ids=(1,), shard_count=2, lease=lease)
     )
     clock.now += timedelta(hours=25)
