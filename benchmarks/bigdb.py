@@ -57,11 +57,11 @@ if __name__ == "__main__" and not __package__:
 from bot.app import game_service
 from bot.attendance.reminder_queue import ReminderQueue
 from bot.attendance.service import Attendance
-from bot.db.migrate import copy_database
 from bot.game import messages
 from bot.game.messages import Player
 from bot.game.records import move_text, state_text
 from bot.game.rows import GameStatus, UserGame
+from bot.migrate import copy_database
 from bot.ops.preflight import check_database
 from bot.ops.target import is_postgres_url
 from bot.retention.forgetting import FORGET_BATCH, KEEP_SENT, KEEP_UNPACKED, PACK_BATCH

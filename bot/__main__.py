@@ -10,10 +10,10 @@ An operator mistake (bad settings, an unusable database, unknown arguments) is o
 standard error and exit status 2, before any file is touched.
 
 ``cascadia-bot migrate --from FILE --to URL`` copies an SQLite database into PostgreSQL
-instead (see :mod:`bot.db.migrate`); ``cascadia-bot backup --to FILE`` and ``cascadia-bot restore
+instead (see :mod:`bot.migrate`); ``cascadia-bot backup --to FILE`` and ``cascadia-bot restore
 --from FILE`` back the database of ``CASCADIA_DB`` up and put a backup back (see
 :mod:`bot.db.backup`); ``cascadia-bot ratings --rebuild`` recomputes the league ratings (see
-:mod:`bot.standings.rebuild`). ``cascadia-bot sandbox`` hands the process over to
+:mod:`bot.ratings`). ``cascadia-bot sandbox`` hands the process over to
 ``python -m sandbox``, which runs this very bot as a process of its own against a local
 Discord-compatible server; the bot never imports it.
 """
@@ -27,12 +27,14 @@ import os
 import signal
 import sys
 from collections.abc import Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 import discord
 
+from bot import migrate
 from bot.app import Application
-from bot.db import backup, migrate
+from bot.db import backup
 from bot.db.errors import StoreError
 from bot.ops import allocator
 from bot.ops.clock import clock_for
@@ -40,12 +42,18 @@ from bot.ops.config import ConfigError, Settings
 from bot.ops.preflight import DatabaseLock, StartupError, check_database, check_postgres
 from bot.ops.redact import Redactor
 from bot.ops.target import describe
+from bot.ratings import ratings_main
+from bot.shell.client import CascadiaBot
 from bot.shell.errors import LateSuggestions
 from bot.shell.reach import wait_until_reachable
-from bot.standings.rebuild import ratings_main
 from bot.stores import open_store
 
 log = logging.getLogger("bot")
+
+
+def discord_client(app: Application, **options: Any) -> CascadiaBot:
+    """The Discord client over the application (``options`` go to discord.py)."""
+    return CascadiaBot(app.settings, app.service, app.parts(), renderer=app.renderer, **options)
 
 
 async def run(settings: Settings) -> None:
@@ -58,7 +66,7 @@ async def run(settings: Settings) -> None:
     async with (
         open_store(settings.database, now=now) as store,
         Application(settings, store, now=now) as app,
-        app.client() as bot,
+        discord_client(app) as bot,
     ):
         loop = asyncio.get_running_loop()
         closing: set[asyncio.Task[None]] = set()

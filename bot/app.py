@@ -2,18 +2,20 @@
 
 :class:`Application` builds the game service and each feature's service over one store, in
 one place, without Discord: the console script (:mod:`bot.__main__`) opens the store, builds
-the application and hands it to the Discord client with :meth:`Application.client`; tests
-and tools build it the same way. Adding a feature is a line here (its service, its
+the application and hands its service and parts to the Discord client; tests and tools build
+it the same way. Adding a feature is a line here (its service, its
 extension, its passes), not an edit of the client or the game floor.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import secrets
+import socket
 from collections.abc import Callable
 from concurrent.futures import Executor
 from datetime import timedelta
-from typing import Any
 
 from bot.archive.hooks import ArchiveHooks
 from bot.attendance.hooks import AttendanceHooks
@@ -33,7 +35,6 @@ from bot.game.service import GameService
 from bot.ops.clock import Clock, utc_now
 from bot.ops.config import Settings
 from bot.retention.forgetting import Forgetting
-from bot.shell.client import CascadiaBot, claimer_for
 from bot.shell.parts import Announce, Parts, Pass
 from bot.standings.hooks import StandingsHooks
 from bot.stores import Store
@@ -86,6 +87,19 @@ def game_service(
         claimer=claimer,
         hooks=standard_hooks(store),
     )
+
+
+def claimer_for(settings: Settings) -> Claimer:
+    """This process as it claims work in the database: a name no other process has (the host,
+    the process id and a random part), its shards, and the lease of ``CASCADIA_LEASE_SECONDS``.
+    Without ``CASCADIA_SHARDS`` the process runs every shard, so it owns every guild."""
+    # Short and ASCII: PostgreSQL shows it as the name of this process's connection.
+    host = socket.gethostname().encode("ascii", "replace").decode()[:32]
+    name = f"{host}:{os.getpid()}:{secrets.token_hex(4)}"
+    lease = timedelta(seconds=settings.lease_seconds)
+    if settings.shard_ids is None or settings.shard_count is None:
+        return Claimer(name, lease=lease)
+    return Claimer(name, settings.shard_ids, settings.shard_count, lease)
 
 
 class Application:
@@ -155,12 +169,6 @@ class Application:
 
     def _players(self, announce: Announce) -> ComputerTurns:
         return ComputerTurns(self.service, announce)
-
-    def client(self, **options: Any) -> CascadiaBot:
-        """The Discord client over this application (``options`` go to discord.py)."""
-        return CascadiaBot(
-            self.settings, self.service, self.parts(), renderer=self.renderer, **options
-        )
 
     async def close(self) -> None:
         """Stop the computer players' workers and the picture worker (after the client

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.archive.service import round_totals
+from bot.archive.rounds import round_totals
 from bot.archive.store import ArchiveStore
 from bot.db.errors import DatabaseUnavailable
 from bot.game.hooks import Finish, FinishPart

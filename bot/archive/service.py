@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.archive.rounds import round_totals
 from bot.archive.store import ArchiveStore as Store
 from bot.game.captions import MAX_CHOICES
 from bot.game.errors import BotError, DamagedLog, DamagedState
 from bot.game.names import safe, seat_names
 from bot.game.records import UNREADABLE, logged_actions, read_state
 from bot.game.rows import GameRow
-from engine import GameRecord, record_for, replay_rounds
+from engine import GameRecord, record_for
 
 log = logging.getLogger(__name__)
 
@@ -40,14 +41,6 @@ class NoArchivedGame(BotError):
         super().__init__(
             f"No finished game {game[:40]!r} on this server: `/cascadia history` lists them."
         )
-
-
-def round_totals(record: GameRecord) -> list[tuple[int, ...]]:
-    """Every seat's total after each round of the game ``record`` holds (CPU work: the game
-    is replayed)."""
-    return [
-        tuple(score.total for score in played.sheet.players) for played in replay_rounds(record)
-    ]
 
 
 @dataclass(frozen=True, slots=True)

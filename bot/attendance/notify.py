@@ -17,6 +17,7 @@ from datetime import UTC, datetime, time, tzinfo
 
 from bot.attendance.presence import Presence
 from bot.attendance.store import NotifySettings
+from bot.game.buttons import PLAY_LABEL, play_custom_id
 from bot.game.errors import BotError
 from bot.game.hooks import Call
 from bot.game.messages import Player, progress_text, timestamp
@@ -29,7 +30,6 @@ from bot.game.outbox import (
     Picture,
 )
 from bot.game.rows import OutboxMessage
-from bot.panel.draft import PLAY_LABEL, play_custom_id
 from engine import GameState, Hex
 
 __all__ = [

@@ -35,6 +35,7 @@ from typing import Any
 
 from bot.db.errors import DatabaseUnavailable
 from bot.game import records
+from bot.game.buttons import PLAY_LABEL, play_custom_id
 from bot.game.captions import (
     Attachment,
     display_description,
@@ -46,7 +47,6 @@ from bot.game.captions import (
 from bot.game.replays import game_pictures
 from bot.game.rows import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow
 from bot.game.store import GameStore as Store
-from bot.panel.draft import PLAY_LABEL, play_custom_id
 from engine import GameRecord, GameState, Hex, score_state, state_from_json
 from render import environment_scale, render_display, render_environment, render_scores
 

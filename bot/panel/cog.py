@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any, Self, cast
 import discord
 
 from bot.game import messages
+from bot.game.buttons import PLAY_LABEL, play_custom_id
 from bot.game.captions import environment_description
 from bot.game.names import safe
-from bot.panel.draft import PLAY_LABEL, Button, Press, Select, Verb, play_custom_id
+from bot.panel.draft import Button, Press, Select, Verb
 from bot.panel.service import (
     Outcome,
     PanelGone,

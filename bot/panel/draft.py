@@ -31,9 +31,6 @@ from engine import (
     apply,
 )
 
-PLAY_LABEL = "Play"
-"""The label of the button on turn messages that opens the panel."""
-
 PAGE_SIZE = 25
 """Discord shows at most this many options in a select."""
 
@@ -256,12 +253,6 @@ def _optional_slot(value: object) -> int | None:
     if slot not in (1, 2, 3, 4):
         raise ValueError(f"slot {slot}")
     return slot
-
-
-def play_custom_id(game_id: int, turn: int) -> str:
-    """The custom id of the **Play** button of ``game_id``'s turn ``turn``: it carries only
-    ids, so the button works after a restart and knows when its turn has passed."""
-    return f"cascadia:play:{game_id}:{turn}"
 
 
 # --- what the choices lead to -------------------------------------------------------------

@@ -14,12 +14,8 @@ import contextlib
 import functools
 import io
 import logging
-import os
-import secrets
-import socket
 from collections.abc import Collection, Coroutine, Iterator, Sequence
 from concurrent.futures import Executor
-from datetime import timedelta
 from typing import Any, TypeVar, cast
 
 import discord
@@ -34,7 +30,7 @@ from bot.db.errors import DatabaseUnavailable
 from bot.db.retry import when_available
 from bot.game.errors import ServerOnly, ShuttingDown
 from bot.game.outbox import DIRECT, MAX_TEXT, ChannelGone, Outbox, Post, PostRefused
-from bot.game.rows import Claimer, OutboxRow
+from bot.game.rows import OutboxRow
 from bot.game.service import GameService
 from bot.game.uploads import fit_upload
 from bot.ops.config import Settings
@@ -82,19 +78,6 @@ def use_endpoints(settings: Settings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
     if settings.cdn_base is not None:
         discord.asset.Asset.BASE = settings.cdn_base
-
-
-def claimer_for(settings: Settings) -> Claimer:
-    """This process as it claims work in the database: a name no other process has (the host,
-    the process id and a random part), its shards, and the lease of ``CASCADIA_LEASE_SECONDS``.
-    Without ``CASCADIA_SHARDS`` the process runs every shard, so it owns every guild."""
-    # Short and ASCII: PostgreSQL shows it as the name of this process's connection.
-    host = socket.gethostname().encode("ascii", "replace").decode()[:32]
-    name = f"{host}:{os.getpid()}:{secrets.token_hex(4)}"
-    lease = timedelta(seconds=settings.lease_seconds)
-    if settings.shard_ids is None or settings.shard_count is None:
-        return Claimer(name, lease=lease)
-    return Claimer(name, settings.shard_ids, settings.shard_count, lease)
 
 
 def intents() -> discord.Intents:

@@ -6,8 +6,8 @@ the ratings of a rated game (:mod:`bot.standings.league`).
 from __future__ import annotations
 
 from bot.game.hooks import Finish, FinishPart
+from bot.standings.finishing import finishing_results
 from bot.standings.league import update_ratings
-from bot.standings.service import finishing_results
 from bot.standings.store import StandingsStore
 
 __all__ = ["StandingsHooks"]

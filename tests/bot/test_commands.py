@@ -20,6 +20,7 @@ from typing import Any
 import aiosqlite
 import pytest
 
+from bot.__main__ import discord_client
 from bot.app import Application
 from bot.game.rows import OutboxRow
 from bot.ops.clock import Clock, utc_now
@@ -54,7 +55,7 @@ class World:
             cdn_base=self.server.cdn_base,
         )
         self.app = Application(settings, self.store)
-        self.bot = self.app.client(guild_ready_timeout=0.05)
+        self.bot = discord_client(self.app, guild_ready_timeout=0.05)
         self.task = asyncio.create_task(self.bot.start(self.server.token))
         self.server.watch_task(self.task)
         await self.server.guard(self.bot.wait_until_ready(), timeout=10, what="the bot ready")

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from bot.attendance.store import NotifySettings
-from bot.db.migrate import TABLES, MigrateError, copy_database
 from bot.game.rows import GameStatus, OutboxMessage, ReminderNote
 from bot.game.service import GameService, LoadedGame
+from bot.migrate import TABLES, MigrateError, copy_database
 from bot.stores import PostgresStore, SqliteStore, Store
 from engine import Move, PlaceTile, PlaceToken, Take, apply, legal_actions
 

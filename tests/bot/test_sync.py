@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.__main__ import discord_client
 from bot.app import EXTENSIONS, Application
 from bot.ops.config import Settings
 from bot.shell.client import CascadiaBot
@@ -24,7 +25,7 @@ async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
     async with (
         SqliteStore.open(path) as store,
         Application(Settings(token="t", db_path=path), store) as app,
-        app.client() as client,
+        discord_client(app) as client,
     ):
         for extension in EXTENSIONS:
             await client.load_extension(extension)

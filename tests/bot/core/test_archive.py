@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.archive.rounds import round_totals
 from bot.archive.service import (
     PAGE_SIZE,
     Archive,
@@ -16,7 +17,6 @@ from bot.archive.service import (
     NoArchivedGame,
     game_entry,
     history_text,
-    round_totals,
 )
 from bot.game.messages import help_message
 from bot.game.rows import GameRow, GameStatus

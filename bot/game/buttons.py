@@ -1,0 +1,14 @@
+"""The turn message's **Play** button, as the game posts it: its label and its custom id,
+which carries only ids so that it works after a restart (the panel behind it is
+:mod:`bot.panel`)."""
+
+from __future__ import annotations
+
+PLAY_LABEL = "Play"
+"""The label of the button on turn messages that opens the panel."""
+
+
+def play_custom_id(game_id: int, turn: int) -> str:
+    """The custom id of the **Play** button of ``game_id``'s turn ``turn``: it carries only
+    ids, so the button works after a restart and knows when its turn has passed."""
+    return f"cascadia:play:{game_id}:{turn}"
