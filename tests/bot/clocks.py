@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+
+START = datetime(2024, 5, 1, 12, tzinfo=UTC)
+"""When the bot tests' clock starts, unless a module says otherwise (``CLOCK_START``)."""
 
 
 class FakeClock:

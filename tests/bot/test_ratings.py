@@ -9,9 +9,8 @@ from pathlib import Path
 
 from bot.app import game_service
 from bot.stores import SqliteStore
-from tests.bot.clocks import FakeClock
-from tests.bot.core.conftest import START
-from tests.bot.core.test_results import ADA, BOB, GUILD, _game, _play_out
+from tests.bot.clocks import START, FakeClock
+from tests.bot.standings.test_results import ADA, BOB, GUILD, _game, _play_out
 
 ROOT = Path(__file__).resolve().parents[2]
 

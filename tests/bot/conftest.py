@@ -1,0 +1,44 @@
+"""The bot tests' clock, stores and game service: each store runs on SQLite and on PostgreSQL
+through the ``database`` fixture of ``tests/conftest.py``.
+
+A test module that works from another moment sets ``CLOCK_START`` (the store tests start
+their clock at :data:`tests.bot.game.test_store.START`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import game_service
+from bot.game.service import GameService
+from bot.stores import Store, open_store
+from tests.bot.clocks import START, FakeClock
+
+
+@pytest.fixture
+def clock(request: pytest.FixtureRequest) -> FakeClock:
+    """The test's clock, at its module's ``CLOCK_START`` (else :data:`START`) until the test
+    moves it."""
+    return FakeClock(getattr(request.module, "CLOCK_START", START))
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """An SQLite file in the test's own folder."""
+    return tmp_path / "cascadia.sqlite3"
+
+
+@pytest.fixture
+async def store(database: str, clock: FakeClock) -> AsyncIterator[Store]:
+    """A store of the test's own on each backend, on the test's clock."""
+    async with open_store(database, now=clock) as opened:
+        yield opened
+
+
+@pytest.fixture
+def service(store: Store, clock: FakeClock) -> GameService:
+    """The game service as the bot runs it, on that store, every new game seeded 5."""
+    return game_service(store, now=clock, seeds=lambda: 5)
