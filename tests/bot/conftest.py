@@ -12,9 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import game_service
+from bot.__main__ import discord_client
+from bot.app import EXTENSIONS, Application, game_service
 from bot.game.service import GameService
-from bot.stores import Store, open_store
+from bot.ops.config import Settings
+from bot.shell.client import CascadiaBot
+from bot.stores import SqliteStore, Store, open_store
 from tests.bot.clocks import START, FakeClock
 
 
@@ -36,6 +39,21 @@ async def store(database: str, clock: FakeClock) -> AsyncIterator[Store]:
     """A store of the test's own on each backend, on the test's clock."""
     async with open_store(database, now=clock) as opened:
         yield opened
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
+    """The Discord client over a whole application on an SQLite file, every feature's
+    extension loaded, not logged in: its command tree is the one Discord is sent."""
+    path = tmp_path / "cascadia.sqlite3"
+    async with (
+        SqliteStore.open(path) as store,
+        Application(Settings(token="t", db_path=path), store) as app,
+        discord_client(app) as client,
+    ):
+        for extension in EXTENSIONS:
+            await client.load_extension(extension)
+        yield client
 
 
 @pytest.fixture

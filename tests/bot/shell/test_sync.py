@@ -5,31 +5,13 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.__main__ import discord_client
-from bot.app import EXTENSIONS, Application
-from bot.ops.config import Settings
 from bot.shell.client import CascadiaBot
 from bot.shell.sync import SyncRecord, fingerprint, record_path, sync_if_changed
-from bot.stores import SqliteStore
-
-
-@pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
-    path = tmp_path / "cascadia.sqlite3"
-    async with (
-        SqliteStore.open(path) as store,
-        Application(Settings(token="t", db_path=path), store) as app,
-        discord_client(app) as client,
-    ):
-        for extension in EXTENSIONS:
-            await client.load_extension(extension)
-        yield client
 
 
 def _payload(bot: CascadiaBot) -> dict[str, Any]:

@@ -2,30 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from bot.__main__ import discord_client
-from bot.app import EXTENSIONS, Application
-from bot.ops.config import Settings
 from bot.shell.client import CascadiaBot
-from bot.stores import SqliteStore
-
-
-@pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
-    path = tmp_path / "cascadia.sqlite3"
-    async with (
-        SqliteStore.open(path) as store,
-        Application(Settings(token="t", db_path=path), store) as app,
-        discord_client(app) as client,
-    ):
-        for extension in EXTENSIONS:
-            await client.load_extension(extension)
-        yield client
 
 
 def _subcommands(bot: CascadiaBot) -> dict[str, dict[str, Any]]:
