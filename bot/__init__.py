@@ -7,5 +7,6 @@ lobby, the outbox, pictures and texts) and :mod:`bot.shell` (the Discord client,
 permissions and the one error translator). Each feature stands on them in a package of its
 own (:mod:`bot.play`, :mod:`bot.lobby`, :mod:`bot.panel`, :mod:`bot.attendance`,
 :mod:`bot.daily`, :mod:`bot.standings`, :mod:`bot.archive`, :mod:`bot.computers`,
-:mod:`bot.retention`), and :mod:`bot.app` puts them together.
+:mod:`bot.retention`), and :mod:`bot.app` puts them together. What each may import is held
+by the import-linter contracts in ``pyproject.toml`` (see ``docs/architecture.md``).
 """

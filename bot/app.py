@@ -3,8 +3,8 @@
 :class:`Application` builds the game service and each feature's service over one store, in
 one place, without Discord: the console script (:mod:`bot.__main__`) opens the store, builds
 the application and hands its service and parts to the Discord client; tests and tools build
-it the same way. Adding a feature is a line here (its service, its
-extension, its passes), not an edit of the client or the game floor.
+it the same way. Adding a feature is lines here (its service, its hooks, its extension, its
+passes), not an edit of the client or the game floor.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``/cascadia history`` and ``/cascadia replay``: the server's finished games, privately.
 
-The two commands join the cog's ``/cascadia`` group (see :mod:`bot.play.cog`) when this extension
-loads. History pages turn with restart-proof buttons whose custom id carries the page and
+The two commands join the one ``/cascadia`` group (see :mod:`bot.shell.commands`) when this
+extension loads. History pages turn with restart-proof buttons whose custom id carries the page and
 the member (0 for the whole server). The replay's pictures are drawn in the picture worker
 from the stored moves, never on the event loop.
 """

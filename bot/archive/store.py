@@ -21,7 +21,7 @@ _OF_GUILD = (
 
 
 class ArchiveStore(GameStore):
-    """The :class:`Store`'s methods for the archive: finished games and their round scores."""
+    """The archive's queries, over the game's store: finished games and their round scores."""
 
     async def archived_game(self, guild_id: int, game_id: int) -> GameRow | None:
         """The guild's finished game ``game_id``, unless it is a daily trek's attempt."""

@@ -1,7 +1,7 @@
 """Deadlines, votes to skip, time away and quiet hours, as Discord shows them: the restart-proof
 **Vote to Skip** and **Hand seat to computer** buttons, the question of ``/cascadia skip`` (its
-confirmation is in :mod:`bot.play.views`) and the time zone autocomplete. Time away and quiet hours
-are set through ``/cascadia notify`` (below).
+confirmation is in :mod:`bot.attendance.views`) and the time zone autocomplete. Time away and
+quiet hours are set through ``/cascadia notify`` (below).
 
 The buttons are :class:`discord.ui.DynamicItem` whose ``custom_id`` carries only ids (game and
 turn, or game and seat), so a vote posted before a restart still counts presses after it. The

@@ -2,9 +2,9 @@
 daily digest, and what follows when Discord refuses a direct message.
 
 The direct messages of a turn (at a person's turn, the heads-up of the next) are queued with
-the turn message itself (see :meth:`~bot.game.kernel.GameKernel.directs`); the ones held back
-in quiet hours by the periodic check of :mod:`bot.attendance.service`. Here: storing the
-settings of ``/cascadia notify``, the periodic digest check, and a refusal (recorded once; the
+the turn message itself (see :meth:`~bot.attendance.hooks.AttendanceHooks.for_turn`); the ones
+held back in quiet hours by the periodic check of :mod:`bot.attendance.service`. Here: storing
+the settings of ``/cascadia notify``, the periodic digest check, and a refusal (recorded once; the
 person keeps the channel ping, is pinged there for the turn the refused message was about,
 and is told once, privately, on their next command or **Play**).
 """

@@ -79,8 +79,9 @@ class SkipPoll:
 
 
 class AttendanceStore(GameStore):
-    """The :class:`Store`'s methods for absence: deadlines, votes to skip, computers taking
-    seats over, pings owed after quiet hours, and people's quiet hours and time away."""
+    """Attendance's queries, over the game's store: deadlines, votes to skip, computers taking
+    seats over, pings owed after quiet hours, people's quiet hours and time away, and how each
+    hears of their turns."""
 
     # --- deadlines, computers, pings ----------------------------------------------------------
 

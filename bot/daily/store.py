@@ -85,7 +85,7 @@ class DailyChannel:
 
 
 class DailyStore(GameStore):
-    """The :class:`Store`'s methods for the daily trek."""
+    """The daily trek's queries, over the game's store."""
 
     async def start_daily(
         self,

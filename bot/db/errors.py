@@ -1,4 +1,5 @@
-"""The errors the store raises on purpose, each carrying the fields it is about.
+"""The errors the database raises on purpose, each carrying the fields it is about, and
+their root :class:`StoreError`, which every store's own errors share.
 
 They are plain (not frozen) dataclasses: Python assigns ``__traceback__`` on an exception that
 passes through a context manager (the store's transactions), which a frozen dataclass refuses.

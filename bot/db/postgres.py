@@ -71,7 +71,8 @@ _in_transaction: contextvars.ContextVar[PostgresDatabase | None] = contextvars.C
 
 
 class PostgresDatabase(Database):
-    """The :class:`Store` on a PostgreSQL database, through a pool of asyncpg connections."""
+    """A database on a PostgreSQL server, through a pool of asyncpg connections (the stores
+    stand on it as :class:`~bot.stores.PostgresStore`)."""
 
     _log = log
     _dialect = "postgres"

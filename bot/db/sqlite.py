@@ -98,7 +98,8 @@ class SqliteConnection:
 
 
 class SqliteDatabase(Database):
-    """The :class:`Store` on one SQLite file, through one long-lived aiosqlite connection.
+    """A database in one SQLite file, through one long-lived aiosqlite connection (the stores
+    stand on it as :class:`~bot.stores.SqliteStore`).
 
     Statements from concurrent tasks would interleave on the single connection, so every
     operation holds one asyncio lock for its duration; SQLite's own locking (``BEGIN

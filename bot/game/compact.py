@@ -24,7 +24,7 @@ _PACKED = "SELECT packed FROM packed_moves WHERE game_id = $1"
 
 
 class CompactQueries(GameTables):
-    """The :class:`Store`'s move log, whether packed or not, and the packing of old games."""
+    """The move log, whether packed or not, and the packing of old games."""
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The game's move log in order, the same once it is packed (see

@@ -1,7 +1,9 @@
-"""The bot's refusals: requests it turns down, each with the message the user is shown.
+"""The bot's refusals: requests it turns down, each with the message the user is shown; and
+the errors the game's store raises on purpose (a busy channel, a full lobby, a revision
+conflict, ...), on :class:`~bot.db.errors.StoreError`.
 
-Discord-free, so the service raises them; the Discord layer's :mod:`bot.shell.errors` turns
-them (and the engine's and the store's errors) into short private answers.
+Discord-free, so the service raises them; the shell's :mod:`bot.shell.errors` turns them (and
+the engine's and the database's errors) into short private answers.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ features' parts, such as :mod:`bot.attendance.reminder_queue`, :mod:`bot.attenda
 :meth:`GameKernel.commit_turn` with the revision read, so that two submissions at once never
 both apply; announcements go into the outbox in the same transaction. The kernel names no
 feature: they take part in a turn through its hooks (:mod:`bot.game.hooks`). No Discord
-objects: users are ids and names, so the whole layer is tested against a real SQLite file.
+objects: users are ids and names, so the whole floor is tested against a real database.
 """
 
 from __future__ import annotations

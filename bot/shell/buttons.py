@@ -4,8 +4,7 @@ carries some of them.
 A button (or the turn panel's select) is a :class:`discord.ui.DynamicItem` whose
 ``custom_id`` carries the ids it needs, so a press after a restart is rebuilt from the id
 alone: :class:`IdItem` reads the fields of its template and builds the item from them. Every
-press
-is admitted like a command (refused while the bot shuts down) and any error it raises is
+press is admitted like a command (refused while the bot shuts down) and any error it raises is
 answered privately, as a command's is. The lobby's, the confirmations' and the votes' buttons
 are built on these.
 """

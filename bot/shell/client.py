@@ -170,7 +170,8 @@ class CascadiaBot(commands.AutoShardedBot):
         await super().login(token)
 
     async def setup_hook(self) -> None:
-        """Open the cog (it registers the lobby buttons), sync commands, start the loops."""
+        """Load the features' extensions (each adds its commands and registers its buttons), sync
+        the commands, start the loops."""
         for extension in self.parts.extensions:
             await self.load_extension(extension)
         try:

@@ -1,6 +1,6 @@
 """``/cascadia stats``, ``server``, ``league`` and ``leaderboard``: the server's standings.
 
-The commands join the ``/cascadia`` group of :mod:`bot.play.cog` (loaded after it). Every
+The commands join the one ``/cascadia`` group (see :mod:`bot.shell.commands`). Every
 answer is private; the figures and texts are in :mod:`bot.standings.service` and
 :mod:`bot.standings.stats`, the picture in :mod:`render.standings`, drawn in a worker thread.
 """

@@ -1,5 +1,5 @@
 """The standings' part in a finished game (a :class:`~bot.game.hooks.FinishHook`): its seats'
-results, written in the same transaction as the final move (:mod:`bot.standings.service`), then
+results, written in the same transaction as the final move (:mod:`bot.standings.finishing`), then
 the ratings of a rated game (:mod:`bot.standings.league`).
 """
 

@@ -61,7 +61,7 @@ class Rating:
 
 
 class StandingsStore(GameStore):
-    """The :class:`Store`'s methods for the statistics and the rated league."""
+    """The standings' queries, over the game's store: the statistics and the rated league."""
 
     async def record_results(self, results: Sequence[SeatResult]) -> None:
         """Keep the results of a finished game's seats; a seat kept before stays as it was."""
