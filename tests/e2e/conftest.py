@@ -18,7 +18,7 @@ _HERE = Path(__file__).parent
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test in this folder ``e2e``, so ``-m "not e2e"`` is the quick loop."""
+    """Mark every test in this folder ``e2e``, which the quick loop leaves out."""
     for item in items:
         if item.path.is_relative_to(_HERE):
             item.add_marker(pytest.mark.e2e)
