@@ -299,13 +299,18 @@ def play_command(move: Move) -> str:
 
 def hint_message(suggestions: Sequence[tuple[str, int]]) -> str:
     """The private answer to ``/cascadia hint``: each suggested move as the exact
-    ``/cascadia play`` command with its score change, best first."""
+    ``/cascadia play`` command with its score change, in the fast player's order, which
+    counts what a move sets up for later turns as well as its points now (so a move with
+    fewer points now may come first; the first is the move it would play)."""
     if not suggestions:
         return "I have no move to suggest."
-    lines = ["The fast computer player would choose, best first:"]
+    lines = [
+        "The fast computer player would choose, best first "
+        "(points now and what each move sets up for later):"
+    ]
     for number, (command, gain) in enumerate(suggestions, start=1):
         points = "point" if abs(gain) == 1 else "points"
-        lines.append(f"{number}. `{command}` ({gain:+d} {points})")
+        lines.append(f"{number}. `{command}` ({gain:+d} {points} now)")
     lines.append("The picture shows the first. That was your hint for this turn.")
     return "\n".join(lines)
 

@@ -269,6 +269,18 @@ def test_preview_message_shows_the_change() -> None:
     assert "may change before your turn" in messages.preview_message(3, 3, your_turn=False)
 
 
+def test_hint_says_what_its_order_ranks_by() -> None:
+    # The fast player's order: a move with fewer points now may set up more for later.
+    text = messages.hint_message([("/cascadia play a", 4), ("/cascadia play b", 3), ("/c", 4)])
+    lines = text.splitlines()
+    assert "what each move sets up for later" in lines[0]
+    assert lines[1:4] == [
+        "1. `/cascadia play a` (+4 points now)",
+        "2. `/cascadia play b` (+3 points now)",
+        "3. `/c` (+4 points now)",
+    ]
+
+
 def test_settings_message() -> None:
     assert "Reminders: off" in messages.settings_message(0, changed=False)
     assert messages.settings_message(1, changed=True).startswith("Saved. Reminders: after 1 hour ")
