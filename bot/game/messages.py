@@ -6,7 +6,7 @@ Mentions are written as ``<@id>``; whether they ping is decided where the messag
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -271,9 +271,14 @@ def ranking_text(sheet: ScoreSheet, *, final: bool = True) -> str:
     return "\n".join(lines)
 
 
-def game_over_message(last_turn: str, sheet: ScoreSheet, players: Sequence[Player]) -> str:
-    """The channel message after the last turn: the move, the ranking and a call to everyone."""
-    everyone = " ".join(p.mention for p in players if p.computer is None)
+def game_over_message(
+    last_turn: str, sheet: ScoreSheet, players: Sequence[Player], *, pinged: Collection[int]
+) -> str:
+    """The channel message after the last turn: the move, the ranking and a call to every
+    person, a mention for those ``pinged`` (by user id), the name for the others."""
+    everyone = " ".join(
+        p.mention if p.user_id in pinged else p.shown for p in players if p.computer is None
+    )
     return f"{last_turn}\n**The game is over.** {everyone}\n{ranking_text(sheet)}"
 
 

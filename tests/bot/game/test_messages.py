@@ -196,8 +196,12 @@ def test_game_over_message_ranks_and_calls_everyone() -> None:
             for p, s in zip(PLAYERS, state.seats, strict=True)
         ],
     )
-    text = messages.game_over_message("Last move.", sheet, PLAYERS)
+    text = messages.game_over_message("Last move.", sheet, PLAYERS, pinged={101, 202})
     assert sorted(_mentions(text)) == [ADA.user_id, BOB.user_id]
+    # One who turned the channel ping off is named instead.
+    quiet = messages.game_over_message("Last move.", sheet, PLAYERS, pinged={202})
+    assert _mentions(quiet) == [BOB.user_id]
+    assert "**The game is over.** **Ada** <@202>" in quiet
     assert text.startswith("Last move.\n**The game is over.**")
     # Tied on points and nature tokens: they share the place, as the picture shows it.
     assert "1. **Ada**: 10 points" in text
