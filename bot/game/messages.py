@@ -320,6 +320,13 @@ def hint_message(suggestions: Sequence[tuple[str, int]]) -> str:
     return "\n".join(lines)
 
 
+def host_left_message(leaver: Player, heir: Player, *, ping: bool) -> str:
+    """The channel message when the host leaves a lobby and ``heir`` hosts it from now on
+    (mentioned with ``ping``, else named)."""
+    who = heir.mention if ping else heir.shown
+    return f"{leaver.shown} left the lobby. {who} is the host now: press **Start** when ready."
+
+
 def ended_message(by: Player, *, started: bool) -> str:
     """The channel message when a game (or its lobby) is stopped early."""
     what = "game" if started else "lobby"

@@ -285,6 +285,13 @@ def test_hint_says_what_its_order_ranks_by() -> None:
     ]
 
 
+def test_host_left_message_pings_the_new_host_unless_they_turned_pings_off() -> None:
+    text = messages.host_left_message(ADA, BOB, ping=True)
+    assert text == "**Ada** left the lobby. <@202> is the host now: press **Start** when ready."
+    assert _mentions(messages.host_left_message(ADA, BOB, ping=False)) == []
+    assert "**Bob** is the host now" in messages.host_left_message(ADA, BOB, ping=False)
+
+
 def test_settings_message() -> None:
     assert "Reminders: off" in messages.settings_message(0, changed=False)
     assert messages.settings_message(1, changed=True).startswith("Saved. Reminders: after 1 hour ")
