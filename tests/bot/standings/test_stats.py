@@ -109,9 +109,9 @@ def test_the_stats_answer_is_short_and_names_the_games() -> None:
     text = stats_message("ada", member_stats(_own(ADA), _mates(MINE), ADA))
     lines = text.splitlines()
     assert lines[0] == "**ada** in this server: 3 games, 2 won; 1 game solo"
-    # The count of games played always reads "N games".
+    # One game is "1 game".
     one = stats_message("cy", member_stats(_own(CY), _mates(RESULTS), CY))
-    assert one.splitlines()[0] == "**cy** in this server: 1 games, 1 won"
+    assert one.splitlines()[0] == "**cy** in this server: 1 game, 1 won"
     assert "Score: average 83.5, best 99 (game 3, cards ABCDA)" in lines
     assert "Average placing: 1.33" in lines
     assert "Median turn 1m, 3 nature tokens used, longest corridor 9" in lines
