@@ -192,8 +192,14 @@ async def test_stats_and_server_answers_read_the_kept_results(store: Store) -> N
     assert await store.member_results(ADA, guild_id=GUILD) == _own(ADA)
     assert await store.tablemates(ADA, guild_id=GUILD) == _mates(MINE)
     assert answer.text == stats_message("ada", member_stats(_own(ADA), _mates(MINE), ADA))
+    assert answer.chart
     other = await stats_answer(store, GUILD + 1, ADA, "ada")
     assert other.scores == ()
+    assert not other.chart
+    # One game's bar would say no more than its score: no chart for it.
+    one = await stats_answer(store, GUILD, CY, "cy")
+    assert len(one.scores) == 1
+    assert not one.chart
     text = await server_answer(store, GUILD)
     assert "Highest score: 99 by ada (game 3) https://discord.com/channels/1/13" in text
 
