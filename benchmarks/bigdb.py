@@ -193,7 +193,9 @@ class Generator:
                 line = messages.describe_turn(before, done, mover)
                 if after.is_over:
                     sheet = score_state(after, tuple(p.name for p in players))
-                    text, kind = messages.game_over_message(line, sheet, players), "finish"
+                    everyone = [p.user_id for p in players]
+                    text = messages.game_over_message(line, sheet, players, pinged=everyone)
+                    kind = "finish"
                 else:
                     text = f"{line}\n{messages.your_turn_line(after, players[after.current])}"
             else:

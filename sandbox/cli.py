@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import secrets
 import signal
 import sys
@@ -89,7 +90,7 @@ async def run(*, port: int, players: int, db_path: Path, log_path: Path) -> int:
             runner, bound = await serve(Sandbox(server, guild, channels, people), port=port)
         except OSError as error:
             await bot.stop()
-            print(f"cannot serve the page on 127.0.0.1:{port}: {error.strerror}", file=sys.stderr)
+            print(cannot_serve(port, error), file=sys.stderr)
             return 2
         print(f"Cascadia sandbox: open http://127.0.0.1:{bound}/ (Ctrl-C stops it)", flush=True)
         status = await _until_stopped(server, stopping)
@@ -100,6 +101,14 @@ async def run(*, port: int, players: int, db_path: Path, log_path: Path) -> int:
         return status
     finally:
         await server.close()
+
+
+def cannot_serve(port: int, error: OSError) -> str:
+    """Why the page could not be served on ``port``; a port in use names the way out."""
+    text = f"cannot serve the page on 127.0.0.1:{port}: {error.strerror or error}"
+    if error.errno == errno.EADDRINUSE:
+        text += "\nanother program has that port: try --port 0 for any free one"
+    return text
 
 
 async def _until_stopped(server: DiscordServer, stopping: asyncio.Event) -> int:

@@ -86,6 +86,8 @@ class HistoryPage:
     total: int
     whose: str | None = None
     """The member whose games these are; ``None``: the server's."""
+    asked: int | None = None
+    """The page asked for when there is no such page (this one is the last instead)."""
 
 
 def game_entry(game: ArchivedGame) -> str:
@@ -109,6 +111,9 @@ def history_text(page: HistoryPage) -> str:
         return f"No finished games {whose} yet."
     head = f"**Finished games {whose}** ({page.total} in all"
     head += f", page {page.page} of {page.pages})" if page.pages > 1 else ")"
+    if page.asked is not None:
+        last = "the only page" if page.pages == 1 else f"the last, page {page.pages}"
+        head = f"There is no page {page.asked}: this is {last}.\n{head}"
     return "\n\n".join([head, *(game_entry(game) for game in page.games)])
 
 
@@ -155,9 +160,10 @@ class Archive:
         self, guild_id: int, *, user_id: int | None = None, whose: str | None = None, page: int = 1
     ) -> HistoryPage:
         """Page ``page`` of the guild's finished games (only ``user_id``'s, named ``whose``),
-        newest first; a page past the last shows the last."""
+        newest first; a page past the last shows the last, and says so."""
         total = await self.store.count_finished_games(guild_id, user_id=user_id)
         pages = max(1, math.ceil(total / PAGE_SIZE))
+        asked = page if page > pages and total > 0 else None
         page = min(max(page, 1), pages)
         rows = await self.store.finished_games(
             guild_id, user_id=user_id, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
@@ -166,7 +172,7 @@ class Archive:
             # A page turned by a button knows the member by id only: their name at the table.
             seats = await self.store.seats(rows[0].id)
             whose = next((s.name for s in seats if s.user_id == user_id), None)
-        return HistoryPage(tuple(await self.archived(rows)), page, pages, total, whose)
+        return HistoryPage(tuple(await self.archived(rows)), page, pages, total, whose, asked)
 
     async def recent(self, guild_id: int, typed: str = "") -> list[ArchivedGame]:
         """The guild's latest finished games whose label contains ``typed``, for

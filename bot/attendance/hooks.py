@@ -75,6 +75,11 @@ class AttendanceHooks:
         people = await self.store.people_of(user_ids)
         return {user_id: presence_of(person) for user_id, person in people.items()}
 
+    async def mentioned(self, user_ids: Collection[int]) -> set[int]:
+        """Those who kept the channel ping (see :func:`~bot.attendance.notify.reach_of`)."""
+        settings = await self.store.notify_settings_of(user_ids)
+        return {user_id for user_id, s in settings.items() if notify.reach_of(s).channel}
+
     async def for_turn(
         self,
         turn: Turn,

@@ -4,7 +4,8 @@ The kernel (:mod:`bot.game.kernel`) names no feature. When a turn begins (a move
 a game starts) it asks the hooks of its :class:`TurnHooks`:
 
 - the :class:`Caller`: how the player to move is called, and every how many hours they are
-  reminded; also where people are, for what ``status`` and ``mygames`` show;
+  reminded; also where people are, for what ``status`` and ``mygames`` show, and whom a
+  message to every player mentions;
 - the :class:`Directs`: the direct messages that go with the turn message;
 - when the move finishes the game, each :class:`FinishHook` in turn: what it adds to the final
   message and which rows the final commit writes with the move
@@ -195,6 +196,11 @@ class Caller(Protocol):
         """Where each of these people is, by user id."""
         ...
 
+    async def mentioned(self, user_ids: Collection[int]) -> set[int]:
+        """Those of these people a message to all of them (the game's end) mentions; it
+        names the others."""
+        ...
+
 
 class Directs(Protocol):
     """The direct messages that go with a turn message."""
@@ -267,6 +273,10 @@ class PlainCaller:
     async def whereabouts(self, user_ids: Collection[int]) -> Mapping[int, Whereabouts]:
         """Everyone here."""
         return dict.fromkeys(user_ids, _Present())
+
+    async def mentioned(self, user_ids: Collection[int]) -> set[int]:
+        """Everyone."""
+        return set(user_ids)
 
 
 class NoDirects:

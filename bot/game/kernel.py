@@ -360,15 +360,18 @@ class GameKernel:
         highlights: list[tuple[Hex, ...]],
     ) -> Announcement:
         """The message of the game's end: the last move's ``line``, the ranking, ``tail``;
-        the pictures, the export and the record."""
+        the pictures, the export and the record. It mentions the people the caller says
+        (those who kept the channel ping) and names the others."""
         loaded = finish.loaded
         finished = dataclasses.replace(loaded.game, status=GameStatus.FINISHED)
         hints = await self.store.hints(loaded.game.id)
         document = export_document(finished, loaded.players, finish.state, finish.moves, hints)
+        pinged = await self.hooks.caller.mentioned([p.user_id for p in loaded.people])
+        text = messages.game_over_message(line, finish.sheet, loaded.players, pinged=pinged)
         return Announcement(
             kind="finish",
-            text=messages.game_over_message(line, finish.sheet, loaded.players) + tail,
-            mentions=tuple(p.user_id for p in loaded.people),
+            text=text + tail,
+            mentions=tuple(p.user_id for p in loaded.people if p.user_id in pinged),
             pictures=(Picture.SCORES, Picture.ENVIRONMENTS, Picture.REPLAY),
             state=finish.state,
             names=loaded.names,

@@ -5,6 +5,8 @@ host on. A part of the game service (see :mod:`bot.game.kernel`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from dataclasses import dataclass
 
 from bot.game import messages
 from bot.game.computers import COMPUTER_PLAYERS, computer_name
@@ -14,9 +16,11 @@ from bot.game.errors import (
     NoComputer,
     NotHost,
     NotInLobby,
+    RevisionConflict,
     TooManyLobbies,
 )
 from bot.game.kernel import GameKernel, LoadedGame
+from bot.game.messages import Player
 from bot.game.outbox import Announcement, Picture
 from bot.game.records import state_text
 from bot.game.rows import CommitResult, GameStatus
@@ -24,6 +28,17 @@ from engine import MAX_PLAYERS, CardSet, InvalidInput, new_game
 
 MAX_OPEN_LOBBIES = 5
 """How many lobbies one member may have open in one server at a time."""
+LEAVE_TRIES = 5
+"""How many times leaving a lobby looks again when people join or leave at the same moment."""
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """A seat given up in a lobby: the game as it is then, and the news queued for the
+    channel (the host handing the lobby on), to post."""
+
+    loaded: LoadedGame
+    outbox_ids: tuple[int, ...] = ()
 
 
 def parse_cards(text: str | None) -> str:
@@ -110,10 +125,38 @@ class Lobby:
         await self.store.leave(game_id, seated[-1])
         return await self.kernel.game_by_id(game_id)
 
-    async def leave(self, game_id: int, *, user_id: int) -> LoadedGame:
-        """Take the caller's seat away; the host leaving closes the lobby."""
-        await self.store.leave(game_id, user_id)
-        return await self.kernel.game_by_id(game_id)
+    async def leave(self, game_id: int, *, user_id: int) -> Left:
+        """Take the caller's seat away. The host leaving hands the lobby to the next person
+        in seat order, and the channel is told; with nobody to take it, the lobby closes."""
+        for _ in range(LEAVE_TRIES - 1):
+            # Someone joining or leaving at the same moment: look again.
+            with contextlib.suppress(RevisionConflict):
+                return await self._leave(game_id, user_id)
+        return await self._leave(game_id, user_id)
+
+    async def _leave(self, game_id: int, user_id: int) -> Left:
+        loaded = await self.kernel.game_by_id(game_id)
+        heir = next_host(loaded, user_id) if user_id == loaded.game.host_id else None
+        if heir is None:
+            await self.store.leave(game_id, user_id, expected_revision=loaded.game.revision)
+            return Left(await self.kernel.game_by_id(game_id))
+        result = await self._hand_over(loaded, heir)
+        return Left(await self.kernel.game_by_id(game_id), result.outbox_ids)
+
+    async def _hand_over(self, loaded: LoadedGame, heir: Player) -> CommitResult:
+        leaver = next(p for p in loaded.players if p.user_id == loaded.game.host_id)
+        pinged = await self.kernel.hooks.caller.mentioned([heir.user_id])
+        announcement = Announcement(
+            kind="host",
+            text=messages.host_left_message(leaver, heir, ping=heir.user_id in pinged),
+            mentions=(heir.user_id,) if heir.user_id in pinged else (),
+        )
+        return await self.store.hand_over_lobby(
+            loaded.game.id,
+            loaded.game.revision,
+            heir=heir.user_id,
+            outbox_messages=[announcement.to_outbox()],
+        )
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         """Remember which message shows the lobby, to update it later."""
@@ -158,13 +201,18 @@ class Lobby:
         loaded = await self.kernel.game_by_id(game_id)
         if loaded.game.host_id != gone:
             return None
-        seats = [p for p in loaded.players if p.computer is None]
-        order = [p.user_id for p in seats]
-        start = order.index(gone) + 1 if gone in order else 0
-        following = [*order[start:], *order[:start]]
-        heir = next((user for user in following if user != gone), None)
+        heir = next_host(loaded, gone)
         if heir is None:
             return None
-        if not await self.store.pass_host(game_id, old_host=gone, new_host=heir):
+        if not await self.store.pass_host(game_id, old_host=gone, new_host=heir.user_id):
             return None
         return await self.kernel.game_by_id(game_id)
+
+
+def next_host(loaded: LoadedGame, gone: int) -> Player | None:
+    """Who hosts the game when its host ``gone`` goes: the next person after them in seat
+    order (from the first seat if they have none), never a computer; ``None`` if nobody."""
+    order = list(loaded.people)
+    ids = [p.user_id for p in order]
+    start = ids.index(gone) + 1 if gone in ids else 0
+    return next((p for p in [*order[start:], *order[:start]] if p.user_id != gone), None)

@@ -6,7 +6,7 @@ Mentions are written as ``<@id>``; whether they ping is decided where the messag
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -271,9 +271,14 @@ def ranking_text(sheet: ScoreSheet, *, final: bool = True) -> str:
     return "\n".join(lines)
 
 
-def game_over_message(last_turn: str, sheet: ScoreSheet, players: Sequence[Player]) -> str:
-    """The channel message after the last turn: the move, the ranking and a call to everyone."""
-    everyone = " ".join(p.mention for p in players if p.computer is None)
+def game_over_message(
+    last_turn: str, sheet: ScoreSheet, players: Sequence[Player], *, pinged: Collection[int]
+) -> str:
+    """The channel message after the last turn: the move, the ranking and a call to every
+    person, a mention for those ``pinged`` (by user id), the name for the others."""
+    everyone = " ".join(
+        p.mention if p.user_id in pinged else p.shown for p in players if p.computer is None
+    )
     return f"{last_turn}\n**The game is over.** {everyone}\n{ranking_text(sheet)}"
 
 
@@ -299,15 +304,27 @@ def play_command(move: Move) -> str:
 
 def hint_message(suggestions: Sequence[tuple[str, int]]) -> str:
     """The private answer to ``/cascadia hint``: each suggested move as the exact
-    ``/cascadia play`` command with its score change, best first."""
+    ``/cascadia play`` command with its score change, in the fast player's order, which
+    counts what a move sets up for later turns as well as its points now (so a move with
+    fewer points now may come first; the first is the move it would play)."""
     if not suggestions:
         return "I have no move to suggest."
-    lines = ["The fast computer player would choose, best first:"]
+    lines = [
+        "The fast computer player would choose, best first "
+        "(points now and what each move sets up for later):"
+    ]
     for number, (command, gain) in enumerate(suggestions, start=1):
         points = "point" if abs(gain) == 1 else "points"
-        lines.append(f"{number}. `{command}` ({gain:+d} {points})")
+        lines.append(f"{number}. `{command}` ({gain:+d} {points} now)")
     lines.append("The picture shows the first. That was your hint for this turn.")
     return "\n".join(lines)
+
+
+def host_left_message(leaver: Player, heir: Player, *, ping: bool) -> str:
+    """The channel message when the host leaves a lobby and ``heir`` hosts it from now on
+    (mentioned with ``ping``, else named)."""
+    who = heir.mention if ping else heir.shown
+    return f"{leaver.shown} left the lobby. {who} is the host now: press **Start** when ready."
 
 
 def ended_message(by: Player, *, started: bool) -> str:

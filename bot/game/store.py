@@ -107,15 +107,20 @@ class GameStore(ClaimQueries, CompactQueries):
             await self._bump(db, game)
             return new
 
-    async def leave(self, game_id: int, user_id: int) -> GameRow:
+    async def leave(
+        self, game_id: int, user_id: int, *, expected_revision: int | None = None
+    ) -> GameRow:
         """Take a user's seat away in a lobby and return the game as it is afterwards.
 
-        The seats behind close up. The host leaving ends the lobby (status ``ended``: nobody is
-        left to start it, and handing it to someone who did not open it would surprise them).
-        Raises :class:`NotInLobby` or :class:`NotSeated`.
+        The seats behind close up. The host leaving ends the lobby (status ``ended``): the
+        service hands it on instead (:meth:`hand_over_lobby`) when a person is left to host
+        it. Raises :class:`NotInLobby`, :class:`NotSeated` or, when ``expected_revision``
+        is given and the lobby changed since, :class:`RevisionConflict`.
         """
         async with self._transaction() as db:
             game = await self._load_game(db, game_id, lock=True)
+            if expected_revision is not None:
+                check_revision(game, expected_revision)
             if game.status is not GameStatus.LOBBY:
                 raise NotInLobby(game_id, game.status)
             seats = await load_seats(db, game_id)
@@ -125,6 +130,31 @@ class GameStore(ClaimQueries, CompactQueries):
             status = GameStatus.ENDED if user_id == game.host_id else GameStatus.LOBBY
             await self._bump(db, game, status=status.value)
             return await self._load_game(db, game_id)
+
+    async def hand_over_lobby(
+        self,
+        game_id: int,
+        expected_revision: int,
+        *,
+        heir: int,
+        outbox_messages: Sequence[OutboxMessage],
+    ) -> CommitResult:
+        """The host leaves the lobby and ``heir``, seated in it, hosts it from now on: the
+        host's seat goes (the seats behind close up) and the news is queued; the revision goes
+        up. Raises :class:`RevisionConflict` (someone joined or left since),
+        :class:`NotInLobby`, or :class:`NotSeated` if ``heir`` has no seat."""
+        async with self._transaction() as db:
+            game = await self._load_game(db, game_id, lock=True)
+            check_revision(game, expected_revision)
+            if game.status is not GameStatus.LOBBY:
+                raise NotInLobby(game_id, game.status)
+            seats = await load_seats(db, game_id)
+            if all(taken.user_id != heir for taken in seats) or heir == game.host_id:
+                raise NotSeated(game_id, heir)
+            await reseat(db, game_id, [taken for taken in seats if taken.user_id != game.host_id])
+            revision = await self._bump(db, game, host_id=heir)
+            ids = await self._insert_outbox(db, game, outbox_messages)
+            return CommitResult(revision=revision, outbox_ids=ids)
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         """Remember the Discord message that shows the lobby (bookkeeping: no revision bump)."""

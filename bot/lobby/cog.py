@@ -83,12 +83,16 @@ async def join(interaction: Interaction, game_id: int | None, *, button: bool = 
 
 
 async def leave(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
-    """Give up the caller's seat; the host leaving closes the lobby."""
+    """Give up the caller's seat; the host leaving hands the lobby to the next person (the
+    channel is told), or closes it when nobody is left to host it."""
     await _acknowledge(interaction, button)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
-    loaded = await bot.service.lobby.leave(game_id, user_id=interaction.user.id)
+    left = await bot.service.lobby.leave(game_id, user_id=interaction.user.id)
+    loaded = left.loaded
     await refresh(bot, loaded)
+    if left.outbox_ids:
+        await bot.announce(left.outbox_ids)
     if not button:
         closed = loaded.game.status is not GameStatus.LOBBY
         await interaction.followup.send(

@@ -215,7 +215,8 @@ async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
             )
             return
         if shown.outcome is Outcome.PLAYED:
-            sent = await bot.announce(shown.outbox_ids)
+            # A second tap on Confirm queued nothing: the first one posts the turn.
+            sent = not shown.outbox_ids or await bot.announce(shown.outbox_ids)
             text = f"**Turn played.** {shown.notice}"
             if not sent:
                 text += " (Discord is slow: the channel message is saved and will follow.)"
@@ -228,19 +229,24 @@ async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
             view=None,
         )
     except PanelGone as gone:
-        # The panel can no longer act: say why, and take its buttons away.
+        # The panel can no longer act: it says why in place of its step, without buttons (one
+        # answer); a private message only if it cannot be edited.
         text = await _with_latest(interaction, gone) if isinstance(gone, TurnPassed) else str(gone)
-        await errors.report(interaction, PanelGone(text))
-        await _close(interaction, text)
+        log.info("closed the panel of game %d, user %d: %s", ids.game_id, ids.user_id, text)
+        if not await _close(interaction, text):
+            await errors.report(interaction, PanelGone(text))
     except Exception as error:
         await errors.report(interaction, error)
 
 
-async def _close(interaction: Interaction, text: str) -> None:
+async def _close(interaction: Interaction, text: str) -> bool:
+    """Show ``text`` on the panel in place of its step and buttons; whether it could."""
     try:
-        await interaction.edit_original_response(content=text, view=None)
+        await interaction.edit_original_response(content=text, attachments=[], view=None)
     except discord.HTTPException:
         log.warning("could not close a panel message", exc_info=True)
+        return False
+    return True
 
 
 class PanelButton(

@@ -16,14 +16,22 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.game import messages
-from bot.game.errors import BotError, NotInGame
+from bot.game.errors import BotError, NotInGame, RevisionConflict
 from bot.game.rows import CommitResult, GameStatus
 from bot.game.service import GameService, LoadedGame, as_seat
 from bot.panel import draft as panel_draft
 from bot.panel import steps as panel_steps
 from bot.panel.draft import Draft, Offer, Press, Step, Verb
 from bot.panel.store import PanelRow, PanelStore
-from engine import CascadiaError, GameState, NatureWipe, WipeThree, seat_score
+from engine import (
+    MOVE_SEPARATOR,
+    CascadiaError,
+    GameState,
+    Move,
+    NatureWipe,
+    WipeThree,
+    seat_score,
+)
 from render import render_environment
 
 log = logging.getLogger(__name__)
@@ -116,19 +124,15 @@ class Panels:
         """One press on ``user_id``'s panel, shown at ``version``. Raises :class:`PanelGone`
         (or the engine's and store's refusals) when it cannot act; nothing changes then."""
         loaded = await self.service.game_by_id(game_id)
-        state, seat = self._check_live(loaded, user_id, turn)
-        row = await self.store.get_panel(game_id, user_id)
-        if row is None or row.turn != turn or row.draft == CLOSED:
-            raise PanelGone(
-                _gone_text("This panel was closed: press **Play** on the turn message to open it.")
-            )
-        if row.revision != loaded.game.revision:
-            raise PanelGone(
-                _gone_text(
-                    "The game changed since this panel was opened. Press **Play** on the "
-                    "latest turn message to start again from what is on the table now."
-                )
-            )
+        try:
+            state, seat = self._check_live(loaded, user_id, turn)
+            row = await self._live_row(loaded, user_id, turn)
+        except PanelGone:
+            # A second tap on Confirm after the first played the turn: say it was played.
+            played = await self._own_turn(loaded, user_id, turn, press)
+            if played is None:
+                raise
+            return played
         fitting = self._fitting(row, state, seat)
         if fitting is None:
             # A stored draft that no longer fits its game (a corrupt row) must not lock the
@@ -159,7 +163,15 @@ class Panels:
             await self._close(row, row.version)
             return self._result(Outcome.CANCELLED, loaded, seat, row, planning)
         if press.verb is Verb.CONFIRM:
-            return await self._confirm(loaded, before, seat, row, draft, planning)
+            try:
+                return await self._confirm(loaded, before, seat, row, draft, planning)
+            except RevisionConflict:
+                # Two taps on Confirm at once: the other one played the turn (or wiped).
+                again = await self.service.game_by_id(game_id)
+                played = await self._own_turn(again, user_id, turn, press)
+                if played is None:
+                    raise
+                return played
         if press.verb is Verb.SUGGEST:
             # The turn's hint, worked out off the event loop and noted as /cascadia hint does.
             panel_steps.check_press(before, draft, press, planning=planning)
@@ -210,6 +222,72 @@ class Panels:
             outbox_ids=result.outbox_ids,
             notice=f"Same as `{panel_draft.command_text(draft)}`.",
         )
+
+    async def _live_row(self, loaded: LoadedGame, user_id: int, turn: int) -> PanelRow:
+        """The panel's row, if the panel is open on the game as it is; else :class:`PanelGone`."""
+        row = await self.store.get_panel(loaded.game.id, user_id)
+        if row is None or row.turn != turn or row.draft == CLOSED:
+            raise PanelGone(
+                _gone_text("This panel was closed: press **Play** on the turn message to open it.")
+            )
+        if row.revision != loaded.game.revision:
+            raise PanelGone(
+                _gone_text(
+                    "The game changed since this panel was opened. Press **Play** on the "
+                    "latest turn message to start again from what is on the table now."
+                )
+            )
+        return row
+
+    async def _own_turn(
+        self, loaded: LoadedGame, user_id: int, turn: int, press: Press
+    ) -> Shown | None:
+        """For a Confirm that came after the same player's own Confirm on this panel (a
+        double tap, one after the other or both at once): the turn as played, or
+        :class:`PanelRefused` for a second wipe. ``None`` when it is not that, and the press
+        is refused as it would be."""
+        seat = loaded.seat_of(user_id)
+        row = await self.store.get_panel(loaded.game.id, user_id)
+        if press.verb is not Verb.CONFIRM or seat is None or row is None or row.turn != turn:
+            return None
+        draft = None if row.draft == CLOSED else self._readable(row)
+        moves = await self.store.moves(loaded.game.id)
+        turns = [m for m in moves if MOVE_SEPARATOR in m.action]
+        if len(turns) > turn:
+            logged = turns[turn]
+            move = Move.parse(logged.action)
+            # A panel its Confirm closed, or one whose move is the one played.
+            ours = draft is None or (draft.step is Step.CHECK and draft.move() == move)
+            if logged.user_id != user_id or logged.played_for is not None or not ours:
+                return None
+            return Shown(
+                outcome=Outcome.PLAYED,
+                game_id=loaded.game.id,
+                user_id=user_id,
+                turn=turn,
+                version=row.version,
+                seat=seat,
+                name=loaded.players[seat].name,
+                planning=False,
+                notice=f"Same as `{messages.play_command(move)}`.",
+            )
+        latest = moves[-1] if moves and len(turns) == turn else None
+        if (
+            latest is not None
+            and latest.user_id == user_id
+            and draft is not None
+            and draft.wipe is not None
+            and latest.action == str(panel_draft.actions(draft)[0])
+        ):
+            raise PanelRefused("Your first tap wiped already: nothing more was wiped.")
+        return None
+
+    @staticmethod
+    def _readable(row: PanelRow) -> Draft | None:
+        try:
+            return Draft.loads(row.draft)
+        except CascadiaError:
+            return None
 
     async def _after_wipe(
         self, game_id: int, user_id: int, row: PanelRow, result: CommitResult

@@ -9,10 +9,13 @@ from dataclasses import dataclass
 from bot.game.captions import MAX_CHOICES
 from bot.game.kernel import as_seat
 from bot.game.messages import tile_text
+from bot.panel.draft import DIRECTION_NAMES
+from bot.panel.gains import place_gains
 from engine import (
     CascadiaError,
     GameState,
     Hex,
+    MoveScorer,
     PlaceTile,
     PlaceToken,
     Take,
@@ -33,10 +36,80 @@ class Choice:
     value: str
 
 
-def tile_choices(state: GameState, seat: int) -> list[Choice]:
-    """Every empty position touching ``seat``'s environment, nearest the centre first."""
-    positions = tile_positions(as_seat(state, seat))
+def tile_choices(
+    state: GameState, seat: int, *, pair: int | None = None, token: int | None = None
+) -> list[Choice]:
+    """Every empty position touching ``seat``'s environment. Once the pair (and the token
+    of a free choice) is known, each with the best score change of the whole move there and
+    the rotation that gives it, best first, as the turn panel lists them; else nearest the
+    centre first."""
+    start = as_seat(state, seat)
+    take = _take(pair, token)
+    if take is not None:
+        try:
+            found = place_gains(start, take)
+        except CascadiaError:
+            pass  # an empty pair, or a free choice without a nature token: the play refuses
+        else:
+            turns = _turns(start, take.tile)
+            return [
+                Choice(
+                    f"{g.at}: up to {g.gain:+d}"
+                    + (f" with rotation {g.rotation}" if turns else ""),
+                    str(g.at),
+                )
+                for g in found
+            ]
+    positions = tile_positions(start)
     return [Choice(str(h), str(h)) for h in sorted(positions, key=_centre_first)]
+
+
+def rotation_choices(
+    state: GameState,
+    seat: int,
+    *,
+    pair: int | None,
+    tile_at: Hex | None,
+    token: int | None,
+) -> list[Choice]:
+    """The rotations 0-5 in words: which way each habitat of the pair's tile faces and,
+    once the tile has a place, what the turn adds to the corridors there. A one-habitat tile
+    looks the same every way: one choice. Without a pair, where the first habitat faces."""
+    start = as_seat(state, seat)
+    take = _take(pair, token)
+    tile = None if take is None else start.display_tiles[take.tile - 1]
+    if tile is None:
+        return [Choice(f"{k}: the first habitat faces {_facing(k)}", str(k)) for k in range(6)]
+    if len(tile.rotations) == 1:
+        return [Choice("0: one habitat, every way is the same", "0")]
+    gains: tuple[int, ...] | None = None
+    if tile_at is not None and tile_at in tile_positions(start):
+        gains = MoveScorer(start).corridors.gains(tile, tile_at)
+    first, second = (h.value for h in tile.habitats)
+    found = []
+    for k in tile.rotations:
+        name = f"{k}: {first} faces {_facing(k)}, {second} {_facing(k + 3)}"
+        if gains is not None:
+            name += f" (corridors {gains[k]:+d})"
+        found.append(Choice(name, str(k)))
+    return found
+
+
+def _facing(rotation: int) -> str:
+    """The side the first habitat of a two-habitat tile turned ``rotation`` faces: the
+    middle of its three edges."""
+    return DIRECTION_NAMES[(rotation + 1) % 6]
+
+
+def _turns(state: GameState, pair: int) -> bool:
+    tile = state.display_tiles[pair - 1]
+    return tile is not None and len(tile.rotations) > 1
+
+
+def _take(pair: int | None, token: int | None) -> Take | None:
+    if pair is None or pair not in (1, 2, 3, 4):
+        return None
+    return Take(pair, token if token in (1, 2, 3, 4) else pair)
 
 
 def token_choices(
@@ -97,10 +170,14 @@ def _centre_first(hex_: Hex) -> tuple[int, Hex]:
 
 def matching(choices: Sequence[Choice], typed: str, limit: int = MAX_CHOICES) -> list[Choice]:
     """The choices that contain what was typed (spaces ignored), those starting with it
-    first, at most ``limit``."""
+    first, at most ``limit``. Digits look for a position (a name's score change is not
+    one); a word may be in the name too."""
     needle = "".join(typed.split()).lower()
+    words = any(ch.isalpha() for ch in needle)
     hits = [
-        c for c in choices if needle in "".join(c.value.split()).lower() or needle in c.name.lower()
+        c
+        for c in choices
+        if needle in "".join(c.value.split()).lower() or (words and needle in c.name.lower())
     ]
     hits.sort(key=lambda c: not c.value.lower().startswith(needle))
     return hits[:limit]

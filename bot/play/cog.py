@@ -49,7 +49,7 @@ Interaction = discord.Interaction[CascadiaBot]
 TURN_OPTIONS = {
     "pair": "The display pair to take, 1-4",
     "tile_at": "Where the tile goes (q,r); the list shows the free places",
-    "rotation": "How the tile is turned, 0-5",
+    "rotation": "How the tile is turned, 0-5; the list says which way each habitat faces",
     "token_at": 'The tile that gets the token (q,r), or "return" to put it back in the bag',
     "token": "Another pair's token instead: spends a nature token",
 }
@@ -69,33 +69,39 @@ async def _turn_channel(interaction: Interaction) -> int:
 
 
 async def _position_choices(
-    interaction: Interaction, typed: str, *, token: bool
+    interaction: Interaction, typed: str, *, focused: str
 ) -> list[app_commands.Choice[str]]:
-    """Legal positions for the caller's environment, filtered by ``typed`` (nothing when
-    there is no game or it cannot be read in time, see :func:`bot.shell.errors.suggest`)."""
-    return await errors.suggest(interaction, _positions(interaction, typed, token=token))
+    """The choices for the ``focused`` option of the caller's turn (``tile_at``, ``token_at``
+    or ``rotation``), filtered by ``typed`` (nothing when there is no game or it cannot be
+    read in time, see :func:`bot.shell.errors.suggest`)."""
+    return await errors.suggest(interaction, _positions(interaction, typed, focused=focused))
 
 
 async def _positions(
-    interaction: Interaction, typed: str, *, token: bool
+    interaction: Interaction, typed: str, *, focused: str
 ) -> list[app_commands.Choice[str]]:
     loaded = await interaction.client.service.game(await _turn_channel(interaction))
     seat = loaded.seat_of(interaction.user.id)
     state = loaded.state
     if state is None or seat is None or state.is_over:
         return []
-    if token:
-        namespace = interaction.namespace
+    namespace = interaction.namespace
+    pair = _maybe_int(getattr(namespace, "pair", None))
+    token = _maybe_int(getattr(namespace, "token", None))
+    tile_at = choices.parse_hex(_maybe_str(getattr(namespace, "tile_at", None)))
+    if focused == "token_at":
         options = choices.token_choices(
             state,
             seat,
-            pair=_maybe_int(getattr(namespace, "pair", None)),
-            tile_at=choices.parse_hex(_maybe_str(getattr(namespace, "tile_at", None))),
+            pair=pair,
+            tile_at=tile_at,
             rotation=_maybe_int(getattr(namespace, "rotation", None)),
-            token=_maybe_int(getattr(namespace, "token", None)),
+            token=token,
         )
+    elif focused == "rotation":
+        options = choices.rotation_choices(state, seat, pair=pair, tile_at=tile_at, token=token)
     else:
-        options = choices.tile_choices(state, seat)
+        options = choices.tile_choices(state, seat, pair=pair, token=token)
     return [
         app_commands.Choice(name=c.name, value=c.value) for c in choices.matching(options, typed)
     ]
@@ -124,7 +130,7 @@ class TilePosition(app_commands.Transformer[CascadiaBot]):
         self, interaction: Interaction, value: str, /
     ) -> list[app_commands.Choice[str]]:
         """The free places next to the caller's environment."""
-        return await _position_choices(interaction, str(value), token=False)
+        return await _position_choices(interaction, str(value), focused="tile_at")
 
 
 class TokenPosition(app_commands.Transformer[CascadiaBot]):
@@ -146,11 +152,43 @@ class TokenPosition(app_commands.Transformer[CascadiaBot]):
         self, interaction: Interaction, value: str, /
     ) -> list[app_commands.Choice[str]]:
         """The tiles that could take the token, then "return"."""
-        return await _position_choices(interaction, str(value), token=True)
+        return await _position_choices(interaction, str(value), focused="token_at")
+
+
+class TurnOfTile(app_commands.Transformer[CascadiaBot]):
+    """A rotation 0-5, suggesting in words which way each habitat of the pair's tile faces
+    and what each turn adds to the corridors at the place typed."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        """A whole number."""
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        """The first rotation."""
+        return 0
+
+    @property
+    def max_value(self) -> int:
+        """The last rotation."""
+        return 5
+
+    async def transform(self, interaction: Interaction, value: Any, /) -> int:
+        """Read the rotation (Discord checks the range)."""
+        return int(value)
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: Interaction, value: int | float | str, /
+    ) -> list[app_commands.Choice[int]]:
+        """The six rotations in words (one for a one-habitat tile)."""
+        found = await _position_choices(interaction, str(value), focused="rotation")
+        # An integer option takes integer choices.
+        return [app_commands.Choice(name=c.name, value=int(c.value)) for c in found]
 
 
 Pair = app_commands.Range[int, 1, 4]
-Rotation = app_commands.Range[int, 0, 5]
+Rotation = app_commands.Transform[int, TurnOfTile]
 TileAt = app_commands.Transform[Hex, TilePosition]
 TokenAt = app_commands.Transform[Hex | None, TokenPosition]
 

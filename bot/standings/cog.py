@@ -41,7 +41,7 @@ async def stats(
     interaction: Interaction, user: discord.User | None = None, everywhere: bool = False
 ) -> None:
     """A member's figures in this server's finished games (or, for the caller alone, in
-    every server), with their scores as bars."""
+    every server), with their scores as bars from two games on."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     who = user or interaction.user
     scope = standings.stats_scope(
@@ -50,7 +50,7 @@ async def stats(
     store = interaction.client.service.store_as(StandingsStore)
     answer = await standings.stats_answer(store, scope, who.id, clean(who.display_name))
     files = []
-    if answer.scores:
+    if answer.chart:
         png = await asyncio.to_thread(
             render_score_history, answer.scores, title=f"{clean(who.display_name)}: score per game"
         )

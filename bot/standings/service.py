@@ -88,12 +88,22 @@ class NoSeason(BotError):
         )
 
 
+CHART_GAMES = 2
+"""The fewest games whose scores ``stats`` draws as bars."""
+
+
 @dataclass(frozen=True, slots=True)
 class StatsAnswer:
     """The answer to ``/cascadia stats``: its text and the scores its picture shows."""
 
     text: str
     scores: tuple[int, ...]
+
+    @property
+    def chart(self) -> bool:
+        """Whether the scores make a picture worth showing: bars to compare, from two games
+        on (one game's bar says no more than its score in the text)."""
+        return len(self.scores) >= CHART_GAMES
 
 
 async def stats_answer(store: Store, guild_id: int | None, user_id: int, name: str) -> StatsAnswer:

@@ -145,9 +145,8 @@ def stats_message(name: str, stats: MemberStats, *, here: bool = True) -> str:
     every = (*stats.seats, *stats.solo)
     if not every:
         return f"**{shown}** has no finished games {where} yet."
-    # Always "N games", one included: the answer's contract names the count so.
     lines = [
-        f"**{shown}** {where}: {stats.games} games, {stats.wins} won"
+        f"**{shown}** {where}: {_games(stats.games)}, {stats.wins} won"
         + (f"; {_games(len(stats.solo))} solo" if stats.solo else ""),
     ]
     scores = stats.scores

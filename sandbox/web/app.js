@@ -408,7 +408,8 @@ function fillOptions(command) {
       control = pickFrom(page.state.channels.map((c) => ({ label: `#${c.name}`, value: c.id })));
     } else {
       control = document.createElement("input");
-      control.type = OPTION_TYPES[option.type] || "text";
+      // A picked choice shows its name, which a number field would refuse.
+      control.type = option.autocomplete ? "text" : OPTION_TYPES[option.type] || "text";
       control.placeholder = takes(option);
       if (option.min_value !== undefined) control.min = String(option.min_value);
       if (option.max_value !== undefined) control.max = String(option.max_value);

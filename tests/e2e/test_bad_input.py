@@ -93,6 +93,11 @@ async def test_autocomplete_offers_only_legal_places(world: World) -> None:
         mover, "token_at", {"pair": 1, "rotation": 0, "tile_at": tiles[0]["value"]}
     )
     assert tokens[-1]["value"] == "return"
+    # On a phone the lists carry the help: each place's score change, each rotation in words.
+    assert all(": up to " in c["name"] for c in tiles), tiles
+    turns = await table.autocomplete(mover, "rotation", {"pair": 1, "tile_at": tiles[0]["value"]})
+    assert [c["value"] for c in turns] in ([0], [0, 1, 2, 3, 4, 5]), turns
+    assert all("faces" in c["name"] or "every way" in c["name"] for c in turns), turns
 
     # Typing narrows the list; garbage finds nothing; non-players are offered nothing.
     typed = tiles[0]["value"]

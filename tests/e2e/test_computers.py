@@ -261,7 +261,7 @@ async def test_a_hint_once_per_turn(world: World) -> None:
     await table.refused(waiting, "hint", reason="not your turn")
     hint = await table.run(mover, "hint")
     check_pngs(hint, expect=["hint.png"])
-    commands = re.findall(r"`(/cascadia play [^`]+)` \(([+-]\d+) points?\)", hint.text)
+    commands = re.findall(r"`(/cascadia play [^`]+)` \(([+-]\d+) points? now\)", hint.text)
     assert len(commands) == 3, hint.text
     await table.refused(mover, "hint", reason="one per turn")
 

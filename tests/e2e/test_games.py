@@ -113,3 +113,21 @@ async def test_looking_commands_and_ending_a_game(world: World) -> None:
     )
     await table.refused(mover, "play", move.options(), reason="no game in this channel")
     await table.open(world.bob)
+
+
+async def test_a_host_leaving_the_lobby_hands_it_to_the_next_person(world: World) -> None:
+    table = world.table()
+    lobby = await table.open(world.alice)
+    await table.join(world.bob, world.carol)
+    since = len(world.server.messages)
+    await table.press(world.alice, lobby, "Leave")
+    news = await table.next_post(since, what="the channel told who hosts the lobby now")
+    alice, bob = world.name(world.alice), world.name(world.bob)
+    assert news.text == (
+        f"**{alice}** left the lobby. <@{world.bob}> is the host now: press **Start** when ready."
+    )
+    assert news.notified == frozenset({world.bob})
+    await table.lobby_shows(f"**{bob}** (host)")
+    assert f"**{alice}**" not in lobby.text
+    await table.start(world.bob)
+    assert sorted(table.seats) == sorted([world.bob, world.carol])

@@ -260,14 +260,14 @@ async def test_planning_mode_and_refusals_change_nothing(world: World) -> None:
     assert "Play" not in labels(start), "the start message still offers Play"
     assert "Play" in labels(message)
 
-    # The planner's panel belongs to a passed turn: it plays nothing, and links to the latest
-    # turn message.
+    # The planner's panel belongs to a passed turn: it plays nothing, and says so in place,
+    # once (no second message), with a link to the latest turn message and no buttons left.
     planned = [b for b in buttons(planner.message) if b["label"] != "Cancel"]
-    passed = await planner.press_id(str(planned[0]["custom_id"]))
-    assert passed is not None
-    assert "turn has passed" in passed
+    assert await planner.press_id(str(planned[0]["custom_id"])) is None
+    assert "turn has passed" in planner.text
     link = f"https://discord.com/channels/{message.guild_id}/{message.channel_id}/{message.id}"
-    assert f"[latest turn]({link})" in passed, passed
+    assert f"[latest turn]({link})" in planner.text, planner.text
+    assert planner.labels() == []
 
 
 async def test_suggest_is_the_turns_hint_counted_once(world: World) -> None:
@@ -315,19 +315,26 @@ async def test_double_confirm_and_confirm_after_the_game_ended(world: World) -> 
     panel = await open_panel(table, mover, start)
     while "check your move" not in panel.text:
         await tap_step(panel)
-    # Confirm pressed twice at once: one turn is played, the other press is turned away.
+    # Confirm tapped twice at once: one turn is played, and both taps say so on the panel,
+    # neither with a message of its own nor "someone was faster".
     confirm = str(next(b["custom_id"] for b in buttons(panel.message) if b["label"] == "Confirm"))
     since = len(world.server.messages)
     first = await world.server.click(mover, panel.message, confirm)
     second = await world.server.click(mover, panel.message, confirm)
     await table.turn_posted(since, mover)
-    refusal = await table.reply(second)
-    assert refusal.ephemeral
-    assert re.search("turn has passed|same moment|moved on", refusal.text), refusal.text
-    await first.response()
+    taps = [await tap.response() for tap in (first, second)]
+
+    def edited(token: str) -> bool:
+        return any(
+            r.method == "PATCH" and f"/{token}/messages/@original" in r.path
+            for r in world.server.requests
+        )
+
     await world.server.wait_for(
-        lambda: "Turn played" in panel.text, what="the panel to say the turn was played"
+        lambda: all(edited(tap.token) for tap in taps), what="both taps to edit the panel"
     )
+    assert "Turn played" in panel.text, panel.text
+    assert first.followup_messages == second.followup_messages == []
     await table.settled()
     assert len(world.db.moves(table.game_id)) == 1
 
@@ -343,9 +350,9 @@ async def test_double_confirm_and_confirm_after_the_game_ended(world: World) -> 
     await table.next_post(since, what="the message that the game was ended")
     await table.settled()
     snapshot = world.db.snapshot()
-    ended = await panel.press("Confirm")
-    assert ended is not None
-    assert "ended" in ended
+    assert await panel.press("Confirm") is None, "one answer: the panel says it in place"
+    assert "was ended" in panel.text, panel.text
+    assert panel.labels() == []
     assert world.db.snapshot() == snapshot
 
 

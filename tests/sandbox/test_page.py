@@ -257,3 +257,23 @@ def test_a_refused_move_leaves_what_was_typed(running: Running, browser: webdriv
         for name in typed
     }  # fmt: skip
     assert fields == typed, (fields, refusal.text)
+
+
+@pytest.mark.players(1)
+def test_a_typed_move_picked_from_the_lists(running: Running, browser: webdriver.Chrome) -> None:
+    """The place and the rotation are picked from the bot's lists, which say what each is
+    worth and which way the tile faces."""
+    page = Page(browser, running.url)
+    page.command("cascadia new", cards=("A", 0))
+    lobby = page.wait_for_public(1, "the lobby")
+    page.press(lobby, "Start")
+    page.wait_for_public(2, "the first turn message")
+    Select(browser.find_element(By.ID, "command")).select_by_visible_text("cascadia play")
+    browser.find_element(By.CSS_SELECTOR, '[data-option="pair"]').send_keys("1")
+    place = page.autocomplete("tile_at", "", 0)
+    assert re.fullmatch(r"-?\d+,-?\d+: up to [+-]\d+( with rotation [0-5])?", place), place
+    turn = page.autocomplete("rotation", "", 0)
+    assert re.fullmatch(r"0: (\w+ faces [\w-]+, \w+ [\w-]+ \(corridors [+-]\d+\)|one .*)", turn)
+    # The command stays chosen, with what was picked; the token goes back to the bag.
+    page.command("cascadia play", token_at=("", -1))
+    page.wait_for_public(3, "the message after the typed turn")

@@ -86,6 +86,14 @@ async def test_history_lists_the_finished_games_with_their_winner_and_final_mess
     assert f"[final message]({oldest.jump_url})" in text
     assert f"u100 {oldest.totals[0]}" in text
 
+    # A page past the last shows the last, and says so.
+    past = await archive.history(GUILD, page=99)
+    assert (past.page, past.asked) == (1, 99)
+    assert history_text(past).startswith(
+        "There is no page 99: this is the only page.\n**Finished games on this server**"
+    )
+    assert (await archive.history(GUILD, page=1)).asked is None
+
     mine = await archive.history(GUILD, user_id=BOB, whose="u200")
     assert [g.game_id for g in mine.games] == [pair.id]
     assert history_text(mine).startswith("**Finished games with u200** (1 in all)")
@@ -175,6 +183,8 @@ def test_a_long_history_is_paged_and_every_page_fits_a_message() -> None:
     assert text.startswith("**Finished games on this server** (13 in all, page 2 of 3)")
     assert len(text) <= 2000
     assert text.count("**Game ") == PAGE_SIZE
+    past = history_text(HistoryPage(games, page=3, pages=3, total=13, asked=7))
+    assert past.startswith("There is no page 7: this is the last, page 3.\n")
 
 
 def test_an_autocomplete_label_fits_discords_limit() -> None:

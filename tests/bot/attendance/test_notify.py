@@ -73,6 +73,13 @@ async def play(
     return await service.game(table.game.channel_id)
 
 
+async def play_last(service: GameService, table: LoadedGame) -> None:
+    """The last turn of the game, as :func:`play` (the game is over after it)."""
+    turn = Move.parse(move_text(choose(table.require_state(), "fast", seed=1)))
+    assert turn.play(table.require_state(), table.require_state().current).is_over
+    await service.turns.play(table.game.channel_id, user_id=to_move(table), move=turn)
+
+
 async def sent(store: Store) -> list[OutboxRow]:
     """The unsent rows, now marked sent."""
     rows = await store.pending(500)
@@ -152,6 +159,20 @@ async def test_a_player_on_direct_messages_only_is_named_in_the_channel_and_mess
     assert f"**You're next in Cascadia**: **u{second}** is playing now" in heads_up.text
     assert {r.channel_id for r in rows} == {CHANNEL, second, third}, "nobody else hears"
     assert first not in {r.channel_id for r in rows}
+
+
+async def test_the_final_message_names_a_player_who_turned_the_channel_ping_off(
+    service: GameService, store: Store
+) -> None:
+    table = await started(service, ADA, BOB)
+    await settle(store, BOB, channel_ping=False)
+    for _ in range(39):
+        table = await play(service, table)
+    await play_last(service, table)
+    [final] = [Announcement.from_row(r) for r in await sent(store) if r.kind == "finish"]
+    assert final.mentions == (ADA,)
+    assert f"<@{BOB}>" not in final.text
+    assert "**u200**" in final.text.split("**The game is over.**")[1].splitlines()[0]
 
 
 async def test_the_start_calls_the_first_player_by_direct_message_too(

@@ -412,7 +412,7 @@ async def test_a_hint_once_per_turn_with_exact_play_options(
     for number, (turn, preview) in enumerate(zip(hint.moves, hint.previews, strict=True), 1):
         gain = preview.score_after - preview.score_before
         points = "point" if abs(gain) == 1 else "points"
-        assert lines[number] == f"{number}. `{play_command(turn)}` ({gain:+d} {points})"
+        assert lines[number] == f"{number}. `{play_command(turn)}` ({gain:+d} {points} now)"
         assert re.fullmatch(
             r"/cascadia play pair:[1-4] tile_at:-?\d+,-?\d+ rotation:[0-5]"
             r" token_at:(-?\d+,-?\d+|return)( token:[1-4])?",

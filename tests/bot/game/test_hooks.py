@@ -72,6 +72,7 @@ async def test_a_kernel_without_hooks_plays_a_plain_game(store: Store, clock: Fa
     assert all(len(turn.mentions) == 1 for turn in turns), "every turn pings its player"
     assert all(" is away until " not in turn.text for turn in turns)
     (final,) = [Announcement.from_row(row) for row in rows if row.kind == "finish"]
+    assert set(final.mentions) == {ADA, BOB}, "the end pings everyone"
     sheet = (await service.game_by_id(game_id)).score_sheet()
     assert final.text.endswith(messages.ranking_text(sheet)), "nothing after the ranking"
     assert game_id in await store.games_without_results()

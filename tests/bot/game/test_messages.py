@@ -196,8 +196,12 @@ def test_game_over_message_ranks_and_calls_everyone() -> None:
             for p, s in zip(PLAYERS, state.seats, strict=True)
         ],
     )
-    text = messages.game_over_message("Last move.", sheet, PLAYERS)
+    text = messages.game_over_message("Last move.", sheet, PLAYERS, pinged={101, 202})
     assert sorted(_mentions(text)) == [ADA.user_id, BOB.user_id]
+    # One who turned the channel ping off is named instead.
+    quiet = messages.game_over_message("Last move.", sheet, PLAYERS, pinged={202})
+    assert _mentions(quiet) == [BOB.user_id]
+    assert "**The game is over.** **Ada** <@202>" in quiet
     assert text.startswith("Last move.\n**The game is over.**")
     # Tied on points and nature tokens: they share the place, as the picture shows it.
     assert "1. **Ada**: 10 points" in text
@@ -267,6 +271,25 @@ def test_preview_message_shows_the_change() -> None:
     assert "(+0)" in messages.preview_message(3, 3)
     assert "may change" not in messages.preview_message(3, 3)
     assert "may change before your turn" in messages.preview_message(3, 3, your_turn=False)
+
+
+def test_hint_says_what_its_order_ranks_by() -> None:
+    # The fast player's order: a move with fewer points now may set up more for later.
+    text = messages.hint_message([("/cascadia play a", 4), ("/cascadia play b", 3), ("/c", 4)])
+    lines = text.splitlines()
+    assert "what each move sets up for later" in lines[0]
+    assert lines[1:4] == [
+        "1. `/cascadia play a` (+4 points now)",
+        "2. `/cascadia play b` (+3 points now)",
+        "3. `/c` (+4 points now)",
+    ]
+
+
+def test_host_left_message_pings_the_new_host_unless_they_turned_pings_off() -> None:
+    text = messages.host_left_message(ADA, BOB, ping=True)
+    assert text == "**Ada** left the lobby. <@202> is the host now: press **Start** when ready."
+    assert _mentions(messages.host_left_message(ADA, BOB, ping=False)) == []
+    assert "**Bob** is the host now" in messages.host_left_message(ADA, BOB, ping=False)
 
 
 def test_settings_message() -> None:

@@ -156,12 +156,38 @@ async def test_same_names_are_told_apart(service: GameService) -> None:
     assert [p.name for p in table.players] == ["Sam (seat 1)", "Sam (seat 2)"]
 
 
-async def test_host_leaving_closes_the_lobby(service: GameService) -> None:
+async def test_the_host_leaving_hands_the_lobby_to_the_next_person_and_tells_the_channel(
+    service: GameService, store: Store
+) -> None:
     table = await _lobby(service, ADA, BOB)
-    table = await service.lobby.leave(table.game.id, user_id=BOB)
-    assert table.game.status is GameStatus.LOBBY
-    table = await service.lobby.leave(table.game.id, user_id=ADA)
-    assert table.game.status is GameStatus.ENDED
+    await service.lobby.add_computer(table.game.id, user_id=ADA, policy="fast")
+    table = await service.lobby.join(table.game.id, user_id=CY, name=f"u{CY}")
+    left = await service.lobby.leave(table.game.id, user_id=BOB)
+    assert left.loaded.game.status is GameStatus.LOBBY
+    assert left.outbox_ids == (), "only the host's leaving is news"
+
+    # Ada hosts; the next seated person, never a computer, takes over.
+    left = await service.lobby.leave(table.game.id, user_id=ADA)
+    assert left.loaded.game.status is GameStatus.LOBBY
+    assert left.loaded.game.host_id == CY
+    assert [p.user_id for p in left.loaded.players] == [-1, CY]
+    [row] = [r for r in await store.pending() if r.id in left.outbox_ids]
+    news = Announcement.from_row(row)
+    assert (
+        news.text == "**u100** left the lobby. <@300> is the host now: press **Start** when ready."
+    )
+    assert news.mentions == (CY,)
+    await service.lobby.start(table.game.id, user_id=CY)
+
+
+async def test_the_host_leaving_with_nobody_to_take_over_closes_the_lobby(
+    service: GameService,
+) -> None:
+    table = await _lobby(service, ADA)
+    await service.lobby.add_computer(table.game.id, user_id=ADA, policy="fast")
+    left = await service.lobby.leave(table.game.id, user_id=ADA)
+    assert left.loaded.game.status is GameStatus.ENDED
+    assert left.outbox_ids == ()
     with pytest.raises(NoGame):
         await service.game(CHANNEL)
 

@@ -229,6 +229,36 @@ async def test_host_leaving_closes_the_lobby(store: Store) -> None:
         await store.join(game.id, CAROL, "Carol")
 
 
+async def test_the_host_hands_the_lobby_on_with_the_news_in_one_write(store: Store) -> None:
+    game = await lobby(store, [BOB, CAROL])
+    before = await everything(store, game.id)
+    with pytest.raises(RevisionConflict):
+        await store.hand_over_lobby(
+            game.id, game.revision - 1, heir=BOB, outbox_messages=[message("host", "news")]
+        )
+    with pytest.raises(NotSeated):
+        await store.hand_over_lobby(
+            game.id, game.revision, heir=DAVE, outbox_messages=[message("host", "news")]
+        )
+    assert await everything(store, game.id) == before
+
+    done = await store.hand_over_lobby(
+        game.id, game.revision, heir=CAROL, outbox_messages=[message("host", "news")]
+    )
+    after = await store.get_game(game.id)
+    assert after is not None
+    assert (after.host_id, after.status, after.revision) == (CAROL, GameStatus.LOBBY, done.revision)
+    assert done.revision == game.revision + 1
+    assert await store.seats(game.id) == [
+        Seat(game.id, 0, BOB, "Bob"),
+        Seat(game.id, 1, CAROL, "Carol"),
+    ]
+    [row] = await store.pending()
+    assert (row.id, row.kind, row.channel_id) == (done.outbox_ids[0], "host", CHANNEL)
+    with pytest.raises(RevisionConflict):
+        await store.leave(game.id, BOB, expected_revision=game.revision)
+
+
 async def test_set_lobby_message(store: Store) -> None:
     game = await lobby(store)
     await store.set_lobby_message(game.id, 5555)

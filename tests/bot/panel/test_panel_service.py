@@ -3,6 +3,7 @@ Confirm through the service's commit path, and every refusal leaving the game un
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -14,7 +15,7 @@ from bot.panel.draft import Draft, Press, Step, Verb, command_text
 from bot.panel.service import CLOSED, Outcome, PanelGone, PanelRefused, Panels, Shown
 from bot.panel.steps import suggestion
 from bot.stores import Store, open_store
-from engine import InvalidInput, ranked_moves
+from engine import InvalidInput, WipeThree, ranked_moves
 
 GUILD, CHANNEL = 1, 10
 ADA, BOB, EVE = 100, 200, 999
@@ -98,10 +99,85 @@ async def test_a_turn_through_the_panel_is_played_by_the_service(
     [move] = await store.moves(game_id)
     assert move.user_id == mover
     assert move.action.startswith("take 1; tile ")
-    # Pressing Confirm again (a double click) plays nothing more.
+    # Pressing Confirm again (a double tap) plays nothing more, and says the turn was played.
+    again = await _press(panels, shown, Verb.CONFIRM)
+    assert (again.outcome, again.outbox_ids, again.notice) == (
+        Outcome.PLAYED,
+        (),
+        played.notice,
+    )
+    assert len(await store.moves(game_id)) == 1
+    # Another press on the closed panel is not a Confirm: the turn has passed.
+    with pytest.raises(PanelGone, match="turn has passed"):
+        await _press(panels, shown, Verb.BACK)
+
+
+async def test_two_taps_on_confirm_at_once_play_once_and_both_say_so(
+    service: GameService, store: Store, panels: Panels
+) -> None:
+    loaded = await _started(service, ADA, BOB)
+    mover, _ = _mover(loaded)
+    game_id = loaded.game.id
+    shown = await _to_check(panels, await panels.open(game_id, user_id=mover, turn=0))
+    first, second = await asyncio.gather(
+        _press(panels, shown, Verb.CONFIRM), _press(panels, shown, Verb.CONFIRM)
+    )
+    assert {first.outcome, second.outcome} == {Outcome.PLAYED}
+    assert sorted(bool(s.outbox_ids) for s in (first, second)) == [False, True]
+    assert first.notice == second.notice
+    assert len(await store.moves(game_id)) == 1
+
+
+async def test_the_second_tap_after_the_first_was_committed_is_told_the_turn_was_played(
+    service: GameService, store: Store, panels: Panels
+) -> None:
+    # The first tap's move is in the game, its panel not yet closed: the second tap, on the
+    # same version, finds the turn moved on under it.
+    loaded = await _started(service, ADA, BOB)
+    mover, _ = _mover(loaded)
+    game_id = loaded.game.id
+    shown = await _to_check(panels, await panels.open(game_id, user_id=mover, turn=0))
+    row = await store.get_panel(game_id, mover)
+    assert row is not None
+    move = Draft.loads(row.draft).move()
+    await service.turns.play_seen(game_id, user_id=mover, move=move, expected_revision=row.revision)
+    second = await _press(panels, shown, Verb.CONFIRM)
+    assert second.outcome is Outcome.PLAYED
+    assert second.notice == f"Same as `{play_command(move)}`."
+    assert second.outbox_ids == ()
+
+    # A different move typed meanwhile is not this panel's: its turn has passed.
+    loaded = await service.game_by_id(game_id)
+    nxt, _ = _mover(loaded)
+    shown = await _to_check(panels, await panels.open(game_id, user_id=nxt, turn=1))
+    row = await store.get_panel(game_id, nxt)
+    assert row is not None
+    planned = Draft.loads(row.draft).move()
+    typed = next(
+        scored.move
+        for _, scored in ranked_moves(loaded.require_state(), 5)
+        if scored.move != planned
+    )
+    await service.turns.play(CHANNEL, user_id=nxt, move=typed)
     with pytest.raises(PanelGone, match="turn has passed"):
         await _press(panels, shown, Verb.CONFIRM)
-    assert len(await store.moves(game_id)) == 1
+
+
+async def test_the_second_tap_on_a_wipes_confirm_is_told_it_wiped_already(store: Store) -> None:
+    # Seed 24 opens a two-player game whose display shows three elk.
+    service = GameService(store, seeds=lambda: 24)
+    panels = Panels(service)
+    loaded = await _started(service, ADA, BOB)
+    mover, _ = _mover(loaded)
+    game_id = loaded.game.id
+    shown = await _press(panels, await panels.open(game_id, user_id=mover, turn=0), Verb.WIPE_THREE)
+    # The first tap's wipe is in the game, its panel not yet moved on.
+    await service.turns.wipe_seen(
+        game_id, user_id=mover, action=WipeThree(), expected_revision=loaded.game.revision
+    )
+    with pytest.raises(PanelRefused, match="first tap wiped already"):
+        await _press(panels, shown, Verb.CONFIRM)
+    assert [m.action for m in await store.moves(game_id)] == ["wipe"]
 
 
 async def test_the_draft_is_stored_and_resumed(service: GameService, panels: Panels) -> None:

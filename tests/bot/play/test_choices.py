@@ -7,11 +7,13 @@ import random
 import pytest
 
 from bot.game.captions import MAX_CHOICES
+from bot.panel.gains import place_gains, rotation_gain
 from bot.play.choices import (
     RETURN,
     Choice,
     matching,
     parse_hex,
+    rotation_choices,
     tile_choices,
     token_choices,
 )
@@ -122,6 +124,9 @@ def test_matching_filters_and_limits() -> None:
     assert matching(options, " 3 , 4 ")[0].value == "3,4"
     assert matching([Choice("return the token to the bag", RETURN)], "ret")[0].value == RETURN
     assert matching(options, "zzz") == []
+    scored = [Choice("2,-1: up to +3", "2,-1"), Choice("0,3: up to -1", "0,3")]
+    assert matching(scored, "-1") == scored[:1], "a score change is not a position"
+    assert matching([Choice("1,0: forest (bear)", "1,0")], "bear")[0].value == "1,0"
 
 
 @pytest.mark.parametrize(
@@ -130,3 +135,62 @@ def test_matching_filters_and_limits() -> None:
 )
 def test_parse_hex(text: str | None, hex_: Hex | None) -> None:
     assert parse_hex(text) == hex_
+
+
+def _two_habitat_pair(state: GameState) -> int:
+    return next(
+        slot
+        for slot, tile in enumerate(state.display_tiles, start=1)
+        if tile is not None and len(tile.habitats) == 2
+    )
+
+
+def test_tile_choices_with_a_pair_show_the_panels_gains_best_first() -> None:
+    state = _played(new_game(players=2, seed=3, cards="A"), 6, seed=3)
+    pair = _two_habitat_pair(state)
+    found = tile_choices(state, state.current, pair=pair)
+    places = place_gains(state, Take(pair, pair))
+    assert [c.value for c in found] == [str(g.at) for g in places]
+    assert [c.name for c in found] == [
+        f"{g.at}: up to {g.gain:+d} with rotation {g.rotation}" for g in places
+    ]
+    gains = [g.gain for g in places]
+    assert gains == sorted(gains, reverse=True)
+
+
+def test_tile_choices_without_a_nature_token_for_a_free_choice_are_plain() -> None:
+    state = new_game(players=2, seed=3, cards="A")
+    found = tile_choices(state, state.current, pair=1, token=2)
+    assert all(c.name == c.value for c in found)
+
+
+def test_rotation_choices_say_where_each_habitat_faces_and_the_corridor_change() -> None:
+    state = _played(new_game(players=2, seed=3, cards="A"), 6, seed=3)
+    pair = _two_habitat_pair(state)
+    tile = state.display_tiles[pair - 1]
+    assert tile is not None
+    first, second = (h.value for h in tile.habitats)
+    at = state.current_player.environment.frontier()[0]
+    found = rotation_choices(state, state.current, pair=pair, tile_at=at, token=None)
+    assert [c.value for c in found] == ["0", "1", "2", "3", "4", "5"]
+    gain = rotation_gain(state, Take(pair, pair), at, 2)
+    assert found[2].name == f"2: {first} faces west, {second} east (corridors {gain:+d})"
+    assert found[0].name.startswith(f"0: {first} faces north-east, {second} south-west")
+    assert all(len(c.name) <= 100 for c in found)
+    # Before the place is typed: the facing only.
+    early = rotation_choices(state, state.current, pair=pair, tile_at=None, token=None)
+    assert early[2].name == f"2: {first} faces west, {second} east"
+
+
+def test_rotation_choices_for_a_one_habitat_tile_and_without_a_pair() -> None:
+    state = new_game(players=2, seed=3, cards="A")
+    tile = state.display_tiles[1]
+    assert tile is not None
+    assert len(tile.habitats) == 1
+    at = state.current_player.environment.frontier()[0]
+    found = rotation_choices(state, state.current, pair=2, tile_at=at, token=None)
+    assert found == [Choice("0: one habitat, every way is the same", "0")]
+    assert all("rotation" not in c.name for c in tile_choices(state, state.current, pair=2))
+    plain = rotation_choices(state, state.current, pair=None, tile_at=None, token=None)
+    assert [c.value for c in plain] == ["0", "1", "2", "3", "4", "5"]
+    assert plain[0].name == "0: the first habitat faces north-east"

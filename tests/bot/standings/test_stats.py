@@ -109,9 +109,9 @@ def test_the_stats_answer_is_short_and_names_the_games() -> None:
     text = stats_message("ada", member_stats(_own(ADA), _mates(MINE), ADA))
     lines = text.splitlines()
     assert lines[0] == "**ada** in this server: 3 games, 2 won; 1 game solo"
-    # The count of games played always reads "N games".
+    # One game is "1 game".
     one = stats_message("cy", member_stats(_own(CY), _mates(RESULTS), CY))
-    assert one.splitlines()[0] == "**cy** in this server: 1 games, 1 won"
+    assert one.splitlines()[0] == "**cy** in this server: 1 game, 1 won"
     assert "Score: average 83.5, best 99 (game 3, cards ABCDA)" in lines
     assert "Average placing: 1.33" in lines
     assert "Median turn 1m, 3 nature tokens used, longest corridor 9" in lines
@@ -192,8 +192,14 @@ async def test_stats_and_server_answers_read_the_kept_results(store: Store) -> N
     assert await store.member_results(ADA, guild_id=GUILD) == _own(ADA)
     assert await store.tablemates(ADA, guild_id=GUILD) == _mates(MINE)
     assert answer.text == stats_message("ada", member_stats(_own(ADA), _mates(MINE), ADA))
+    assert answer.chart
     other = await stats_answer(store, GUILD + 1, ADA, "ada")
     assert other.scores == ()
+    assert not other.chart
+    # One game's bar would say no more than its score: no chart for it.
+    one = await stats_answer(store, GUILD, CY, "cy")
+    assert len(one.scores) == 1
+    assert not one.chart
     text = await server_answer(store, GUILD)
     assert "Highest score: 99 by ada (game 3) https://discord.com/channels/1/13" in text
 
