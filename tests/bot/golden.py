@@ -16,7 +16,8 @@ read the diff. A failing comparison writes what it got beside the file as ``NAME
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from datetime import timedelta
 from itertools import zip_longest
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from bot.game.service import GameService, LoadedGame
 from bot.lobby.cog import lobby_text
 from bot.shell.errors import user_message
 from bot.stores import Store
+from engine import Move, choose
 from tests.bot.clocks import FakeClock
 
 REGENERATE = os.environ.get("CASCADIA_REGEN_GOLDEN") == "1"
@@ -132,25 +134,34 @@ class Transcript:
         """Write down a fact the script checked, such as "nothing was posted"."""
         self.lines.append(f"-- {text}")
 
-    async def posts(self) -> list[Announcement]:
-        """The rows queued since the last call, written down in order and marked sent; a
-        direct message to someone in :attr:`refusing` is handed to their refusal instead
-        (as the drain hands it when Discord refuses it), and what that queues follows."""
-        found = []
+    async def posts(self, *, kinds: Collection[str] | None = None) -> list[Announcement]:
+        """The rows queued since the last call, written down in order and marked sent (only
+        those of ``kinds``, when given: a note counts the others); a direct message to
+        someone in :attr:`refusing` is handed to their refusal instead (as the drain hands it
+        when Discord refuses it), and what that queues follows."""
+        found: list[Announcement] = []
+        written: list[str] = []
+        left_out = 0
         while rows := await self.store.pending(500):
             for row in rows:
                 refuse = self.refusing.get(row.channel_id) if row.kind in DIRECT else None
                 if refuse is not None:
-                    self.lines.append(f"[{row.id}] {row.kind} dm to {row.channel_id} | refused")
+                    written.append(f"[{row.id}] {row.kind} dm to {row.channel_id} | refused")
                     await refuse(row)
                     continue
                 await self.store.mark_sent(row.id, 1_000 + row.id)
+                if kinds is not None and row.kind not in kinds:
+                    left_out += 1
+                    continue
                 announcement = Announcement.from_row(row)
-                self.lines.append(post_heading(row, announcement))
-                self.lines += _indented(announcement.text)
+                written.append(post_heading(row, announcement))
+                written += _indented(announcement.text)
                 found.append(announcement)
-        if not found:
+        if left_out:
+            self.note(f"{left_out} posts left out here (only {', '.join(sorted(kinds or ()))})")
+        elif not found:
             self.note("nothing posted")
+        self.lines += written
         return found
 
     def text(self) -> str:
@@ -171,3 +182,84 @@ async def status_answer(service: GameService, table: LoadedGame) -> str:
         deadline=deadline,
         away=away,
     )
+
+
+class Table:
+    """A game in one channel played through the service, written down by ``script``;
+    ``names`` are the players' names by user id."""
+
+    def __init__(
+        self,
+        service: GameService,
+        script: Transcript,
+        names: Mapping[int, str],
+        *,
+        guild: int = 1,
+        channel: int = 10,
+    ) -> None:
+        self.service = service
+        self.script = script
+        self.names = names
+        self.guild = guild
+        self.channel = channel
+        self.game_id = 0
+
+    async def start(self, *users: int, cards: str = "A") -> LoadedGame:
+        """The first user opens a lobby, the others join, the first starts the game."""
+        names = ", ".join(self.names[u] for u in users)
+        first = self.names[users[0]]
+        self.script.step(f"{names} sit down in #{self.channel} (cards {cards}), {first} starts")
+        table = await self.service.lobby.open_lobby(
+            guild_id=self.guild, channel_id=self.channel, user_id=users[0], name=first,
+            cards=cards,
+        )  # fmt: skip
+        for user in users[1:]:
+            await self.service.lobby.join(table.game.id, user_id=user, name=self.names[user])
+        await self.service.lobby.start(table.game.id, user_id=users[0])
+        self.game_id = table.game.id
+        await self.script.posts()
+        return await self.game()
+
+    async def game(self) -> LoadedGame:
+        """The game as it stands."""
+        return await self.service.game_by_id(self.game_id)
+
+    async def to_move(self) -> int:
+        """The user id of the player to move."""
+        table = await self.game()
+        return table.players[table.require_state().current].user_id
+
+    async def move(self, *, minutes: int = 1, seed: int = 1) -> LoadedGame:
+        """The player to move plays the ``fast`` player's choice (``seed`` breaks its ties),
+        ``minutes`` later; nothing is written down."""
+        self.script.clock.advance(timedelta(minutes=minutes))
+        table = await self.game()
+        user = table.players[table.require_state().current].user_id
+        move = Move.from_actions(choose(table.require_state(), "fast", seed=seed))
+        await self.service.turns.play(self.channel, user_id=user, move=move)
+        return await self.game()
+
+    async def play(self, *, minutes: int = 1, seed: int = 1) -> LoadedGame:
+        """:meth:`move`, written down with what it posted."""
+        table = await self.game()
+        user = table.players[table.require_state().current].user_id
+        move = Move.from_actions(choose(table.require_state(), "fast", seed=seed))
+        self.script.clock.advance(timedelta(minutes=minutes))
+        self.script.step(f"{self.names[user]} plays `{move}`")
+        await self.service.turns.play(self.channel, user_id=user, move=move)
+        await self.script.posts()
+        return await self.game()
+
+    async def play_until(self, user: int) -> LoadedGame:
+        """The others play until it is ``user``'s turn."""
+        while await self.to_move() != user:
+            await self.play()
+        return await self.game()
+
+    async def play_to_end(self, *, seed: int = 1) -> LoadedGame:
+        """Every turn to the end, only the final message written down."""
+        self.script.step("the game is played to its end")
+        while not (table := await self.game()).require_state().is_over:
+            await self.move(seed=seed)
+        await self.script.posts(kinds={"finish"})
+        return table

@@ -18,9 +18,8 @@ from bot.attendance.service import Attendance
 from bot.game import messages
 from bot.game.service import GameService, LoadedGame
 from bot.stores import Store
-from engine import Move, choose
 from tests.bot.clocks import FakeClock
-from tests.bot.golden import Transcript, assert_matches_golden, status_answer
+from tests.bot.golden import Table, Transcript, assert_matches_golden, status_answer
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 GUILD, CHANNEL, OTHER = 1, 10, 11
@@ -33,55 +32,6 @@ START = datetime(2026, 6, 1, 12, tzinfo=UTC)
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock(START)
-
-
-class Table:
-    """A game in one channel, played through the service while ``script`` writes it down."""
-
-    def __init__(self, service: GameService, script: Transcript, channel: int = CHANNEL) -> None:
-        self.service = service
-        self.script = script
-        self.channel = channel
-        self.game_id = 0
-
-    async def start(self, *users: int) -> LoadedGame:
-        """The first user opens a lobby (cards A), the others join, the first starts."""
-        names = ", ".join(NAMES[u] for u in users)
-        self.script.step(f"{names} sit down in #{self.channel} and {NAMES[users[0]]} starts")
-        table = await self.service.lobby.open_lobby(
-            guild_id=GUILD, channel_id=self.channel, user_id=users[0], name=NAMES[users[0]],
-            cards="A",
-        )  # fmt: skip
-        for user in users[1:]:
-            await self.service.lobby.join(table.game.id, user_id=user, name=NAMES[user])
-        await self.service.lobby.start(table.game.id, user_id=users[0])
-        self.game_id = table.game.id
-        await self.script.posts()
-        return await self.game()
-
-    async def game(self) -> LoadedGame:
-        return await self.service.game_by_id(self.game_id)
-
-    async def to_move(self) -> int:
-        table = await self.game()
-        return table.players[table.require_state().current].user_id
-
-    async def play(self, minutes: int = 1) -> LoadedGame:
-        """The player to move plays the ``fast`` player's choice, ``minutes`` later."""
-        self.script.clock.advance(timedelta(minutes=minutes))
-        table = await self.game()
-        user = table.players[table.require_state().current].user_id
-        move = Move.from_actions(choose(table.require_state(), "fast", seed=1))
-        self.script.step(f"{NAMES[user]} plays `{move}`")
-        await self.service.turns.play(self.channel, user_id=user, move=move)
-        await self.script.posts()
-        return await self.game()
-
-    async def play_until(self, user: int) -> LoadedGame:
-        """The others play until it is ``user``'s turn."""
-        while await self.to_move() != user:
-            await self.play()
-        return await self.game()
 
 
 def settings(table: LoadedGame) -> str:
@@ -103,7 +53,7 @@ async def test_a_late_turn_is_voted_skipped_then_the_host_skips_and_hands_the_se
         title="Deadlines and votes: three players, seed 5, cards A, a turn deadline of 24 hours",
         source=request.node.nodeid,
     )
-    table = Table(service, script)
+    table = Table(service, script, NAMES)
     loaded = await table.start(ADA, BOB, CY)
     script.step("Ada sets a deadline of 24 hours")
     await attendance.set_deadline_hours(CHANNEL, user_id=ADA, hours=24)
@@ -208,7 +158,7 @@ async def test_reminders_time_away_and_quiet_hours(
         title="Reminders, time away and quiet hours: two players, seed 5, cards A",
         source=request.node.nodeid,
     )
-    table = Table(service, script)
+    table = Table(service, script, NAMES)
     await table.start(ADA, BOB)
     first = await table.to_move()
     [second] = (u for u in (ADA, BOB) if u != first)
@@ -319,7 +269,7 @@ async def test_direct_messages_heads_ups_a_refusal_and_the_digest(
         "answer to Cy: /cascadia notify heads_up:True",
         await notify_answer(service, CY, NotifyChange(heads_up=True)),
     )
-    table = Table(service, script)
+    table = Table(service, script, NAMES)
     await table.start(ADA, BOB, CY)
     await table.play_until(BOB)
     clock.advance(2 * H)
@@ -347,7 +297,7 @@ async def test_direct_messages_heads_ups_a_refusal_and_the_digest(
     await table.play()
 
     script.step("Ada has a second game, with Cy, in #11")
-    other = Table(service, script, OTHER)
+    other = Table(service, script, NAMES, channel=OTHER)
     await other.start(ADA, CY)
     await other.play_until(ADA)
     await table.play_until(ADA)
