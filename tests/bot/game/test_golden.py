@@ -11,8 +11,9 @@ import pytest
 from bot.app import game_service
 from bot.game import messages
 from bot.game.rows import GameStatus
-from bot.game.service import LoadedGame, as_seat
+from bot.game.service import GameService, LoadedGame, as_seat
 from bot.lobby.cog import lobby_text
+from bot.panel.service import Panels
 from bot.stores import Store
 from engine import Move, WipeThree, choose
 from tests.bot.clocks import FakeClock
@@ -25,7 +26,13 @@ NAMES = {ADA: "Ada", BOB: "Bob"}
 HALFWAY = 20
 """The turn after which the script asks for the scores so far."""
 THREE_BEARS_SEED = 28
-"""A three-player seed whose first display shows three bears, the second seat to move."""
+"""A three-player seed where the second seat, the computer, moves first, and its move
+leaves three bears on the display for the third."""
+
+
+async def my_games(service: GameService, user: int) -> str:
+    """``/cascadia mygames`` as the play cog words it."""
+    return messages.my_games_message(await service.lookups.my_games(user))
 
 
 def score(table: LoadedGame) -> str:
@@ -53,12 +60,15 @@ async def test_a_two_player_game_from_the_lobby_to_the_end(
     table = await service.lobby.join(table.game.id, user_id=BOB, name="Bob")
     script.shown("the lobby message", lobby_text(table))
     script.shown("answer to Bob: /cascadia status", await status_answer(service, table))
+    script.shown("answer to Bob: /cascadia mygames", await my_games(service, BOB))
     script.step("Ada starts the game")
     await service.lobby.start(table.game.id, user_id=ADA)
     table = await service.game(CHANNEL)
     script.shown("the lobby message", lobby_text(table))
     await script.posts()
     script.shown("answer to Ada: /cascadia status", await status_answer(service, table))
+    script.shown("answer to Bob: /cascadia mygames", await my_games(service, BOB))
+    script.shown("answer to Bob: /cascadia help", messages.help_message())
 
     nature_wiped = False
     while (state := table.require_state()) and not state.is_over:
@@ -86,10 +96,7 @@ async def test_a_two_player_game_from_the_lobby_to_the_end(
 
     script.shown("answer to Ada: /cascadia status", await status_answer(service, table))
     script.shown("answer to Ada: /cascadia score", score(table))
-    script.shown(
-        "answer to Ada: /cascadia mygames",
-        messages.my_games_message(await service.lookups.my_games(ADA)),
-    )
+    script.shown("answer to Ada: /cascadia mygames", await my_games(service, ADA))
     assert_matches_golden(GOLDEN / "game.txt", script.text())
 
 
@@ -102,7 +109,7 @@ async def test_a_lobby_closed_and_a_game_with_a_computer_ended_early(
         clock,
         title=(
             f"A lobby closed, then a game with a computer, seed {THREE_BEARS_SEED}, cards A:"
-            " a wipe, a hint, a preview, a player leaving, the host ending it"
+            " the computer first, a wipe, a hint, a preview, a player leaving, the host ending it"
         ),
         source=request.node.nodeid,
     )
@@ -115,17 +122,23 @@ async def test_a_lobby_closed_and_a_game_with_a_computer_ended_early(
     table = await service.lobby.leave(table.game.id, user_id=ADA)
     script.shown("the lobby message", lobby_text(table))
     await script.posts()
-
-    script.step("Ada opens a lobby, Bob joins, Ada adds the fast computer")
+    script.step("Ada opens a lobby and ends it")
     table = await service.lobby.open_lobby(
         guild_id=GUILD, channel_id=CHANNEL, user_id=ADA, name="Ada", cards="A"
     )
-    table = await service.lobby.join(table.game.id, user_id=BOB, name="Bob")
+    await service.turns.end(table.game.id, user_id=ADA, name="Ada", can_manage=False)
+    await script.posts()
+
+    script.step("Ada opens a lobby and adds the fast computer, Bob joins")
+    table = await service.lobby.open_lobby(
+        guild_id=GUILD, channel_id=CHANNEL, user_id=ADA, name="Ada", cards="A"
+    )
     script.shown(
         "answer to Ada: Add computer",
         messages.computer_choice_text(service.thinker.strong_seconds),
     )
     table = await service.lobby.add_computer(table.game.id, user_id=ADA, policy="fast")
+    table = await service.lobby.join(table.game.id, user_id=BOB, name="Bob")
     script.shown("the lobby message", lobby_text(table))
     script.step("Ada starts the game")
     await service.lobby.start(table.game.id, user_id=ADA)
@@ -144,6 +157,10 @@ async def test_a_lobby_closed_and_a_game_with_a_computer_ended_early(
             await script.posts()
 
     table, user, name = await computer_turns()
+    script.step("Bob presses Play on the start message, a turn late")
+    await script.refused(
+        "answer to Bob: Play", Panels(service).open(table.game.id, user_id=BOB, turn=0)
+    )
     script.step(f"{name} wipes the three of a kind")
     await service.turns.wipe(CHANNEL, user_id=user, tokens=None)
     await script.posts()
@@ -184,8 +201,5 @@ async def test_a_lobby_closed_and_a_game_with_a_computer_ended_early(
     await script.posts()
     table = await service.game_by_id(table.game.id)
     script.shown("answer to Ada: /cascadia status", await status_answer(service, table))
-    script.shown(
-        "answer to Ada: /cascadia mygames",
-        messages.my_games_message(await service.lookups.my_games(ADA)),
-    )
+    script.shown("answer to Ada: /cascadia mygames", await my_games(service, ADA))
     assert_matches_golden(GOLDEN / "endings.txt", script.text())
