@@ -231,6 +231,9 @@ async def test_reminders_time_away_and_quiet_hours(
     await script.posts()
     await attendance.clear_quiet(first)
     script.shown(f"answer to {NAMES[first]}: /cascadia notify clear:quiet", texts.quiet_cleared())
+    script.step("Ada turns the reminders off")
+    await reminders.set_reminder_hours(CHANNEL, user_id=ADA, hours=0)
+    script.shown("answer to Ada: /cascadia settings reminder_hours:0", settings(await table.game()))
     assert_matches_golden(GOLDEN / "presence.txt", script.text())
 
 
