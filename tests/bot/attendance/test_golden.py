@@ -175,8 +175,8 @@ async def test_reminders_time_away_and_quiet_hours(
         await reminders.queue_reminders()
         await script.posts()
 
-    script.step(f"{NAMES[second]} is away until 2026-06-03, hiking")
-    period = await attendance.away(second, until="2026-06-03", note="hiking")
+    script.step(f"{NAMES[second]} is away until 2026-06-03, hiking in the *Alps*")
+    period = await attendance.away(second, until="2026-06-03", note="hiking in the *Alps*")
     script.shown(
         f"answer to {NAMES[second]}: /cascadia notify away_until:", texts.away_answer(period)
     )
@@ -269,8 +269,8 @@ async def test_direct_messages_heads_ups_a_refusal_and_the_digest(
         ),
     )
     script.shown(
-        "answer to Cy: /cascadia notify heads_up:True",
-        await notify_answer(service, CY, NotifyChange(heads_up=True)),
+        "answer to Cy: /cascadia notify heads_up:True reminder_hours:0",
+        await notify_answer(service, CY, NotifyChange(heads_up=True, reminder_hours=0)),
     )
     table = Table(service, script, NAMES)
     await table.start(ADA, BOB, CY)
