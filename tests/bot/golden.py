@@ -134,11 +134,14 @@ class Transcript:
         """Write down a fact the script checked, such as "nothing was posted"."""
         self.lines.append(f"-- {text}")
 
-    async def posts(self, *, kinds: Collection[str] | None = None) -> list[Announcement]:
+    async def posts(
+        self, *, kinds: Collection[str] | None = None, quiet: bool = False
+    ) -> list[Announcement]:
         """The rows queued since the last call, written down in order and marked sent (only
         those of ``kinds``, when given: a note counts the others); a direct message to
         someone in :attr:`refusing` is handed to their refusal instead (as the drain hands it
-        when Discord refuses it), and what that queues follows."""
+        when Discord refuses it), and what that queues follows. Unless ``quiet``, a note
+        says when nothing was posted."""
         found: list[Announcement] = []
         written: list[str] = []
         left_out = 0
@@ -158,8 +161,9 @@ class Transcript:
                 written += _indented(announcement.text)
                 found.append(announcement)
         if left_out:
-            self.note(f"{left_out} posts left out here (only {', '.join(sorted(kinds or ()))})")
-        elif not found:
+            shown = f" (only {', '.join(sorted(kinds))} shown)" if kinds else ""
+            self.note(f"{left_out} posts left out here{shown}")
+        elif not found and not quiet:
             self.note("nothing posted")
         self.lines += written
         return found
