@@ -60,3 +60,11 @@ async def bot(tmp_path: Path) -> AsyncIterator[CascadiaBot]:
 def service(store: Store, clock: FakeClock) -> GameService:
     """The game service as the bot runs it, on that store, every new game seeded 5."""
     return game_service(store, now=clock, seeds=lambda: 5)
+
+
+@pytest.fixture
+async def sqlite_store(db_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
+    """A store on an SQLite file of the test's own, on the test's clock: the golden
+    transcripts' store, whose ids and order do not depend on the backend."""
+    async with open_store(str(db_path), now=clock) as opened:
+        yield opened

@@ -15,6 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.attendance import texts
+from bot.attendance.presence import Presence, SkipTally
+from bot.attendance.quiet import QuietHours
+from bot.game.hooks import AwayPeriod
+from bot.game.messages import Player, away_text, computer_lead, settings_message
 from fakediscord import MANAGE_CHANNELS, MessageRecord
 from tests.e2e.harness import GameChannel, World, button, labels
 
@@ -68,6 +73,23 @@ def is_reminder(message: MessageRecord) -> bool:
     return bool(REMINDER.search(message.text))
 
 
+def player(world: World, user: int) -> Player:
+    """The user as the bot's texts name them."""
+    return Player(user, world.name(user))
+
+
+def away(until: datetime, note: str | None = None) -> AwayPeriod:
+    """Time away until ``until`` (the answers show only its end and note)."""
+    return AwayPeriod(until - timedelta(days=1), until, note)
+
+
+def presence_lines(quiet: QuietHours | None = None, period: AwayPeriod | None = None) -> set[str]:
+    """The lines ``/cascadia notify`` shows about quiet hours and time away."""
+    now = datetime(2026, 6, 1, tzinfo=UTC) if period is None else period.start
+    presence = Presence(quiet=quiet, away=() if period is None else (period,))
+    return set(texts.presence_settings(presence, now))
+
+
 async def started(world: World, players: list[int], channel: int | None = None) -> GameChannel:
     table = world.table(channel)
     table.interleaved = is_reminder
@@ -77,9 +99,8 @@ async def started(world: World, players: list[int], channel: int | None = None) 
 
 async def vote_posted(table: GameChannel, since: int, absent: int) -> MessageRecord:
     vote = await table.next_post(since, what="the vote to skip")
-    assert f"**{table.world.name(absent)}**'s turn passed its deadline" in vote.text
+    assert player(table.world, absent).shown in vote.text
     assert labels(vote) == [VOTE]
-    assert "Skip" in VOTE
     assert vote.notified == frozenset()
     return vote
 
@@ -102,7 +123,11 @@ async def test_a_vote_skips_a_late_turn_once_even_across_a_restart(
 ) -> None:
     table = await started(world, [world.alice, world.bob, world.carol])
     settings = await table.run(world.alice, "settings", {"deadline_hours": 10})
-    assert "Deadline: 10 hours a turn" in settings.text
+    [(reminder_hours, deadline_hours)] = world.db.rows(
+        "SELECT reminder_hours, deadline_hours FROM games WHERE id = ?", table.game_id
+    )
+    assert deadline_hours == 10
+    assert settings.text == settings_message(reminder_hours, changed=True, deadline_hours=10)
     absent = table.to_move
     assert absent is not None
     first, second = others(table, absent)
@@ -117,18 +142,19 @@ async def test_a_vote_skips_a_late_turn_once_even_across_a_restart(
 
     await table.refused(absent, VOTE, press=vote, reason="your own turn.*does not skip")
     await table.refused(world.eve, VOTE, press=vote, reason="not in this game")
+    tally = SkipTally.of({first, second}, {first})
     counted = await table.reply(await world.server.click(first, vote, button(vote, VOTE)))
-    assert "1 of 2 needed" in counted.text
+    assert counted.text == texts.vote_answer(tally, counted=True, skipped=False)
     again = await table.reply(await world.server.click(first, vote, button(vote, VOTE)))
-    assert "voted already: 1 of 2" in again.text
+    assert again.text == texts.vote_answer(tally, counted=False, skipped=False)
     assert world.db.moves(table.game_id) == []
 
     await world.bot.restart()  # the vote and the vote cast survive it
     table.check_channel()
     since = len(world.server.messages)
     decided = await table.reply(await world.server.click(second, vote, button(vote, VOTE)))
-    assert "the turn is skipped" in decided.text
-    label = f"Played for **{world.name(absent)}** after a vote"
+    assert decided.text == texts.vote_answer(tally, counted=True, skipped=True)
+    label = texts.skip_lead(player(world, absent), how="vote")
     turn = await skipped_turn(table, since, absent, label)
     assert re.search(r"plays by <t:\d+:R>", turn.text), turn.text
     [(_, user, _)] = world.db.moves(table.game_id)
@@ -146,7 +172,7 @@ async def test_the_host_skips_at_once_after_a_confirmation(world: World) -> None
     assert table.to_move == world.bob
     await table.refused(world.bob, "skip", reason="only the host")
     question = await table.run(world.alice, "skip")
-    assert "Skip **bob**'s turn now?" in question.text
+    assert question.text == texts.skip_question(player(world, world.bob))
     await table.press(world.alice, question, "Keep waiting")
     assert "Nothing was changed" in question.text
     moves = len(world.db.moves(table.game_id))
@@ -154,7 +180,8 @@ async def test_the_host_skips_at_once_after_a_confirmation(world: World) -> None
     question = await table.run(world.alice, "skip")
     since = len(world.server.messages)
     await table.press(world.alice, question, "Skip the turn")
-    await skipped_turn(table, since, world.bob, "Played for **bob**, skipped by **alice**")
+    bob, alice = player(world, world.bob), player(world, world.alice)
+    await skipped_turn(table, since, world.bob, texts.skip_lead(bob, how="host", by=alice))
     await world.server.wait_for(
         lambda: "the computer played it" in question.text, what="the confirmation's answer"
     )
@@ -168,7 +195,8 @@ async def test_the_host_skips_at_once_after_a_confirmation(world: World) -> None
     question = await table.run(world.eve, "skip")
     since = len(world.server.messages)
     await table.press(world.eve, question, "Skip the turn")
-    await skipped_turn(table, since, world.bob, "Played for **bob**, skipped by **eve**")
+    eve = player(world, world.eve)
+    await skipped_turn(table, since, world.bob, texts.skip_lead(bob, how="host", by=eve))
 
 
 async def test_a_move_during_a_vote_closes_it(world: World, clock: BotClock) -> None:
@@ -195,12 +223,12 @@ async def test_time_away_holds_reminders_and_the_deadline(world: World, clock: B
     answer = await table.run(
         world.bob, "notify", {"away_until": "2026-06-03", "away_note": "hiking"}
     )
-    assert "You are away until <t:" in answer.text
+    hiking = away(datetime(2026, 6, 3, tzinfo=UTC), "hiking")
+    assert answer.text == texts.away_answer(hiking)
     turn = await table.play(world.alice)  # Bob's turn, while he is away
-    assert "**bob** is away until <t:" in turn.text
-    assert "(hiking)" in turn.text
+    assert away_text(hiking) in turn.text
     status = await table.run(world.carol, "status")
-    assert "away until" in status.text
+    assert away_text(hiking) in status.text
     await table.run(world.alice, "settings", {"reminder_hours": 2, "deadline_hours": 4})
 
     control = await started(world, [world.carol, world.dave], world.new_channel())
@@ -219,7 +247,7 @@ async def test_time_away_holds_reminders_and_the_deadline(world: World, clock: B
     # Back early: the reminder that waited comes now; the deadline counts on from here.
     since = len(world.server.messages)
     cleared = await table.run(world.bob, "notify", {"clear": "away"})
-    assert "Welcome back" in cleared.text
+    assert cleared.text == texts.away_cleared(True)
     reminder = await world.server.wait_for_message(
         lambda m: m.channel_id == table.channel and is_reminder(m),
         since=since,
@@ -256,14 +284,14 @@ async def test_quiet_hours_hold_the_ping_to_the_minute_across_a_clock_change(
     answer = await table.run(
         world.bob, "notify", {"quiet_from": 22, "quiet_to": 8, "timezone": "Europe/Berlin"}
     )
-    assert "22:00 to 08:00 (Europe/Berlin)" in answer.text
+    assert answer.text == texts.quiet_answer(QuietHours.parse(22, 8, "Europe/Berlin"))
 
     clock.set(datetime(2026, 10, 24, 20, 30, tzinfo=UTC))  # 22:30 in Berlin: quiet
     since = len(world.server.messages)
     move = await table.choose(world.alice)
     await table.run(world.alice, "play", move.options())
     turn = await table.next_post(since, what="the turn message in Bob's quiet hours")
-    assert "**bob**, it's your turn" in turn.text
+    assert player(world, world.bob).shown in turn.text
     assert "<@" not in turn.text
     assert turn.notified == frozenset(), "a turn message in quiet hours pinged"
     table.turns += 1
@@ -277,8 +305,7 @@ async def test_quiet_hours_hold_the_ping_to_the_minute_across_a_clock_change(
     since = len(world.server.messages)
     await world.bot.start()
     ping = await table.next_post(since, what="the ping when Bob's quiet hours end")
-    expected = f"<@{world.bob}>, it's your turn in Cascadia (your quiet hours are over)."
-    assert ping.text == expected
+    assert ping.text == texts.quiet_over_ping(player(world, world.bob))
     assert ping.notified == {world.bob}
     sent_at = clock.bot_time(ping)
     ends = datetime(2026, 10, 25, 7, tzinfo=UTC)
@@ -295,7 +322,8 @@ async def test_after_two_skips_the_host_hands_the_seat_to_the_computer(world: Wo
     table = await started(world, [world.alice, world.bob])
     if table.to_move == world.alice:
         await table.play()
-    skipped = "Played for **bob**, skipped by **alice**"
+    bob = player(world, world.bob)
+    skipped = texts.skip_lead(bob, how="host", by=player(world, world.alice))
     for skips in (1, 2):
         question = await table.run(world.alice, "skip")
         since = len(world.server.messages)
@@ -304,7 +332,7 @@ async def test_after_two_skips_the_host_hands_the_seat_to_the_computer(world: Wo
         if skips == 1:
             assert HAND_OVER not in labels(turn), "offered after a single skip"
             await table.play(world.alice)
-    assert "skipped 2 times in a row" in turn.text
+    assert texts.hand_over_offer(bob, 2) in turn.text
     assert HAND_OVER in labels(turn)
     await table.refused(world.bob, HAND_OVER, press=turn, reason="only the host")
 
@@ -314,7 +342,7 @@ async def test_after_two_skips_the_host_hands_the_seat_to_the_computer(world: Wo
     done = await table.reply(await world.server.click(world.alice, turn, button(turn, HAND_OVER)))
     assert "the computer plays that seat" in done.text
     news = await table.next_post(since, what="the news that the computer plays Bob's seat")
-    assert "**bob**'s seat is played by the computer from now on" in news.text
+    assert news.text == texts.handed_over_message(bob, player(world, world.alice))
     assert news.notified == frozenset()
     await table.refused(world.alice, HAND_OVER, press=turn, reason="plays .*bob.* seat already")
 
@@ -325,7 +353,7 @@ async def test_after_two_skips_the_host_hands_the_seat_to_the_computer(world: Wo
     after = await table.next_post(since, what="the message after Alice's turn")
     assert after.notified == frozenset(), "the seat handed to the computer was pinged"
     computer = await table.next_post(since, what="the computer's turn for Bob")
-    assert "\nThe computer played for **bob**:\n" in computer.text, computer.text
+    assert f"\n{computer_lead(bob)}" in computer.text, computer.text
     assert computer.notified == {world.alice}
     [(played_for,)] = world.db.rows("SELECT played_for FROM moves ORDER BY seq DESC LIMIT 1")
     assert played_for == "computer"
@@ -340,7 +368,8 @@ async def test_time_away_ends_by_itself_and_the_reminder_and_deadline_follow(
     if table.to_move == world.bob:
         await table.play()
     answer = await table.run(world.bob, "notify", {"away_until": "2026-06-02"})
-    assert "You are away until <t:" in answer.text
+    until_midnight = away(datetime(2026, 6, 2, tzinfo=UTC))
+    assert answer.text == texts.away_answer(until_midnight)
     await table.play(world.alice)
     await table.run(world.alice, "settings", {"reminder_hours": 2, "deadline_hours": 4})
 
@@ -358,7 +387,7 @@ async def test_time_away_ends_by_itself_and_the_reminder_and_deadline_follow(
     assert reminder.notified == {world.bob}
     assert clock.bot_time(reminder) >= back
     status = await table.run(world.alice, "status")
-    assert "away until" not in status.text, status.text
+    assert away_text(until_midnight) not in status.text, status.text
     vote = await vote_posted(table, since, world.bob)
     assert clock.bot_time(vote) >= back + timedelta(seconds=4 * UNIT)
 
@@ -370,8 +399,7 @@ async def test_notify_shows_and_sets_both_and_a_refusal_changes_nothing(
     clock.set(datetime(2026, 6, 1, 12, tzinfo=UTC))
     table = await started(world, [world.alice, world.bob])
     shown = await table.run(world.bob, "notify")
-    assert "Quiet hours: off." in shown.text
-    assert "Time away: none." in shown.text
+    assert presence_lines() <= set(shown.text.splitlines())
 
     await table.refused(
         world.bob,
@@ -382,20 +410,21 @@ async def test_notify_shows_and_sets_both_and_a_refusal_changes_nothing(
     await table.refused(
         world.bob, "notify", {"away_until": "2026-06-03", "clear": "away"}, reason="not both"
     )
-    assert "Time away: none." in (await table.run(world.bob, "notify")).text
+    assert presence_lines() <= set((await table.run(world.bob, "notify")).text.splitlines())
 
     both = await table.run(
         world.bob,
         "notify",
         {"quiet_from": 23, "quiet_to": 7, "timezone": "Europe/Berlin", "away_until": "2026-06-03"},
     )
-    assert "23:00 to 07:00 (Europe/Berlin)" in both.text
-    assert "You are away until <t:" in both.text
+    quiet = QuietHours.parse(23, 7, "Europe/Berlin")
+    period = away(datetime(2026, 6, 2, 22, tzinfo=UTC))  # midnight in Berlin
+    assert both.text == f"{texts.quiet_answer(quiet)}\n{texts.away_answer(period)}"
     shown = await table.run(world.bob, "notify")
-    assert "Quiet hours: 23:00 to 07:00 (Europe/Berlin)." in shown.text
-    assert "You are away until <t:" in shown.text
+    assert presence_lines(quiet, period) <= set(shown.text.splitlines())
 
     await table.run(world.bob, "notify", {"clear": "quiet"})
     shown = await table.run(world.bob, "notify")
-    assert "Quiet hours: off." in shown.text
-    assert "You are away until <t:" in shown.text, "clearing quiet hours kept the time away"
+    assert presence_lines(None, period) <= set(shown.text.splitlines()), (
+        "clearing quiet hours kept the time away"
+    )

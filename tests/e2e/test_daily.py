@@ -18,7 +18,9 @@ from typing import Any
 
 import pytest
 
-from bot.daily.par import daily_par
+from bot.daily.par import daily_par, finish_note
+from bot.daily.service import NotPlayedYet, morning_text, streak_line
+from bot.daily.store import DailyAttempt
 from engine import Day
 from engine.daily import daily_seed
 from fakediscord import (
@@ -29,7 +31,7 @@ from fakediscord import (
 )
 from sandbox import BotProcess
 from tests.e2e.conftest import body_failed, close_world
-from tests.e2e.harness import REPO_ROOT, Database, GameChannel, World, labels
+from tests.e2e.harness import REPO_ROOT, Database, GameChannel, World, labels, ranking
 from tests.e2e.test_absence import BotClock
 from tests.e2e.test_panel import open_panel, tap_a_turn
 
@@ -85,7 +87,7 @@ def _two_new(table: GameChannel, since: int) -> tuple[MessageRecord, MessageReco
 async def started(table: GameChannel, user: int, since: int) -> MessageRecord:
     """The start message of an attempt in ``table``'s channel, which calls ``user``."""
     message = await table.next_post(since, what="the daily trek's start message")
-    assert "The daily trek of" in message.text, message.text
+    assert str(DAY) in message.text, message.text
     table.seats = [user]
     table.to_move = user
     table.check_turn_message(message, mover=None)
@@ -188,8 +190,9 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
     assert alice.turns == 20
     record = alice.check_final(final)
     assert record["seed"] == daily_seed(DAY)
-    assert f"(par {daily_par(DAY)})" in final.text, final.text
-    assert "is on the board" in final.text
+    [(_, total)] = ranking(final.text)
+    counted = DailyAttempt(alice.game_id, world.alice, str(DAY), True, MORNING)
+    assert finish_note(counted, total, daily_par(DAY)) in final.text, final.text
 
     exported = await alice.run(world.alice, "export")
     [attachment] = exported.attachments
@@ -199,10 +202,9 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
 
     # Fay has not finished: the boards are hidden from her, the ranks and scores are not.
     hidden = await trek.ask(trek.fay, trek.channel2, {"action": "show", "user": world.alice})
-    assert "hidden until you have played" in hidden.text, hidden.text
+    assert hidden.text == str(NotPlayedYet(DAY)), hidden.text
     board = await trek.ask(trek.fay, trek.channel2, {"action": "board"})
-    assert "Nobody here has finished" in board.text, board.text
-    assert "to open the others' boards" in board.text
+    assert not re.search(r"^\d+\. ", board.text, re.M), "a place on the other server's board"
     theirs = await trek.ask(world.bob, world.channel, {"action": "board"})
     assert re.search(r"^1\. \*\*alice\*\*: \d+ points, largest corridor \d+", theirs.text, re.M)
     shown = await trek.ask(world.alice, world.channel, {"action": "show", "user": world.alice})
@@ -211,7 +213,7 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
     assert "place 1 of 1 among every player" in mine.text, mine.text
     asker = GameChannel(world, world.channel, random.Random(0))
     stats = await asker.run(world.alice, "stats")
-    assert "Daily trek: a streak of 1 day in a row." in stats.text, stats.text
+    assert streak_line(1) in stats.text, stats.text
 
     # A second go the same day is practice, in the same direct messages.
     since = len(world.server.messages)
@@ -221,8 +223,9 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
         lambda: _two_new(alice, since), what="the practice's two first direct messages"
     )
     alice.accounted.append(first.id)
-    practice = await started(alice, world.alice, since)
-    assert "practice" in practice.text
+    await started(alice, world.alice, since)
+    attempts = "SELECT counted FROM daily_attempts WHERE user_id = ? ORDER BY game_id"
+    assert [bool(r[0]) for r in world.db.rows(attempts, world.alice)] == [True, False]
 
 
 async def test_a_refused_direct_message_falls_back_to_a_private_thread(trek: Trek) -> None:
@@ -271,8 +274,7 @@ async def test_the_days_board_is_posted_once_after_the_day_even_across_midnight(
     named = await trek.ask(world.alice, world.channel, {"action": "channel"})
     assert "messages go to" in named.text, named.text
     morning = await daily.next_post(since, what="the morning message")
-    assert "The daily trek of 2026-12-02" in morning.text
-    assert "Cards:" in morning.text
+    assert morning.text == morning_text(DAY)
     refused = await trek.ask(world.bob, world.channel, {"action": "channel"})
     assert "Manage Server" in refused.text
     await _finish_an_attempt(trek, world.bob)
@@ -286,10 +288,11 @@ async def test_the_days_board_is_posted_once_after_the_day_even_across_midnight(
         await daily.next_post(since, what="the next day's morning message or the board"),
         await daily.next_post(since, what="the next day's morning message or the board"),
     ]
-    (board,) = [p for p in posts if "(par" in p.text]
-    assert "The daily trek of 2026-12-02" in board.text
+    next_morning = morning_text(Day.parse("2026-12-03"))
+    (board,) = [p for p in posts if p.text != next_morning]
+    assert len(posts) == 2
+    assert str(DAY) in board.text
     assert re.search(r"^1\. \*\*bob\*\*: \d+ points", board.text, re.M), board.text
-    assert any("The daily trek of 2026-12-03" in p.text for p in posts)
     await world.bot.restart()
     await daily.settled()
     daily.check_channel()

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 
+from bot.game.hooks import ReminderLevel
+from bot.game.messages import Player, reminder_message
 from fakediscord import MessageRecord
 from tests.e2e.harness import GameChannel, World, poll_until
 
@@ -65,6 +67,12 @@ def turn_started(world: World) -> float:
     return datetime.fromisoformat(row[0]).timestamp()
 
 
+def reminded(world: World, user: int, levels: list[ReminderLevel]) -> list[str]:
+    """The reminders of the current turn to ``user``, at ``levels``."""
+    since = datetime.fromtimestamp(turn_started(world), UTC)
+    return [reminder_message(level, Player(user, world.name(user)), since) for level in levels]
+
+
 def on_schedule(sent: list[MessageRecord], start: float) -> None:
     """The n-th reminder came no earlier than n intervals after ``start``."""
     for n, message in enumerate(sent, start=1):
@@ -77,15 +85,16 @@ async def test_reminders_ping_the_waiting_player_until_they_move(world: World) -
     table = world.table()
     table.interleaved = is_reminder
     start = await table.setup([world.alice, world.bob])
-    settings = await table.run(world.alice, "settings", {"reminder_hours": 1})
-    assert "1" in settings.text
+    await table.run(world.alice, "settings", {"reminder_hours": 1})
+    [(hours,)] = db.rows("SELECT reminder_hours FROM games WHERE id = ?", table.game_id)
+    assert hours == 1
     waiting = table.to_move
     assert waiting is not None
 
     sent = await reminders(table, waiting, 2, since=start.order)
     on_schedule(sent, turn_started(world))
-    assert "friendly nudge" in sent[0].text
-    assert "still waiting" in sent[1].text
+    levels = [ReminderLevel.GENTLE, ReminderLevel.FIRMER]
+    assert [m.text for m in sent] == reminded(world, waiting, levels)
 
     # They move: from then on only the next player is reminded, on a schedule started afresh.
     moved = await table.play(waiting)
@@ -93,7 +102,9 @@ async def test_reminders_ping_the_waiting_player_until_they_move(world: World) -
     assert waiting is not None
     later = await reminders(table, waiting, 2, since=moved.order)
     on_schedule(later, turn_started(world))
-    assert "friendly nudge" in later[0].text, "the count did not start again for a new turn"
+    assert [m.text for m in later] == reminded(world, waiting, levels), (
+        "the count did not start again for a new turn"
+    )
     assert all(mover not in m.notified for m in server.messages[moved.order + 1 :])
 
     # The bot is down while several reminders fall due: one reminder after the restart, the

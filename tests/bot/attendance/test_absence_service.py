@@ -1,5 +1,6 @@
 """Deadlines, votes to skip, time away and quiet hours, through the service and a real SQLite
-file, on a clock the tests move by hand."""
+file, on a clock the tests move by hand: who is pinged, what is logged and when. What the
+messages say is in the golden transcripts (``tests/bot/attendance/golden``)."""
 
 from __future__ import annotations
 
@@ -94,8 +95,6 @@ async def test_a_vote_opens_once_when_the_deadline_passes(
     [vote] = await queued(store, "vote")
     assert vote.mentions == ()
     assert vote.buttons == (("Vote to Skip", f"cascadia:skip:{table.game.id}:0"),)
-    assert "passed its deadline" in vote.text
-    assert "2 votes" in vote.text
     assert await store.moves(table.game.id) == [], "nothing is skipped without a vote"
 
 
@@ -127,7 +126,6 @@ async def test_a_majority_of_the_others_skips_and_the_absent_players_press_does_
     [exported] = (await service.lookups.export(CHANNEL, user_id=first))["moves"]
     assert exported["played_for"] == "vote"
     [turn] = await queued(store, "turn")
-    assert f"Played for **u{absent}** after a vote" in turn.text
     after = await service.game(CHANNEL)
     assert pinged(turn) == {to_move(after)}
     assert to_move(after) != absent
@@ -173,7 +171,6 @@ async def test_the_next_turn_gets_its_own_deadline(
     clock.now = START + 10 * H
     table = await play_best(service, table)
     [turn] = await queued(store, "turn")
-    assert "plays by <t:" in turn.text
     assert f"<t:{int((START + 34 * H).timestamp())}:R>" in turn.text
     clock.now = START + 33 * H
     assert await attendance.check() == []
@@ -220,8 +217,7 @@ async def test_the_host_skips_at_once_and_others_may_not(
     logged = await store.moves(table.game.id)
     assert len(logged) == moves + 1
     assert (logged[-1].user_id, logged[-1].played_for) == (player, "host")
-    texts = [a.text for a in await queued(store, "turn")]
-    assert "skipped by **mod**" in texts[-1]
+    assert len(await queued(store, "turn")) == 1
     with pytest.raises(CannotSkip, match="played meanwhile"):
         await attendance.skip(table.game.id, turn, user_id=ADA, name="u100", can_manage=False)
 
@@ -293,15 +289,13 @@ async def test_two_skips_in_a_row_offer_the_seat_to_the_computer(
         game_id, table.require_state().turn, user_id=ADA, name="a", can_manage=False
     )
     [turn] = await queued(store, "turn")
-    assert "skipped 2 times in a row" in turn.text
     bob_seat = table.seat_of(BOB)
     assert turn.buttons == (("Hand seat to computer", f"cascadia:computer:{game_id}:{bob_seat}"),)
 
     with pytest.raises(NotHost):
         await attendance.hand_over(game_id, 1, user_id=BOB, name="b", can_manage=False)
     await attendance.hand_over(game_id, bob_seat or 0, user_id=ADA, name="a", can_manage=False)
-    [news] = await queued(store, "hand_over")
-    assert "played by the computer from now on" in news.text
+    assert len(await queued(store, "hand_over")) == 1
     table = await service.game(CHANNEL)
     assert table.players[bob_seat or 0].computer == "fast"
     # Ada plays; Bob's seat is then played by the check, without a ping for Bob.
@@ -312,7 +306,6 @@ async def test_two_skips_in_a_row_offer_the_seat_to_the_computer(
     logged = await store.moves(game_id)
     assert (logged[-1].user_id, logged[-1].played_for) == (BOB, "computer")
     [computer_turn] = await queued(store, "turn")
-    assert "The computer played for **u200**" in computer_turn.text
     assert pinged(computer_turn) == {ADA}
 
 
@@ -372,8 +365,6 @@ async def test_the_turn_message_says_who_is_away(
     await queued(store)
     await play_best(service, table)
     [turn] = await queued(store, "turn")
-    assert f"**u{waiting}** is away until <t:" in turn.text
-    assert "(at sea)" in turn.text
     assert pinged(turn) == {waiting}, "time away mutes reminders, not the turn message"
 
 
@@ -413,7 +404,6 @@ async def test_a_turn_in_quiet_hours_names_without_a_ping_and_pings_when_they_en
     [turn] = await queued(store, "turn")
     assert pinged(turn) == set()
     assert turn.mentions == ()
-    assert f"**u{waiting}**, it's your turn" in turn.text
 
     ends = datetime(2026, 6, 2, 6, tzinfo=UTC)  # 08:00 in Berlin
     clock.now = ends - timedelta(seconds=1)

@@ -1,7 +1,8 @@
 """How people hear of their turns, through the service, the outbox and a real database on a
 clock the tests move by hand: direct messages at a turn and heads-ups, the channel ping turned
 off, a digest once a day, quiet hours holding a direct message back, a person's own reminder
-interval, and a refused direct message."""
+interval, and a refused direct message. What they say is in the golden transcript
+``tests/bot/attendance/golden/notify.txt``."""
 
 from __future__ import annotations
 
@@ -117,18 +118,13 @@ async def test_a_bad_option_is_refused_and_changes_nothing(
     assert await store.notify_settings(BOB) == NotifySettings(BOB)
 
 
-async def test_the_settings_are_shown_and_turning_everything_off_warns(notices: Notices) -> None:
+async def test_turning_everything_off_warns(notices: Notices) -> None:
     settings, zone = await notices.settings(BOB)
-    lines = notify.settings_lines(settings, zone)
-    assert "Direct messages at your turns: off." in lines
-    assert "Ping in the channel: on." in lines
-    assert "Your reminders: as each game has them." in lines
+    assert notify.UNHEARD not in notify.settings_lines(settings, zone)
     answer = await notices.change(BOB, NotifyChange(dm=False, channel_ping=False))
     assert notify.UNHEARD in answer
     answer = await notices.change(BOB, NotifyChange(dm=True, digest_hour=8, reminder_hours=0))
     assert notify.UNHEARD not in answer
-    assert "Daily digest: at 08:00 (UTC)." in answer
-    assert "Your reminders: none." in answer
 
 
 # --- at a turn ------------------------------------------------------------------------------
@@ -148,15 +144,12 @@ async def test_a_player_on_direct_messages_only_is_named_in_the_channel_and_mess
     [turn] = [Announcement.from_row(r) for r in rows if r.kind == "turn"]
     assert turn.mentions == ()
     assert f"<@{second}>" not in turn.text
-    assert f"**u{second}**, it's your turn" in turn.text
     [dm] = direct(rows, second, "direct_turn")
-    assert dm.text.startswith("**Your turn in Cascadia**. Players: **u")
     assert turn.text in dm.text
     assert dm.mentions == ()
     assert dm.pictures == (Picture.DISPLAY, Picture.TO_MOVE)
     assert dm.buttons == (("Play", f"cascadia:play:{table.game.id}:1"),)
-    [heads_up] = direct(rows, third, "direct_next")
-    assert f"**You're next in Cascadia**: **u{second}** is playing now" in heads_up.text
+    assert len(direct(rows, third, "direct_next")) == 1
     assert {r.channel_id for r in rows} == {CHANNEL, second, third}, "nobody else hears"
     assert first not in {r.channel_id for r in rows}
 
@@ -208,7 +201,6 @@ async def test_quiet_hours_hold_a_direct_message_back_until_they_end(
     assert len(await attendance.check()) == 1
     rows = await sent(store)
     [held] = direct(rows, nxt, "direct_turn")
-    assert "held back in your quiet hours" in held.text
     assert held.state == table.state
     assert [r.kind for r in rows] == ["direct_turn"], "no channel ping for a DM-only player"
     assert await attendance.check() == []
@@ -250,7 +242,6 @@ async def test_the_digest_lists_the_games_waiting_once_a_day_at_the_hour(
     assert len(await notices.check()) == 1
     assert await notices.check() == [], "a second digest the same day"
     [digest] = direct(await sent(store), ADA, "direct_digest")
-    assert "it's your turn in 2 games" in digest.text
     links = re.findall(rf"https://discord.com/channels/{GUILD}/(\d+)/\d+", digest.text)
     assert sorted(int(c) for c in links) == [CHANNEL, OTHER]
     # The next day, with nothing to do: no digest, and the day is done.
@@ -368,7 +359,6 @@ async def test_a_refused_direct_message_pings_in_the_channel_and_is_told_once(
     await outbox.drain()
     ping = fake.channel[-1]
     assert ping.mentions == (nxt,)
-    assert "it's your turn in Cascadia" in ping.text
     assert await store.pending() == []
     assert await notices.refusal_note(nxt) == notify.refusal_note()
     assert await notices.refusal_note(nxt) is None, "told twice"

@@ -1,6 +1,7 @@
 """The daily trek in the service, on both backends: one counted attempt a day and practice
 after it, an attempt finished late still counting for its day, streaks, the boards hidden
-until one has played, and the daily posts queued once each."""
+until one has played, and the daily posts queued once each. What the posts and answers say
+is in the golden transcript ``tests/bot/daily/golden/daily.txt``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.archive.service import Archive, NoArchivedGame
-from bot.daily.par import daily_par
 from bot.daily.service import (
     MAX_BOARD,
     AttemptOpen,
@@ -90,8 +90,6 @@ async def test_an_attempt_is_the_days_deal_in_its_own_channel(service: GameServi
     assert first.reminder_hours == 0
     assert first.next_reminder_at is None
     message = (await sent(service.store_as(Store), "start"))[0]
-    assert "daily trek of 2026-12-02" in message.text
-    assert "counts today" in message.text
     assert message.mentions == (ADA,)
 
 
@@ -106,8 +104,7 @@ async def test_one_attempt_counts_and_the_next_is_practice(service: GameService)
         ("2026-12-02", True),
         ("2026-12-02", False),
     ]
-    messages = await sent(service.store_as(Store), "start")
-    assert "practice" in messages[-1].text
+    assert len(await sent(service.store_as(Store), "start")) == 2
     await play_out(service, ADA)
     entries = await service.store_as(Store).daily_entries("2026-12-02", guild_id=GUILD)
     assert [e.game_id for e in entries] == [counted], "practice is never on the board"
@@ -134,13 +131,10 @@ async def test_the_store_counts_one_attempt_a_day(store: Store) -> None:
     assert await store.get_active_game(2) is None, "a refused start leaves nothing behind"
 
 
-async def test_the_end_says_the_par_and_whether_it_counts(service: GameService) -> None:
+async def test_the_end_carries_the_record_of_the_days_deal(service: GameService) -> None:
     await start(service, ADA)
     total = await play_out(service, ADA)
     finish = (await sent(service.store_as(Store), "finish"))[-1]
-    par = daily_par(DAY)
-    assert f"(par {par})" in finish.text
-    assert "is on the board" in finish.text
     assert finish.record is not None
     assert finish.record.seed == daily_seed(DAY)
     assert any(name.endswith(".json") for name, _ in finish.files)
@@ -169,10 +163,6 @@ async def test_boards_stay_hidden_until_one_has_played(service: GameService) -> 
     await play_out(service, ADA)
     with pytest.raises(NotPlayedYet):
         await DailyTrek(service).show(DAY, caller=BEA, user_id=ADA, name="Ada")
-    answer = await DailyTrek(service).board_answer(GUILD, DAY, BEA)
-    assert "1. **Ada**" in answer
-    assert "corridor" in answer
-    assert "to open the others' boards" in answer
     await start(service, BEA)
     with pytest.raises(NotPlayedYet):
         await DailyTrek(service).show(DAY, caller=BEA, user_id=ADA, name="Ada")
@@ -194,7 +184,6 @@ async def test_the_board_is_the_servers_and_the_place_is_among_everyone(
     assert {e.user_id for e in board.entries} == {ADA, CY}
     assert {e.user_id for e in board.everyone} == {ADA, BEA, CY}
     text = board_text(board, caller=CY, played=True)
-    assert "among every player that day" in text
     assert "of 3" in text
     assert "Bea" not in text
 
@@ -231,7 +220,6 @@ async def test_daily_posts_go_out_once_each(service: GameService, clock: FakeClo
     await play_out(service, ADA)
     posts = [a for a in await sent(service.store_as(Store)) if a.kind.startswith("daily")]
     assert [p.kind for p in posts] == ["daily-morning"]
-    assert "Cards:" in posts[0].text
     assert "Ada" not in posts[0].text
     row = await service.store_as(Store).get_outbox(morning)
     assert row is not None
@@ -246,8 +234,9 @@ async def test_daily_posts_go_out_once_each(service: GameService, clock: FakeClo
     posts = [a for a in await sent(service.store_as(Store)) if a.kind.startswith("daily")]
     assert sorted(p.kind for p in posts) == ["daily-board", "daily-morning"]
     (board,) = [p for p in posts if p.kind == "daily-board"]
-    assert "2026-12-02" in board.text
-    assert "1. **Ada**" in board.text
+    assert board.text == board_text(
+        await DailyTrek(service).board(GUILD, DAY), caller=None, played=True
+    )
 
 
 async def test_a_channel_named_today_gets_no_board_of_yesterday(
@@ -292,9 +281,7 @@ async def test_mygames_names_the_daily_trek_instead_of_a_channel(service: GameSe
     games = await service.lookups.my_games(ADA)
     assert {(g.channel_id, g.daily) for g in games} == {(dm(ADA), True), (42, False)}
     text = messages.my_games_message(games)
-    assert "Your daily trek (in our direct messages): **your turn** (round 1)" in text
     assert f"<#{dm(ADA)}>" not in text
-    assert "<#42>: in the lobby" in text
     assert await service.store_as(Store).daily_games([lobby.game.id]) == set()
 
 

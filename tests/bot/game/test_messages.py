@@ -1,4 +1,8 @@
-"""The bot's texts, built from engine states by pure functions."""
+"""The bot's texts, built from engine states by pure functions: who they mention, and the
+cases the golden transcripts do not show (ties, singulars, limits, the computer's seconds).
+
+The words themselves are pinned whole by the golden transcripts of seeded games
+(``tests/bot/game/golden``, made by :mod:`tests.bot.game.test_golden`), not by phrases here."""
 
 from __future__ import annotations
 
@@ -15,13 +19,9 @@ from bot.game.messages import GameSummary, Player
 from engine import (
     CardSet,
     GameState,
-    Hex,
     NatureWipe,
-    PlaceToken,
     Wildlife,
     WipeThree,
-    apply,
-    legal_actions,
     new_game,
     play_turn,
     turn_actions,
@@ -71,32 +71,9 @@ def test_cards_text(cards: str, text: str) -> None:
 def test_turn_message_mentions_only_the_next_player() -> None:
     before = new_game(players=2, seed=5, cards="A")
     after, actions = _first_turn(before)
-    mover, upcoming = PLAYERS[before.current], PLAYERS[after.current]
+    upcoming = PLAYERS[after.current]
     text = messages.turn_message(before, after, actions, PLAYERS)  # type: ignore[arg-type]
     assert _mentions(text) == [upcoming.user_id]
-    assert mover.shown in text
-    assert "returned the" in text
-    assert "round 1 of 20 · turn 2 of 40" in text
-
-
-def test_describe_turn_names_pair_tile_and_token() -> None:
-    before = new_game(players=2, seed=5, cards="A")
-    tile, token = before.display_tiles[1], before.display_tokens[1]
-    assert tile is not None
-    assert token is not None
-    taken = apply(before, turn_actions(2, Hex(9, 9), 0, None)[0])
-    tile_at = taken.current_player.environment.frontier()[0]
-    placed = apply(taken, turn_actions(2, tile_at, 0, None)[1])
-    targets = [a.at for a in legal_actions(placed) if isinstance(a, PlaceToken) and a.at]
-    token_at = targets[0] if targets else None
-    text = messages.describe_turn(before, turn_actions(2, tile_at, 0, token_at), ADA)
-    pieces = f"{messages.article(messages.tile_text(tile))} and {messages.article(token)}"
-    assert text.startswith(f"{ADA.shown} took pair 2 — {pieces} — ")
-    assert f"placed the tile at `{tile_at}`" in text
-    if token_at == tile_at:
-        assert f"put the {token} on it" in text
-    elif token_at is not None:
-        assert f"put the {token} on `{token_at}`" in text
 
 
 def test_describe_turn_token_on_the_new_keystone() -> None:
@@ -121,19 +98,6 @@ def test_article(word: str, text: str) -> None:
     assert messages.article(word) == text
 
 
-def test_progress_counts_one_tile_in_the_singular() -> None:
-    state = new_game(players=2, seed=5, cards="A")
-    while state.tiles_left > 1:
-        state, _ = _first_turn(state)
-    assert messages.progress_text(state).endswith("· 1 tile left")
-
-
-def test_describe_turn_free_choice_says_a_nature_token_was_spent() -> None:
-    state = new_game(players=2, seed=5, cards="A")
-    text = messages.describe_turn(state, turn_actions(1, Hex(1, 0), 0, None, token=3), ADA)
-    assert "spent a nature token to take tile 1 and token 3 — a " in text
-
-
 def test_describe_turn_needs_a_whole_turn() -> None:
     state = new_game(players=2, seed=5, cards="A")
     with pytest.raises(ValueError, match="not a whole turn"):
@@ -142,49 +106,27 @@ def test_describe_turn_needs_a_whole_turn() -> None:
 
 def test_wipe_message_pings_nobody() -> None:
     state = new_game(players=2, seed=24, cards="A")
-    text = messages.wipe_message(state, WipeThree(), ADA)
-    assert text.startswith(f"{ADA.shown} wiped the three elk from the display.")
-    assert _mentions(text) == []
-    nature = messages.wipe_message(state, NatureWipe((1, 3)), ADA)
-    assert "spent a nature token to wipe tokens 1 and 3 (elk, elk)" in nature
+    assert _mentions(messages.wipe_message(state, WipeThree(), ADA)) == []
+    assert _mentions(messages.wipe_message(state, NatureWipe((1, 3)), ADA)) == []
 
 
 def test_start_message_calls_the_first_player() -> None:
     state = new_game(players=2, seed=5, cards="ABCDA")
     text = messages.start_message(state, PLAYERS)
     assert _mentions(text) == [PLAYERS[state.current].user_id]
-    assert "Bear A · Elk B" in text
 
 
-def test_start_message_tells_a_person_who_moves_first_to_press_play() -> None:
-    state = new_game(players=2, seed=5, cards="A")
-    text = messages.start_message(state, PLAYERS)
-    assert "Press **Play** below to play your turn" in text
-
-
-def test_start_message_with_a_computer_first_does_not_call_anyone_to_press_play() -> None:
+def test_start_message_with_a_computer_first_mentions_nobody() -> None:
     state = new_game(players=2, seed=5, cards="A")
     computer = Player(-1, "Computer (fast)", computer="fast")
     players = tuple(computer if seat == state.current else ADA for seat in range(2))
-    text = messages.start_message(state, players)
-    assert "Press **Play** below" not in text
-    assert "plays next (the computer)" in text
-    assert "When your turn comes, press **Play** on its message" in text
-    assert _mentions(text) == []
+    assert _mentions(messages.start_message(state, players)) == []
 
 
 @pytest.mark.parametrize(("seconds", "words"), [(2.0, "2 seconds"), (1.0, "1 second"),
                                                (0.5, "0.5 seconds")])  # fmt: skip
 def test_computer_choice_says_when_and_how_long_strong_thinks(seconds: float, words: str) -> None:
-    text = messages.computer_choice_text(seconds)
-    assert "**fast** moves at once" in text
-    assert f"thinks for up to {words} on each of its turns but the last" in text
-    assert "a few seconds" not in text
-
-
-def test_solo_start_says_solo() -> None:
-    state = new_game(players=1, seed=5, cards="A")
-    assert "(solo rules)" in messages.start_message(state, (ADA,))
+    assert f" {words} " in messages.computer_choice_text(seconds)
 
 
 def test_game_over_message_ranks_and_calls_everyone() -> None:
@@ -215,18 +157,10 @@ def test_reminders_get_firmer() -> None:
     assert all(_mentions(t) == [BOB.user_id] for t in texts)
     assert all(f"<t:{int(since.timestamp())}:R>" in t for t in texts)
     assert len(set(texts)) == 3
-    assert "friendly" in texts[0]
-    assert "end the game" in texts[2]
 
 
-def test_lobby_message_lists_seats_and_host() -> None:
+def test_lobby_message_mentions_nobody() -> None:
     text = messages.lobby_message(PLAYERS, host_id=ADA.user_id, cards="random")
-    assert "2/4 seated" in text
-    assert "1. **Ada** (host)" in text
-    assert "2. **Bob**" in text
-    assert "Press **Join**" in text
-    closed = messages.lobby_message(PLAYERS, host_id=1, cards="A", closed="The game has started.")
-    assert closed.endswith("The game has started.")
     assert _mentions(text) == []
 
 
@@ -234,43 +168,12 @@ def test_status_message() -> None:
     state = new_game(players=2, seed=5, cards="A")
     since = datetime(2024, 5, 1, tzinfo=UTC)
     text = messages.status_message(state, PLAYERS, turn_started_at=since)
-    current = PLAYERS[state.current]
-    assert text.startswith(f"It's {current.shown}'s turn since <t:")
-    assert "Round 1 of 20 · turn 1 of 40 · 39 tiles left." in text
-    assert "Cards: Bear A" in text
-    assert "`1`" in text
-    assert "`4`" in text
     assert _mentions(text) == []
-
-
-def test_status_of_an_ended_game() -> None:
-    state = new_game(players=2, seed=5, cards="A")
-    text = messages.status_message(state, PLAYERS, turn_started_at=None, ended=True)
-    assert text.startswith("This game was ended early.")
-    assert "▶" not in text
-
-
-def test_score_message_before_the_end_names_the_leader() -> None:
-    state = new_game(players=2, seed=5, cards="A")
-    sheet = final_scores(
-        state.cards,
-        [
-            (p.name, s.environment, s.nature_tokens)
-            for p, s in zip(PLAYERS, state.seats, strict=True)
-        ],
-    )
-    running = messages.score_message(sheet, final=False)
-    assert running.startswith("Scores if the game ended now:")
-    assert "wins" not in running
-    assert ("leads." in running) or ("share the lead." in running)
-    assert messages.score_message(sheet, final=True).startswith("Final scores:")
 
 
 def test_preview_message_shows_the_change() -> None:
     assert "from 10 to 14 (+4)" in messages.preview_message(10, 14)
     assert "(+0)" in messages.preview_message(3, 3)
-    assert "may change" not in messages.preview_message(3, 3)
-    assert "may change before your turn" in messages.preview_message(3, 3, your_turn=False)
 
 
 def test_hint_says_what_its_order_ranks_by() -> None:
@@ -292,8 +195,7 @@ def test_host_left_message_pings_the_new_host_unless_they_turned_pings_off() -> 
     assert "**Bob** is the host now" in messages.host_left_message(ADA, BOB, ping=False)
 
 
-def test_settings_message() -> None:
-    assert "Reminders: off" in messages.settings_message(0, changed=False)
+def test_settings_message_says_one_hour_in_the_singular() -> None:
     assert messages.settings_message(1, changed=True).startswith("Saved. Reminders: after 1 hour ")
 
 
@@ -305,9 +207,7 @@ def test_my_games_marks_your_turn_first() -> None:
     ]
     lines = messages.my_games_message(games).splitlines()
     assert lines[1] == "<#11>: **your turn** (round 5)"
-    assert "<#10>: waiting for Bob (round 3)" in lines
-    assert "<#12>: in the lobby" in lines
-    assert "not in any game" in messages.my_games_message([])
+    assert len(lines) == 4
 
 
 def test_my_games_fits_in_one_message_however_many() -> None:
@@ -349,15 +249,9 @@ def test_escape_markdown_is_discords(text: str) -> None:
     assert escape_markdown(text) == discord_escape_markdown(text)
 
 
-def test_help_names_the_wipe_option() -> None:
-    assert "`/cascadia wipe tokens:1 3`" in messages.help_message()
-
-
 def test_a_passed_turn_links_to_the_latest_turn_message() -> None:
     link = "https://discord.com/channels/1/2/3"
     text = messages.turn_passed_text(link)
-    assert text.startswith("This turn has passed")
     assert f"[latest turn]({link})" in text
     assert text.count(link) == 1
-    assert "Nothing was played." in text
     assert "](" not in messages.turn_passed_text()

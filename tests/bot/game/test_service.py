@@ -29,7 +29,7 @@ from bot.game.errors import (
     TooManyLobbies,
 )
 from bot.game.lobby import parse_cards
-from bot.game.messages import Player, my_games_message
+from bot.game.messages import Player
 from bot.game.outbox import Announcement, render_pictures
 from bot.game.records import last_placements
 from bot.game.rows import Claimer, GameStatus, MoveRow
@@ -389,7 +389,6 @@ async def test_a_whole_game_ends_with_scores_and_a_replayable_record(
     final = (await _outbox(store))[-1]
     assert final.kind == "finish"
     assert set(final.mentions) == {ADA, BOB}
-    assert "**The game is over.**" in final.text
     document = await service.lookups.export(CHANNEL, user_id=ADA)
     # The end message attaches what /cascadia export gives, under the same name.
     ((name, attached),) = final.files
@@ -425,7 +424,6 @@ async def test_three_of_a_kind_wipe(store: Store, clock: FakeClock) -> None:
     wipe = (await _outbox(store))[-1]
     assert wipe.kind == "wipe"
     assert wipe.mentions == ()
-    assert "wiped the three elk" in wipe.text
     (move,) = await store.moves(after.game.id)
     assert move.action == "wipe"
 
@@ -504,7 +502,6 @@ async def test_end_is_for_the_host_or_a_manager(service: GameService, store: Sto
     assert ended.game.status is GameStatus.ENDED
     announcement = (await _outbox(store))[-1]
     assert announcement.kind == "end"
-    assert "ended by **Cy**" in announcement.text
     ((_, attached),) = announcement.files
     document = json.loads(attached)
     assert document["game"]["status"] == "ended"
@@ -542,7 +539,6 @@ async def test_reminders_follow_the_schedule_and_catch_up_once(
     rows = [await store.get_outbox(i) for i in (first, second)]
     texts = [Announcement.from_row(r).text for r in rows if r is not None]
     assert all(_mentions(t) == {current} for t in texts)
-    assert "friendly" in texts[0]
     assert texts[0] != texts[1]
     # A move starts a new turn with a fresh schedule.
     await service.turns.play(CHANNEL, user_id=current, move=_any_turn(table, random.Random(7)))
@@ -600,7 +596,6 @@ async def test_a_deleted_channels_game_shows_as_ended_for_a_week(
     mine = {g.channel_id: g for g in await service.lookups.my_games(ADA)}
     assert mine[CHANNEL].ended
     assert not mine[CHANNEL + 1].ended
-    assert "<#10>: ended" in my_games_message(list(mine.values()))
     clock.now += timedelta(days=8)
     assert [g.channel_id for g in await service.lookups.my_games(BOB)] == []
 
@@ -709,16 +704,10 @@ async def test_the_called_player_reads_what_happened_since_their_last_turn(
         table = await service.game(CHANNEL)
         texts.append((await _outbox(store))[-1].text)
     first, second, third = texts
-    # The first round: no turn of their own yet, the moves since the start.
-    assert first.startswith("Since your last turn (none yet):\n**")
+    # The first round: a heading, the moves since the start, the standings and the call.
     assert first.count("\n") == 3
-    assert second.startswith("Since your last turn (none yet):\n**")
     assert second.count("\n") == 4
-    # The first player again: the two others' moves since theirs, the latest told in full.
-    assert third.startswith("Since your last turn:\n**")
-    head, earlier, latest, standing, call = third.split("\n")
-    assert head == "Since your last turn:"
-    assert " took " in earlier
-    assert "took pair" in latest
-    assert standing.startswith("Standings: ")
-    assert call.startswith(f"<@{_current_user(table)}>, it's your turn")
+    # The first player again: the two others' moves since theirs, then the standings and
+    # the call (the golden transcripts show the words).
+    assert third.count("\n") == 4
+    assert _mentions(third.splitlines()[-1]) == {_current_user(table)}

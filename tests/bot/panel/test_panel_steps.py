@@ -1,5 +1,6 @@
 """The turn panel's step machine, driven directly: what each step offers, where each press
-leads, and that every path through what is offered reaches Confirm with a legal move."""
+leads, and that every path through what is offered reaches Confirm with a legal move. What
+the steps say is in the golden transcript ``tests/bot/panel/golden/panel.txt``."""
 
 from __future__ import annotations
 
@@ -123,9 +124,7 @@ def _state_with_nature_tokens(seed: int = 7, tokens: int = 2) -> GameState:
 
 def test_free_choice_takes_tile_and_token_apart_and_spends_a_nature_token() -> None:
     state = _state_with_nature_tokens()
-    first = offer(state, Draft())
-    labels = [b.label for row in first.buttons for b in row]
-    assert any("Free choice" in label for label in labels)
+    assert Verb.FREE in offer(state, Draft()).verbs()
     draft = advance(state, Draft(), Press(Verb.FREE))
     assert offer(state, draft).step is Step.FREE
     draft = advance(state, draft, Press(Verb.FREE_TILE, ("1",)))
@@ -133,17 +132,15 @@ def test_free_choice_takes_tile_and_token_apart_and_spends_a_nature_token() -> N
     draft = advance(state, draft, Press(Verb.FREE_TOKEN, ("3",)))
     assert draft.step is Step.WHERE
     assert (draft.tile, draft.token) == (1, 3)
-    assert "Free choice" in offer(state, draft).text
     where = offer(state, draft).selects[0].options[0].value
     draft = advance(state, draft, Press(Verb.WHERE, (where,)))
     while draft.step is not Step.CHECK:
         draft = advance(state, draft, Press(Verb.NEXT if draft.step is Step.TURN else Verb.RETURN))
     check = offer(state, draft)
-    assert "token:3" in check.text
-    assert "pair:1" in check.text
-    assert "nature tokens -1" in check.text
+    assert f"`{command_text(draft)}`" in check.text
     after = _confirm(state, draft)
     assert after.seats[state.current].nature_tokens == 1
+    assert f"Score: {score_change(state, after, state.current)}." in check.text
     # Back from Where after a free choice keeps the tile and asks for the token again.
     back = advance(state, Draft(tile=1, token=3, free=True), Press(Verb.BACK))
     assert back == Draft(free=True, tile=1)
@@ -163,12 +160,12 @@ def test_a_nature_wipe_is_confirmed_alone_and_the_panel_starts_again() -> None:
     state = _state_with_nature_tokens()
     draft = advance(state, Draft(), Press(Verb.NATURE_WIPE))
     select = offer(state, draft).selects[0]
-    assert "nature token" in select.placeholder
+    assert select.verb is Verb.WIPE_SLOTS
     assert select.max_values == 4
     draft = advance(state, draft, Press(Verb.WIPE_SLOTS, ("3", "1")))
     check = offer(state, draft)
     assert check.step is Step.WIPE
-    assert "Confirm" in [b.label.split()[0] for row in check.buttons for b in row]
+    assert Verb.CONFIRM in check.verbs()
     assert actions(draft) == (NatureWipe((1, 3)),)
     assert command_text(draft) == "/cascadia wipe tokens:1 3"
     assert advance(state, draft, Press(Verb.BACK)) == Draft()
@@ -213,7 +210,6 @@ def test_turning_is_in_steps_and_next_goes_on() -> None:
     assert left.rotation == (start + 1) % 6
     assert advance(state, left, Press(Verb.RIGHT)).rotation == start
     turn = offer(state, left)
-    assert "faces" in turn.text
     assert turn.highlight == (Hex.parse(where),)
     placed = turn.shown.current_player.environment[Hex.parse(where)]
     assert placed.rotation == left.rotation, "the picture shows the tile as turned"
@@ -240,12 +236,10 @@ def test_a_token_no_tile_can_take_is_said_and_next_returns_it() -> None:
     assert token_step.step is Step.TOKEN
     assert token_step.selects == ()
     assert f"None of your tiles can take the {wildlife.value}" in token_step.text
-    [nxt] = [b for row in token_step.buttons for b in row if b.verb is Verb.NEXT]
-    assert nxt.label.startswith("Next")
+    assert Verb.NEXT in token_step.verbs()
     check = advance(state, draft, Press(Verb.NEXT))
     assert check.step is Step.CHECK
     assert check.token_at is None
-    assert f"the {wildlife.value} goes back to the bag" in offer(state, check).text
 
 
 def test_presses_not_on_offer_are_refused() -> None:
@@ -285,7 +279,6 @@ def test_the_check_step_shows_the_move_command_and_split_score() -> None:
     assert sum(v for _, v in change.parts) == change.total
     assert f"Score: {change}." in check.text
     planning = offer(state, draft, planning=True)
-    assert "Planning only" in planning.text
     assert Verb.CONFIRM not in planning.verbs()
 
 
@@ -333,9 +326,7 @@ def test_where_pages_reach_every_legal_place_and_are_best_first() -> None:
     for _ in range(4):
         shown = offer(state, draft)
         seen += [o.value for o in shown.selects[0].options]
-        more = [b for row in shown.buttons for b in row if b.verb is Verb.MORE]
-        assert more
-        assert "More" in more[0].label
+        assert Verb.MORE in shown.verbs()
         draft = advance(state, draft, Press(Verb.MORE))
         if set(seen) == frontier:
             break
@@ -419,7 +410,9 @@ def test_option_gains_equal_the_difference_of_two_full_scorings(seed: int) -> No
     for option in token_step.selects[0].options if token_step.selects else ():
         after = apply(placed, PlaceToken(Hex.parse(option.value)))
         assert _gain_shown(option.label) == _own(after, seat) - base, option
-    returned = [b.label for row in token_step.buttons for b in row if "bag" in b.label]
+    returned = [
+        b.label for row in token_step.buttons for b in row if b.verb in (Verb.RETURN, Verb.NEXT)
+    ]
     after = apply(placed, PlaceToken(None))
     assert f"({_own(after, seat) - base:+d})" in returned[0]
 
@@ -430,8 +423,7 @@ def test_suggest_fills_in_the_hint_ready_to_check(seed: int) -> None:
     state = new_game(players=2, seed=seed, cards="B")
     for _ in range(rng.randint(0, 8)):
         state, _ = _play_through_panel(state, rng)
-    first = offer(state, Draft())
-    assert any(b.label.startswith("Suggest") for row in first.buttons for b in row)
+    assert Verb.SUGGEST in offer(state, Draft()).verbs()
     check_press(state, Draft(), Press(Verb.SUGGEST))
     # The press itself is not a step: the bot works out the move (the turn's hint).
     with pytest.raises(InvalidInput):
@@ -440,7 +432,7 @@ def test_suggest_fills_in_the_hint_ready_to_check(seed: int) -> None:
     draft = suggestion(state, best.move)
     check = offer(state, draft)
     assert check.step is Step.CHECK
-    assert "Confirm" in [b.label for row in check.buttons for b in row]
+    assert Verb.CONFIRM in check.verbs()
     seat = state.current
     after = _confirm(state, draft)
     assert after == apply_all(state, best.move.actions())
@@ -495,8 +487,7 @@ def test_the_panels_text_picture_gains_and_check_agree_on_the_score(players: int
     seat, name = state.current, "Ada"
     start = seat_score(state, seat)
     pair = offer(state, Draft())
-    [heading] = [line for line in pair.lines if line.startswith("Your environment:")]
-    assert f"score {start} (majority bonuses not counted)" in heading
+    assert re.search(rf"\bscore {start}\b", pair.text), pair.text
     assert draw_panel(pair, seat, name) == render_environment(
         state, seat, name=name, score=start, highlight=pair.highlight
     )
