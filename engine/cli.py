@@ -24,7 +24,7 @@ from engine.errors import CascadiaError, InvalidInput
 from engine.players import Budget, play_game, policy_names, random_game
 from engine.rounds import replay_rounds
 from engine.scoring.sheet import PlayerScore, final_scores
-from engine.serialize import GameRecord, record_for
+from engine.serialize import GameRecord, decode_json, record_for
 from engine.summary import score_state, state_table
 from engine.table import read_table
 
@@ -81,13 +81,6 @@ def run_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_json(text: str, what: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidInput(f"{what} is not valid JSON: {error}") from None
-
-
 def _replayed(replay: Callable[[GameRecord], T], record: GameRecord) -> T:
     """``replay(record)``, a rule the record breaks reported as bad input."""
     try:
@@ -102,7 +95,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
     Takes the engine's record, or a bot export that carries one under ``record``.
     """
-    data = _load_json(read_input(args.record), args.record)
+    data = decode_json(read_input(args.record))
     if isinstance(data, dict) and isinstance(data.get("record"), dict):
         data = data["record"]
     if not isinstance(data, dict):
