@@ -117,15 +117,26 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def _player_count(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PLAYERS:
+    if not text.isdecimal() or not 1 <= int(text) <= MAX_PLAYERS:
         raise argparse.ArgumentTypeError(f"players must be 1-{MAX_PLAYERS}, not {text!r}")
     return int(text)
 
 
 def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    if not text.isdecimal() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
     return int(text)
+
+
+def _seconds(text: str) -> float:
+    """A time budget: a finite number of seconds above 0 (``nan`` would never run out)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {text!r}")
+    return value
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -307,8 +318,8 @@ COMMANDS: tuple[Command, ...] = (
             argument("--games", type=_positive, default=1, help="how many games (seeds S, S+1...)"),
             argument("--seed", type=int, required=True, help="seed of the first game"),
             argument("--out", required=True, metavar="FILE.jsonl", help="where the lines go"),
-            argument("--seconds", type=float, default=None, help="strong: seconds per move"),
-            argument("--rollouts", type=int, default=None, help="strong: rollouts per move"),
+            argument("--seconds", type=_seconds, default=None, help="strong: seconds per move"),
+            argument("--rollouts", type=_positive, default=None, help="strong: rollouts per move"),
         ),
     ),
     Command(

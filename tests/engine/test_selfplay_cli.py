@@ -99,3 +99,37 @@ def test_selfplay_bad_options_are_one_line_and_exit_2(
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert message in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--seconds", "nan"),
+        ("--seconds", "inf"),
+        ("--seconds", "-1"),
+        ("--seconds", "0"),
+        ("--seconds", "soon"),
+        ("--rollouts", "0"),
+        ("--rollouts", "-5"),
+        ("--rollouts", "2.5"),
+        ("--rollouts", "²"),
+    ],
+)
+def test_selfplay_refuses_a_budget_that_never_ends_or_allows_nothing(
+    tmp_path: Path, option: str, value: str
+) -> None:
+    # greedy ignores the budget: a budget let through plays its game and exits 0.
+    out = tmp_path / "x.jsonl"
+    result = run(
+        "selfplay", "--players", "1", "--policy", "greedy", "--seed", "1", "--out", str(out),
+        f"{option}={value}",
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert lines[0].startswith("usage: python -m engine selfplay ")
+    error = lines[-1]
+    assert error.startswith(f"python -m engine selfplay: error: argument {option}: ")
+    assert repr(value) in error
+    assert not out.exists()
