@@ -2,19 +2,22 @@
 
 Each subcommand is a function ``run(args) -> exit status`` plus one :class:`Command` entry in
 :data:`COMMANDS`. Bad input (an :class:`~engine.errors.InvalidInput`, a file that cannot be
-read) is reported as one line on standard error with exit status 2, never a traceback.
+read or written) is reported as one line on standard error with exit status 2, never a
+traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import math
+import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -192,45 +195,63 @@ def _policy_summary(name: str, lines: list[dict[str, Any]]) -> str:
     )
 
 
+def _selfplay_lines(
+    args: argparse.Namespace, policies: Sequence[str], budget: Budget
+) -> Iterator[dict[str, Any]]:
+    """One line per game as ``selfplay`` writes it, played when asked for."""
+    for game in range(args.games):
+        seed = args.seed + game
+        seats = [policies[(seat + game) % len(policies)] for seat in range(args.players)]
+        played = play_game(
+            players=args.players,
+            seed=seed,
+            cards=args.cards,
+            policies=seats,
+            budget=budget,
+            clock=time.perf_counter,
+        )
+        names = [f"{seat + 1} {policy}" for seat, policy in enumerate(seats)]
+        sheet = score_state(played.state, names)
+        yield {
+            "game": game,
+            "seed": seed,
+            "players": args.players,
+            "cards": str(played.state.cards),
+            "policies": seats,
+            "record": record_for(played.state, played.actions, names).to_json(),
+            "seconds": [[seat, round(secs, 6)] for seat, secs in played.seconds],
+            "scores": [{**score.to_json(), "base": base_score(score)} for score in sheet.players],
+        }
+
+
 def run_selfplay(args: argparse.Namespace) -> int:
     """``selfplay``: computer players play whole games; one JSON line per game to ``--out``
-    (the replayable record, each decision's seconds, the scores), a summary per policy."""
+    (the replayable record, each decision's seconds, the scores), a summary per policy.
+
+    A file that cannot be written, at the start or after some games (a full disk), is one
+    line; the file keeps the lines of the games written whole, without a torn last line."""
     policies = policy_names(args.policy)
     budget = Budget(seconds=args.seconds, clock=time.monotonic, rollouts=args.rollouts)
     lines: list[dict[str, Any]] = []
     try:
-        out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 - written game by game
+        out = open(args.out, "wb")  # noqa: SIM115 - written game by game
     except OSError as error:
         raise InvalidInput(f"cannot write {args.out}: {error.strerror or error}") from None
-    with out:
-        for game in range(args.games):
-            seed = args.seed + game
-            seats = [policies[(seat + game) % len(policies)] for seat in range(args.players)]
-            played = play_game(
-                players=args.players,
-                seed=seed,
-                cards=args.cards,
-                policies=seats,
-                budget=budget,
-                clock=time.perf_counter,
-            )
-            names = [f"{seat + 1} {policy}" for seat, policy in enumerate(seats)]
-            sheet = score_state(played.state, names)
-            line = {
-                "game": game,
-                "seed": seed,
-                "players": args.players,
-                "cards": str(played.state.cards),
-                "policies": seats,
-                "record": record_for(played.state, played.actions, names).to_json(),
-                "seconds": [[seat, round(secs, 6)] for seat, secs in played.seconds],
-                "scores": [
-                    {**score.to_json(), "base": base_score(score)} for score in sheet.players
-                ],
-            }
-            lines.append(line)
-            out.write(json.dumps(line) + "\n")
-            out.flush()
+    whole = 0  # bytes of the lines written whole
+    try:
+        with out:
+            for line in _selfplay_lines(args, policies, budget):
+                data = (json.dumps(line) + "\n").encode()
+                out.write(data)
+                out.flush()
+                whole += len(data)
+                lines.append(line)
+    except OSError as error:
+        with contextlib.suppress(OSError):  # not every file can be cut (/dev/full)
+            os.truncate(args.out, whole)
+        games = "1 game" if len(lines) == 1 else f"{len(lines)} games"
+        kept = f"; it keeps the {games} written before" if lines else ""
+        raise InvalidInput(f"cannot write {args.out}: {error.strerror or error}{kept}") from None
     for name in dict.fromkeys(policies):
         print(_policy_summary(name, lines))
     return 0
