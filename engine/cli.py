@@ -76,11 +76,25 @@ def read_input(path: str) -> str:
         raise InvalidInput(f"{path} is not UTF-8 text") from None
 
 
+def say(text: str) -> None:
+    """Print one result to standard output. Output that cannot take it (a full disk, a
+    closed pipe) is reported like any file that cannot be written."""
+    try:
+        print(text, flush=True)
+    except OSError as error:
+        # What stays in the buffer would fail again, with a traceback, as Python exits.
+        with contextlib.suppress(OSError, ValueError):  # not a real file (a test's capture)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        raise InvalidInput(f"cannot write standard output: {error.strerror or error}") from None
+
+
 def run_score(args: argparse.Namespace) -> int:
     """``score FILE``: print the score sheet of a table-json document as JSON."""
     cards, players = read_table(read_input(args.file))
     sheet = final_scores(cards, players)
-    print(json.dumps(sheet.to_json(), indent=2))
+    say(json.dumps(sheet.to_json(), indent=2))
     return 0
 
 
@@ -108,14 +122,14 @@ def run_replay(args: argparse.Namespace) -> int:
         raise InvalidInput("--table and --rounds cannot be combined")
     if args.rounds:
         rounds = _replayed(replay_rounds, record)
-        print(json.dumps([played.to_json() for played in rounds], indent=2))
+        say(json.dumps([played.to_json() for played in rounds], indent=2))
         return 0
     state = _replayed(GameRecord.replay, record)
     if args.table:
-        print(json.dumps(state_table(state, record.names or None), indent=2))
+        say(json.dumps(state_table(state, record.names or None), indent=2))
         return 0
     sheet = score_state(state, record.names or None)
-    print(json.dumps({**sheet.to_json(), "finished": state.is_over}, indent=2))
+    say(json.dumps({**sheet.to_json(), "finished": state.is_over}, indent=2))
     return 0
 
 
@@ -148,7 +162,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         state, actions = random_game(players=args.players, seed=seed, cards=args.cards)
         sheet = score_state(state)
         line = {"seed": seed, "cards": str(state.cards), "actions": len(actions)}
-        print(json.dumps({**line, **sheet.to_json()}))
+        say(json.dumps({**line, **sheet.to_json()}))
     return 0
 
 
@@ -253,7 +267,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
         kept = f"; it keeps the {games} written before" if lines else ""
         raise InvalidInput(f"cannot write {args.out}: {error.strerror or error}{kept}") from None
     for name in dict.fromkeys(policies):
-        print(_policy_summary(name, lines))
+        say(_policy_summary(name, lines))
     return 0
 
 
@@ -269,7 +283,7 @@ def run_daily(args: argparse.Namespace) -> int:
     day = Day.parse(args.date) if args.date is not None else today()
     deal = daily_deal(day)
     if args.play is None:
-        print(json.dumps(deal.to_json(), indent=2))
+        say(json.dumps(deal.to_json(), indent=2))
         return 0
     names = policy_names(args.play)
     if len(names) != 1:
@@ -283,7 +297,7 @@ def run_daily(args: argparse.Namespace) -> int:
         budget=Budget(rollouts=args.rollouts),
     )
     sheet = score_state(played.state, [policy])
-    print(json.dumps({**deal.to_json(), "policy": policy, **sheet.to_json()}, indent=2))
+    say(json.dumps({**deal.to_json(), "policy": policy, **sheet.to_json()}, indent=2))
     return 0
 
 

@@ -107,6 +107,34 @@ def test_replay_of_json_too_deep_or_too_long_to_read_is_one_line(
     assert_one_line(result, "malformed JSON")
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--players", "2", "--seed", "1", "--games", "2"],
+        ["daily", "--date", "2024-01-01"],
+        ["replay", "RECORD"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_standard_output_on_a_full_disk_is_one_line(tmp_path: Path, args: list[str]) -> None:
+    state, actions = random_game(players=1, seed=3)
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(record_for(state, actions).to_json()))
+    args = [str(record) if arg == "RECORD" else arg for arg in args]
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "engine", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr == "error: cannot write standard output: No space left on device\n"
+
+
 def test_simulate_prints_one_finished_sheet_per_game() -> None:
     result = run("simulate", "--players", "4", "--seed", "7", "--games", "3", "--cards", "ABCDA")
     assert result.returncode == 0, result.stderr
