@@ -11,8 +11,8 @@ events) each time it changes; the page itself is static HTML, CSS and JavaScript
 Only the page itself may use it: a request must name the page's own address as its
 ``Host`` (another name is a DNS rebinding page reading the world), and a POST must come from
 the page's own origin and carry JSON (another site's form or ``text/plain`` post would play
-as any pretend player). A request refused is answered with a short JSON error and one line
-in the log.
+as any pretend player). A request refused, or one the page would never send, is answered
+with a short JSON error and one line in the log.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -169,7 +169,8 @@ class _Refused(Exception):
 
 
 class _BadRequest(_Refused):
-    """A request the page should never send (unknown player, channel or message)."""
+    """A request the page should never send (unknown player, channel or message; a body
+    that is not JSON)."""
 
     status = 400
 
@@ -244,14 +245,35 @@ async def _guard(
         return web.json_response({"ok": False, "error": str(refusal)}, status=refusal.status)
 
 
-def _int(body: JSON, key: str, allowed: Iterable[int] | None = None) -> int:
+def _int(body: Mapping[str, Any], key: str, allowed: Iterable[int] | None = None) -> int:
     try:
         value = int(body[key])
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):  # Overflow: 1e400 is infinity
         raise _BadRequest(f"{key} is missing or not a number") from None
     if allowed is not None and value not in allowed:
         raise _BadRequest(f"unknown {key} {value}")
     return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+async def _body(request: web.Request) -> JSON:
+    """The request's JSON object. Whatever ``json`` cannot read (malformed, not UTF-8, nested
+    too deep, a number too long) and ``NaN`` or ``Infinity`` are refused as a bad request."""
+    try:
+        data = await request.read()
+    except ConnectionResetError:
+        raise _BadRequest("the connection closed before the whole body came") from None
+    try:
+        body = json.loads(data, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
+        reason = (str(error) or type(error).__name__).splitlines()[0][:120]
+        raise _BadRequest(f"the body is not JSON: {reason}") from None
+    if not isinstance(body, dict):
+        raise _BadRequest("expected a JSON object")
+    return body
 
 
 async def _answered(server: DiscordServer, handle: InteractionHandle) -> JSON:
@@ -298,13 +320,9 @@ def make_app(sandbox: Sandbox) -> web.Application:
         act: Callable[[JSON], Awaitable[JSON]],
     ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
         async def handle(request: web.Request) -> web.StreamResponse:
+            body = await _body(request)
             try:
-                body = await request.json()
-                if not isinstance(body, dict):
-                    raise _BadRequest("expected a JSON object")
                 return web.json_response(await act(body))
-            except (_BadRequest, json.JSONDecodeError) as error:
-                return web.json_response({"ok": False, "error": str(error)}, status=400)
             except (LookupError, ValueError) as error:
                 # Discord's app refuses such input before any bot sees it; so does the page.
                 return web.json_response({"ok": False, "error": str(error)})
@@ -381,19 +399,13 @@ def make_app(sandbox: Sandbox) -> web.Application:
         )
 
     async def state(request: web.Request) -> web.StreamResponse:
-        try:
-            user = _int(dict(request.query), "user", players)
-            channel = _int(dict(request.query), "channel", channels)
-        except _BadRequest as error:
-            return web.json_response({"error": str(error)}, status=400)
+        user = _int(request.query, "user", players)
+        channel = _int(request.query, "channel", channels)
         return web.json_response(view(sandbox, channel, user))
 
     async def events(request: web.Request) -> web.StreamResponse:
-        try:
-            user = _int(dict(request.query), "user", players)
-            channel = _int(dict(request.query), "channel", channels)
-        except _BadRequest as error:
-            return web.json_response({"error": str(error)}, status=400)
+        user = _int(request.query, "user", players)
+        channel = _int(request.query, "channel", channels)
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
         )
@@ -411,7 +423,7 @@ def make_app(sandbox: Sandbox) -> web.Application:
         return response
 
     async def file(request: web.Request) -> web.StreamResponse:
-        message = server.messages_by_id.get(int(request.match_info["message"]))
+        message = server.messages_by_id.get(_int(request.match_info, "message"))
         if message is None or message.channel_id not in channels:
             raise web.HTTPNotFound()
         for attachment in message.attachments:

@@ -1,10 +1,12 @@
 """The sandbox page refuses what does not come from the page itself, over real HTTP against
 ``cascadia-bot sandbox`` as its own process (no browser): another name in ``Host`` (DNS
-rebinding), a POST from another origin or site, a POST that is not JSON."""
+rebinding), a POST from another origin or site, a POST that is not JSON; and input it cannot
+read is a 400 with a short JSON error and one log line, never a 500 with a traceback."""
 
 from __future__ import annotations
 
 import json
+import socket
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -189,3 +191,45 @@ def test_a_post_that_is_not_json_is_refused(page: Page, path: str, content_type:
     body = {"user": page.user, "channel": page.channel, "path": ["cascadia", "new"]}
     assert_refused(page.post(path, body, Content_Type=content_type), 415)
     assert page.messages() == before
+
+
+# Input the page cannot read: 400, a short JSON error and one line in the log.
+
+
+def test_unreadable_input_is_a_400_and_one_log_line(tmp_path: Path) -> None:
+    digits = "1" * 5000
+    with serving(tmp_path) as page:
+        user, channel = page.user, page.channel
+        posts = [
+            ("/api/slash", b"[" * 100_000),
+            ("/api/slash", b'{"user": ' * 100_000),
+            ("/api/click", b'{"user": Infinity, "message": "1"}'),
+            ("/api/click", f'{{"user": "{user}", "message": NaN}}'.encode()),
+            ("/api/click", b'{"user": 1e400, "message": "1"}'),
+            ("/api/select", f'{{"user": {digits}, "message": "1", "values": []}}'.encode()),
+            ("/api/slash", f'{{"user": "{user}", "channel": "{channel}", "x": {digits}}}'.encode()),
+            ("/api/slash", b"\xff\xfe{}"),
+        ]
+        json_type = "application/json"
+        answers = [
+            page.send("POST", path, data=data, Content_Type=json_type) for path, data in posts
+        ]
+        gets = [
+            f"/files/{digits}/1/display.png",
+            f"/api/state?user={digits}&channel={channel}",
+            f"/events?user={user}&channel={digits}",
+        ]
+        answers += [page.send("GET", path) for path in gets]
+        # A body cut short: the page has no one to answer, and logs one line too.
+        with socket.create_connection(("127.0.0.1", page.port), timeout=TIMEOUT) as sock:
+            sock.sendall(
+                f"POST /api/slash HTTP/1.1\r\nHost: {page.own}\r\n"
+                "Content-Type: application/json\r\nContent-Length: 50\r\n\r\n{".encode()
+            )
+            sock.shutdown(socket.SHUT_WR)
+            assert sock.recv(4096) == b""
+    for answer in answers:
+        assert_refused(answer, 400)
+    refused = [line for line in page.running.output if "refused" in line]
+    assert len(refused) == len(answers) + 1, "".join(page.running.output)
+    assert all(line.startswith("WARNING sandbox.page: refused ") for line in refused), refused
