@@ -2,19 +2,22 @@
 
 Each subcommand is a function ``run(args) -> exit status`` plus one :class:`Command` entry in
 :data:`COMMANDS`. Bad input (an :class:`~engine.errors.InvalidInput`, a file that cannot be
-read) is reported as one line on standard error with exit status 2, never a traceback.
+read or written) is reported as one line on standard error with exit status 2, never a
+traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
 import math
+import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -24,7 +27,7 @@ from engine.errors import CascadiaError, InvalidInput
 from engine.players import Budget, play_game, policy_names, random_game
 from engine.rounds import replay_rounds
 from engine.scoring.sheet import PlayerScore, final_scores
-from engine.serialize import GameRecord, record_for
+from engine.serialize import GameRecord, decode_json, record_for
 from engine.summary import score_state, state_table
 from engine.table import read_table
 
@@ -73,19 +76,26 @@ def read_input(path: str) -> str:
         raise InvalidInput(f"{path} is not UTF-8 text") from None
 
 
+def say(text: str) -> None:
+    """Print one result to standard output. Output that cannot take it (a full disk, a
+    closed pipe) is reported like any file that cannot be written."""
+    try:
+        print(text, flush=True)
+    except OSError as error:
+        # What stays in the buffer would fail again, with a traceback, as Python exits.
+        with contextlib.suppress(OSError, ValueError):  # not a real file (a test's capture)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        raise InvalidInput(f"cannot write standard output: {error.strerror or error}") from None
+
+
 def run_score(args: argparse.Namespace) -> int:
     """``score FILE``: print the score sheet of a table-json document as JSON."""
     cards, players = read_table(read_input(args.file))
     sheet = final_scores(cards, players)
-    print(json.dumps(sheet.to_json(), indent=2))
+    say(json.dumps(sheet.to_json(), indent=2))
     return 0
-
-
-def _load_json(text: str, what: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidInput(f"{what} is not valid JSON: {error}") from None
 
 
 def _replayed(replay: Callable[[GameRecord], T], record: GameRecord) -> T:
@@ -102,7 +112,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
     Takes the engine's record, or a bot export that carries one under ``record``.
     """
-    data = _load_json(read_input(args.record), args.record)
+    data = decode_json(read_input(args.record))
     if isinstance(data, dict) and isinstance(data.get("record"), dict):
         data = data["record"]
     if not isinstance(data, dict):
@@ -112,27 +122,38 @@ def run_replay(args: argparse.Namespace) -> int:
         raise InvalidInput("--table and --rounds cannot be combined")
     if args.rounds:
         rounds = _replayed(replay_rounds, record)
-        print(json.dumps([played.to_json() for played in rounds], indent=2))
+        say(json.dumps([played.to_json() for played in rounds], indent=2))
         return 0
     state = _replayed(GameRecord.replay, record)
     if args.table:
-        print(json.dumps(state_table(state, record.names or None), indent=2))
+        say(json.dumps(state_table(state, record.names or None), indent=2))
         return 0
     sheet = score_state(state, record.names or None)
-    print(json.dumps({**sheet.to_json(), "finished": state.is_over}, indent=2))
+    say(json.dumps({**sheet.to_json(), "finished": state.is_over}, indent=2))
     return 0
 
 
 def _player_count(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PLAYERS:
+    if not text.isdecimal() or not 1 <= int(text) <= MAX_PLAYERS:
         raise argparse.ArgumentTypeError(f"players must be 1-{MAX_PLAYERS}, not {text!r}")
     return int(text)
 
 
 def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    if not text.isdecimal() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not {text!r}")
     return int(text)
+
+
+def _seconds(text: str) -> float:
+    """A time budget: a finite number of seconds above 0 (``nan`` would never run out)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {text!r}")
+    return value
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -141,7 +162,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         state, actions = random_game(players=args.players, seed=seed, cards=args.cards)
         sheet = score_state(state)
         line = {"seed": seed, "cards": str(state.cards), "actions": len(actions)}
-        print(json.dumps({**line, **sheet.to_json()}))
+        say(json.dumps({**line, **sheet.to_json()}))
     return 0
 
 
@@ -188,47 +209,65 @@ def _policy_summary(name: str, lines: list[dict[str, Any]]) -> str:
     )
 
 
+def _selfplay_lines(
+    args: argparse.Namespace, policies: Sequence[str], budget: Budget
+) -> Iterator[dict[str, Any]]:
+    """One line per game as ``selfplay`` writes it, played when asked for."""
+    for game in range(args.games):
+        seed = args.seed + game
+        seats = [policies[(seat + game) % len(policies)] for seat in range(args.players)]
+        played = play_game(
+            players=args.players,
+            seed=seed,
+            cards=args.cards,
+            policies=seats,
+            budget=budget,
+            clock=time.perf_counter,
+        )
+        names = [f"{seat + 1} {policy}" for seat, policy in enumerate(seats)]
+        sheet = score_state(played.state, names)
+        yield {
+            "game": game,
+            "seed": seed,
+            "players": args.players,
+            "cards": str(played.state.cards),
+            "policies": seats,
+            "record": record_for(played.state, played.actions, names).to_json(),
+            "seconds": [[seat, round(secs, 6)] for seat, secs in played.seconds],
+            "scores": [{**score.to_json(), "base": base_score(score)} for score in sheet.players],
+        }
+
+
 def run_selfplay(args: argparse.Namespace) -> int:
     """``selfplay``: computer players play whole games; one JSON line per game to ``--out``
-    (the replayable record, each decision's seconds, the scores), a summary per policy."""
+    (the replayable record, each decision's seconds, the scores), a summary per policy.
+
+    A file that cannot be written, at the start or after some games (a full disk), is one
+    line; the file keeps the lines of the games written whole, without a torn last line."""
     policies = policy_names(args.policy)
     budget = Budget(seconds=args.seconds, clock=time.monotonic, rollouts=args.rollouts)
     lines: list[dict[str, Any]] = []
     try:
-        out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 - written game by game
+        out = open(args.out, "wb")  # noqa: SIM115 - written game by game
     except OSError as error:
         raise InvalidInput(f"cannot write {args.out}: {error.strerror or error}") from None
-    with out:
-        for game in range(args.games):
-            seed = args.seed + game
-            seats = [policies[(seat + game) % len(policies)] for seat in range(args.players)]
-            played = play_game(
-                players=args.players,
-                seed=seed,
-                cards=args.cards,
-                policies=seats,
-                budget=budget,
-                clock=time.perf_counter,
-            )
-            names = [f"{seat + 1} {policy}" for seat, policy in enumerate(seats)]
-            sheet = score_state(played.state, names)
-            line = {
-                "game": game,
-                "seed": seed,
-                "players": args.players,
-                "cards": str(played.state.cards),
-                "policies": seats,
-                "record": record_for(played.state, played.actions, names).to_json(),
-                "seconds": [[seat, round(secs, 6)] for seat, secs in played.seconds],
-                "scores": [
-                    {**score.to_json(), "base": base_score(score)} for score in sheet.players
-                ],
-            }
-            lines.append(line)
-            out.write(json.dumps(line) + "\n")
-            out.flush()
+    whole = 0  # bytes of the lines written whole
+    try:
+        with out:
+            for line in _selfplay_lines(args, policies, budget):
+                data = (json.dumps(line) + "\n").encode()
+                out.write(data)
+                out.flush()
+                whole += len(data)
+                lines.append(line)
+    except OSError as error:
+        with contextlib.suppress(OSError):  # not every file can be cut (/dev/full)
+            os.truncate(args.out, whole)
+        games = "1 game" if len(lines) == 1 else f"{len(lines)} games"
+        kept = f"; it keeps the {games} written before" if lines else ""
+        raise InvalidInput(f"cannot write {args.out}: {error.strerror or error}{kept}") from None
     for name in dict.fromkeys(policies):
-        print(_policy_summary(name, lines))
+        say(_policy_summary(name, lines))
     return 0
 
 
@@ -244,7 +283,7 @@ def run_daily(args: argparse.Namespace) -> int:
     day = Day.parse(args.date) if args.date is not None else today()
     deal = daily_deal(day)
     if args.play is None:
-        print(json.dumps(deal.to_json(), indent=2))
+        say(json.dumps(deal.to_json(), indent=2))
         return 0
     names = policy_names(args.play)
     if len(names) != 1:
@@ -258,7 +297,7 @@ def run_daily(args: argparse.Namespace) -> int:
         budget=Budget(rollouts=args.rollouts),
     )
     sheet = score_state(played.state, [policy])
-    print(json.dumps({**deal.to_json(), "policy": policy, **sheet.to_json()}, indent=2))
+    say(json.dumps({**deal.to_json(), "policy": policy, **sheet.to_json()}, indent=2))
     return 0
 
 
@@ -314,8 +353,8 @@ COMMANDS: tuple[Command, ...] = (
             argument("--games", type=_positive, default=1, help="how many games (seeds S, S+1...)"),
             argument("--seed", type=int, required=True, help="seed of the first game"),
             argument("--out", required=True, metavar="FILE.jsonl", help="where the lines go"),
-            argument("--seconds", type=float, default=None, help="strong: seconds per move"),
-            argument("--rollouts", type=int, default=None, help="strong: rollouts per move"),
+            argument("--seconds", type=_seconds, default=None, help="strong: seconds per move"),
+            argument("--rollouts", type=_positive, default=None, help="strong: rollouts per move"),
         ),
     ),
     Command(

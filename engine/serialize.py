@@ -7,7 +7,8 @@ settings, the seed and the ordered actions, and replays to the identical state.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -22,6 +23,19 @@ STATE_VERSION = 1
 RECORD_VERSION = 1
 
 JSON = dict[str, Any]
+
+
+def decode_json(
+    text: str, *, object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None
+) -> Any:
+    """``json.loads(text)`` for text from outside: whatever it cannot read (malformed, nested
+    too deep, a number too long to convert) raises :class:`InvalidInput`, ``malformed JSON:``
+    and the first line of the reason."""
+    try:
+        return json.loads(text, object_pairs_hook=object_pairs_hook)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
+        reason = (str(error) or type(error).__name__).splitlines()[0][:200]
+        raise InvalidInput(f"malformed JSON: {reason}") from None
 
 
 def _tile_id(tile: Tile | None) -> int | None:

@@ -9,7 +9,6 @@ and :func:`environment_to_table` write the same shapes. The format is described 
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
@@ -29,6 +28,7 @@ from engine.components import (
 from engine.environment import Environment, PlacedTile
 from engine.errors import InvalidInput
 from engine.hexes import Hex
+from engine.serialize import decode_json
 
 PlayerEntry = tuple[str, Environment, int]
 """One player of a table: name, environment, unspent nature tokens."""
@@ -59,13 +59,7 @@ def _json_object(pairs: list[tuple[str, Any]]) -> _JSONObject:
 def read_table(text: str) -> tuple[CardSet, list[PlayerEntry]]:
     """Read a table-json document: the cards and ``(name, environment, nature tokens)`` per
     player, in seat order."""
-    try:
-        data = json.loads(text, object_pairs_hook=_json_object)
-    except json.JSONDecodeError as error:
-        raise InvalidInput(f"malformed JSON: {error}") from None
-    except (ValueError, RecursionError) as error:  # too-long numbers, too-deep nesting
-        raise InvalidInput(f"malformed JSON: {_first_line(error)}") from None
-    return table_from_json(data)
+    return table_from_json(decode_json(text, object_pairs_hook=_json_object))
 
 
 def table_from_json(data: object) -> tuple[CardSet, list[PlayerEntry]]:
@@ -136,11 +130,6 @@ def _tile_to_json(hex_: Hex, placed: PlacedTile) -> dict[str, Any]:
 
 
 # Reading, piece by piece. ``where`` always names the place for messages.
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error) or type(error).__name__
-    return text.splitlines()[0][:200]
 
 
 def _echo(value: object) -> str:

@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import contextlib
 import errno
+import logging
 import secrets
 import signal
 import sys
@@ -133,6 +134,9 @@ async def _until_stopped(server: DiscordServer, stopping: asyncio.Event) -> int:
 def main(argv: Sequence[str] | None = None) -> None:
     """The ``sandbox`` entry point (``cascadia-bot sandbox`` and ``python -m sandbox``)."""
     args = parse(sys.argv[1:] if argv is None else argv)
+    # The sandbox's own log, on standard error: the page's refusals (one line each) and any
+    # error of the page or the local server.
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     with tempfile.TemporaryDirectory(prefix="cascadia-sandbox-") as workdir:
         db_path = args.db if args.db is not None else Path(workdir) / "cascadia.sqlite3"
         log_path = Path(workdir) / "bot.log"

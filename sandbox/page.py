@@ -7,6 +7,12 @@ sees is a :func:`view` of the server's messages: everything public in the channe
 private answers to that player's own interactions. ``/events`` streams that view (server-sent
 events) each time it changes; the page itself is static HTML, CSS and JavaScript from
 ``sandbox/web``.
+
+Only the page itself may use it: a request must name the page's own address as its
+``Host`` (another name is a DNS rebinding page reading the world), and a POST must come from
+the page's own origin and carry JSON (another site's form or ``text/plain`` post would play
+as any pretend player). A request refused, or one the page would never send, is answered
+with a short JSON error and one line in the log.
 """
 
 from __future__ import annotations
@@ -14,7 +20,8 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-from collections.abc import Awaitable, Callable, Iterable
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -25,6 +32,8 @@ from fakediscord import JSON, DiscordServer, InteractionHandle, MessageRecord
 
 __all__ = ["Sandbox", "make_app", "view"]
 
+log = logging.getLogger("sandbox.page")
+
 ANSWER_TIMEOUT = 5.0
 """How long the page waits for the bot's first answer before saying the interaction failed
 (Discord's own limit is 3 seconds)."""
@@ -32,6 +41,7 @@ SETTLE_TIMEOUT = 20.0
 """How long the page waits for the bot's whole answer to a command (pictures are drawn first)
 before it leaves the typed options in the composer as they are."""
 _KEEPALIVE = 15.0
+_HTTP_PORT = 80
 _STATIC = {
     "": ("index.html", "text/html"),
     "app.js": ("app.js", "text/javascript"),
@@ -152,18 +162,118 @@ def commands(sandbox: Sandbox) -> list[JSON]:
     return found
 
 
-class _BadRequest(Exception):
-    """A request the page should never send (unknown player, channel or message)."""
+class _Refused(Exception):
+    """A request the page answers with ``status`` and a short reason, logged in one line."""
+
+    status: int
 
 
-def _int(body: JSON, key: str, allowed: Iterable[int] | None = None) -> int:
+class _BadRequest(_Refused):
+    """A request the page should never send (unknown player, channel or message; a body
+    that is not JSON)."""
+
+    status = 400
+
+
+class _OtherSite(_Refused):
+    """A POST from a page of another origin: only the page's own script may play."""
+
+    status = 403
+
+
+class _NotThisPage(_Refused):
+    """A ``Host`` that is not the page's own address.
+
+    421 Misdirected Request rather than 403: the request is not refused for who sent it but
+    because it names a site this server does not serve (RFC 9110, 15.5.20), which is what a
+    page of another name reaching 127.0.0.1 through DNS rebinding does."""
+
+    status = 421
+
+
+class _NotJSON(_Refused):
+    """A POST whose body is not declared JSON (a form or ``text/plain``, which any other
+    site's page may send without asking)."""
+
+    status = 415
+
+
+def _own_hosts(request: web.Request) -> set[str]:
+    """The ``Host`` values that name the page: its address and ``localhost``, each with the
+    port the request came in on (which a browser leaves out when it is 80)."""
+    sockname = request.transport.get_extra_info("sockname") if request.transport else None
+    if not sockname:
+        return set()
+    address, port = sockname[0], sockname[1]
+    names = {f"[{address}]" if ":" in address else address, "localhost"}
+    return {f"{name}:{port}" for name in names} | (names if port == _HTTP_PORT else set())
+
+
+def _check_sender(request: web.Request) -> None:
+    """Refuse a request that does not come from the page itself (see the module docstring)."""
+    host = request.headers.get("Host", "").lower()
+    if host not in _own_hosts(request):
+        raise _NotThisPage(f"this page does not answer to the name {host[:80]!r}")
+    if request.method in ("GET", "HEAD"):
+        return
+    origin = request.headers.get("Origin")
+    if origin is not None and origin.lower() != f"http://{host}":
+        raise _OtherSite(f"a request from another site ({origin[:80]!r})")
+    # Another port of this machine is the same site but another origin: refused as well.
+    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+        raise _OtherSite("a request from another site")
+    if request.content_type != "application/json":
+        raise _NotJSON("expected Content-Type: application/json")
+
+
+@web.middleware
+async def _guard(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Answer a refused request with its status and ``{"ok": false, "error": ...}``."""
+    try:
+        _check_sender(request)
+        return await handler(request)
+    except _Refused as refusal:
+        log.warning(
+            "refused %s %s (%d): %s",
+            request.method,
+            request.raw_path[:80],
+            refusal.status,
+            refusal,
+        )
+        return web.json_response({"ok": False, "error": str(refusal)}, status=refusal.status)
+
+
+def _int(body: Mapping[str, Any], key: str, allowed: Iterable[int] | None = None) -> int:
     try:
         value = int(body[key])
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, OverflowError):  # Overflow: 1e400 is infinity
         raise _BadRequest(f"{key} is missing or not a number") from None
     if allowed is not None and value not in allowed:
         raise _BadRequest(f"unknown {key} {value}")
     return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+async def _body(request: web.Request) -> JSON:
+    """The request's JSON object. Whatever ``json`` cannot read (malformed, not UTF-8, nested
+    too deep, a number too long) and ``NaN`` or ``Infinity`` are refused as a bad request."""
+    try:
+        data = await request.read()
+    except ConnectionResetError:
+        raise _BadRequest("the connection closed before the whole body came") from None
+    try:
+        body = json.loads(data, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as error:  # JSONDecodeError is a ValueError
+        reason = (str(error) or type(error).__name__).splitlines()[0][:120]
+        raise _BadRequest(f"the body is not JSON: {reason}") from None
+    if not isinstance(body, dict):
+        raise _BadRequest("expected a JSON object")
+    return body
 
 
 async def _answered(server: DiscordServer, handle: InteractionHandle) -> JSON:
@@ -210,13 +320,9 @@ def make_app(sandbox: Sandbox) -> web.Application:
         act: Callable[[JSON], Awaitable[JSON]],
     ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
         async def handle(request: web.Request) -> web.StreamResponse:
+            body = await _body(request)
             try:
-                body = await request.json()
-                if not isinstance(body, dict):
-                    raise _BadRequest("expected a JSON object")
                 return web.json_response(await act(body))
-            except (_BadRequest, json.JSONDecodeError) as error:
-                return web.json_response({"ok": False, "error": str(error)}, status=400)
             except (LookupError, ValueError) as error:
                 # Discord's app refuses such input before any bot sees it; so does the page.
                 return web.json_response({"ok": False, "error": str(error)})
@@ -293,19 +399,13 @@ def make_app(sandbox: Sandbox) -> web.Application:
         )
 
     async def state(request: web.Request) -> web.StreamResponse:
-        try:
-            user = _int(dict(request.query), "user", players)
-            channel = _int(dict(request.query), "channel", channels)
-        except _BadRequest as error:
-            return web.json_response({"error": str(error)}, status=400)
+        user = _int(request.query, "user", players)
+        channel = _int(request.query, "channel", channels)
         return web.json_response(view(sandbox, channel, user))
 
     async def events(request: web.Request) -> web.StreamResponse:
-        try:
-            user = _int(dict(request.query), "user", players)
-            channel = _int(dict(request.query), "channel", channels)
-        except _BadRequest as error:
-            return web.json_response({"error": str(error)}, status=400)
+        user = _int(request.query, "user", players)
+        channel = _int(request.query, "channel", channels)
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
         )
@@ -323,7 +423,7 @@ def make_app(sandbox: Sandbox) -> web.Application:
         return response
 
     async def file(request: web.Request) -> web.StreamResponse:
-        message = server.messages_by_id.get(int(request.match_info["message"]))
+        message = server.messages_by_id.get(_int(request.match_info, "message"))
         if message is None or message.channel_id not in channels:
             raise web.HTTPNotFound()
         for attachment in message.attachments:
@@ -343,7 +443,7 @@ def make_app(sandbox: Sandbox) -> web.Application:
 
         return serve
 
-    app = web.Application()
+    app = web.Application(middlewares=[_guard])
     for path, (name, content_type) in _STATIC.items():
         app.router.add_get(f"/{path}", static(name, content_type))
     app.router.add_get("/api/world", world)

@@ -59,7 +59,7 @@ def test_replay_reads_a_bot_export_from_stdin() -> None:
 @pytest.mark.parametrize(
     ("stdin", "message"),
     [
-        ("{", "not valid JSON"),
+        ("{", "malformed JSON"),
         ("[]", "not a game record"),
         ('{"version": 1, "players": 2, "cards": "A", "seed": 1, "actions": ["take 9"]}', "1-4"),
         (
@@ -70,12 +70,69 @@ def test_replay_reads_a_bot_export_from_stdin() -> None:
 )
 def test_replay_bad_input_is_one_line_and_exit_2(stdin: str, message: str) -> None:
     result = run("replay", "-", stdin=stdin)
+    assert_one_line(result, message)
+
+
+def assert_one_line(result: subprocess.CompletedProcess[str], message: str) -> None:
+    """Refused with exit status 2, nothing printed, one line on standard error."""
     assert result.returncode == 2
     assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert message in lines[0]
     assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr[-2000:]
+    assert message in lines[0]
+
+
+RECORD = '{"version": 1, "players": 2, "cards": "A", "seed": SEED, "actions": []}'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("[" * 100_000, id="nested 100,000 deep"),
+        pytest.param('{"record": ' * 100_000, id="an export nested 100,000 deep"),
+        pytest.param(RECORD.replace("SEED", "1" * 5000), id="a 5,000-digit seed"),
+    ],
+)
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_replay_of_json_too_deep_or_too_long_to_read_is_one_line(
+    tmp_path: Path, text: str, source: str
+) -> None:
+    if source == "stdin":
+        result = run("replay", "-", stdin=text)
+    else:
+        path = tmp_path / "record.json"
+        path.write_text(text)
+        result = run("replay", str(path))
+    assert_one_line(result, "malformed JSON")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--players", "2", "--seed", "1", "--games", "2"],
+        ["daily", "--date", "2024-01-01"],
+        ["replay", "RECORD"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_standard_output_on_a_full_disk_is_one_line(tmp_path: Path, args: list[str]) -> None:
+    state, actions = random_game(players=1, seed=3)
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(record_for(state, actions).to_json()))
+    args = [str(record) if arg == "RECORD" else arg for arg in args]
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "engine", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr == "error: cannot write standard output: No space left on device\n"
 
 
 def test_simulate_prints_one_finished_sheet_per_game() -> None:

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import resource
 import statistics
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from engine import GameRecord, score_state
-from tests.engine.test_cli_games import run
+from tests.engine.test_cli_games import ROOT, run
 
 
 def test_selfplay_lines_replay_and_rescore_to_their_scores(tmp_path: Path) -> None:
@@ -99,3 +103,85 @@ def test_selfplay_bad_options_are_one_line_and_exit_2(
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1
     assert message in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--seconds", "nan"),
+        ("--seconds", "inf"),
+        ("--seconds", "-1"),
+        ("--seconds", "0"),
+        ("--seconds", "soon"),
+        ("--rollouts", "0"),
+        ("--rollouts", "-5"),
+        ("--rollouts", "2.5"),
+        ("--rollouts", "²"),
+    ],
+)
+def test_selfplay_refuses_a_budget_that_never_ends_or_allows_nothing(
+    tmp_path: Path, option: str, value: str
+) -> None:
+    # greedy ignores the budget: a budget let through plays its game and exits 0.
+    out = tmp_path / "x.jsonl"
+    result = run(
+        "selfplay", "--players", "1", "--policy", "greedy", "--seed", "1", "--out", str(out),
+        f"{option}={value}",
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert lines[0].startswith("usage: python -m engine selfplay ")
+    error = lines[-1]
+    assert error.startswith(f"python -m engine selfplay: error: argument {option}: ")
+    assert repr(value) in error
+    assert not out.exists()
+
+
+def assert_cannot_write(result: subprocess.CompletedProcess[str], message: str) -> None:
+    """Exit status 2 as for any file the command cannot use, no summary, one line."""
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr[-2000:]
+    assert result.stderr == f"error: {message}\n"
+
+
+def test_selfplay_onto_a_full_disk_is_one_line_naming_the_file() -> None:
+    # /dev/full opens, then refuses the first game's line as a full disk does.
+    result = run(
+        "selfplay", "--players", "1", "--policy", "greedy", "--seed", "1", "--games", "2",
+        "--out", "/dev/full",
+    )  # fmt: skip
+    assert_cannot_write(result, "cannot write /dev/full: No space left on device")
+
+
+FILE_LIMIT = 2048
+"""Bytes a file may grow to in the next test: one line of a solo greedy game (about 1,650
+bytes) fits, two do not."""
+
+
+def test_selfplay_failing_after_a_game_keeps_the_whole_lines(tmp_path: Path) -> None:
+    # A file size limit makes the second game's write fail with EFBIG (Python ignores
+    # SIGXFSZ), part of the line written: an I/O error in the middle of the run.
+    out = tmp_path / "games.jsonl"
+    result = subprocess.run(
+        [
+            sys.executable, "-m", "engine", "selfplay", "--players", "1", "--policy", "greedy",
+            "--seed", "1", "--games", "3", "--out", str(out),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT, FILE_LIMIT)),
+        timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert_cannot_write(
+        result, f"cannot write {out}: File too large; it keeps the 1 game written before"
+    )
+    [line] = out.read_text().splitlines(keepends=True)
+    assert line.endswith("\n")
+    assert json.loads(line)["game"] == 0

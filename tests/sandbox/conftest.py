@@ -42,11 +42,13 @@ _URL = re.compile(r"open (http://127\.0\.0\.1:\d+/)")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test here ``e2e`` and ``browser``, which the quick loop leaves out."""
+    """Mark every test here ``e2e``, which the quick loop leaves out, and those that drive
+    Chromium ``browser``."""
     for item in items:
         if item.path.is_relative_to(_HERE):
             item.add_marker(pytest.mark.e2e)
-            item.add_marker(pytest.mark.browser)
+            if "browser" in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.browser)
 
 
 @dataclass
