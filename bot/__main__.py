@@ -28,7 +28,6 @@ import signal
 import sys
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import urlsplit
 
 import discord
 
@@ -41,7 +40,7 @@ from bot.ops.clock import clock_for
 from bot.ops.config import ConfigError, Settings
 from bot.ops.preflight import DatabaseLock, StartupError, check_database, check_postgres
 from bot.ops.redact import Redactor
-from bot.ops.target import describe
+from bot.ops.target import describe, passwords
 from bot.ratings import ratings_main
 from bot.shell.client import CascadiaBot
 from bot.shell.errors import LateSuggestions
@@ -141,8 +140,7 @@ def main() -> None:
     except (ConfigError, StartupError) as error:
         print(f"cascadia-bot: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    password = urlsplit(settings.db_url).password if settings.db_url is not None else None
-    configure_logging(settings.log_level, secrets=(settings.token, password or ""))
+    configure_logging(settings.log_level, secrets=(settings.token, *passwords(settings.db_url)))
     # Before any thread starts: the arenas are set as threads first allocate.
     tuned = allocator.tune()
     log.debug("allocator settings: %s", ", ".join(tuned) or "the C library's own")

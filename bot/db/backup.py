@@ -35,7 +35,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 from bot.db.schema import load_migrations
 from bot.ops.config import database_from_env
@@ -46,7 +45,7 @@ from bot.ops.preflight import (
     lock_database,
     lock_path,
 )
-from bot.ops.target import is_postgres_url
+from bot.ops.target import is_postgres_url, without_password
 
 log = logging.getLogger(__name__)
 
@@ -396,15 +395,18 @@ class Backups:
 # --- the commands ------------------------------------------------------------------------------
 
 
+_PASSWORD_NOTE = (
+    "with the password in PGPASSWORD or ~/.pgpass (not on the command line: every user of "
+    "the machine can read it there)"
+)
+
+
 def _pg_command(url: str, template: str) -> str:
-    """``template`` with ``{url}`` as the URL without its password (pg_dump and pg_restore
-    ask for it, or read ``PGPASSWORD`` or ``~/.pgpass``): nothing secret is printed."""
-    parts = urlsplit(url)
-    if parts.password is not None:
-        host = parts.netloc.rpartition("@")[2]
-        user = f"{parts.username}@" if parts.username else ""
-        url = urlunsplit(parts._replace(netloc=user + host))
-    return template.replace("{url}", f"'{url}'")
+    """``template`` with ``{url}`` as the URL without its passwords (``user:password@``,
+    ``?password=``): pg_dump and pg_restore take the password from the environment
+    (``PGPASSWORD``) or ``~/.pgpass``, or ask for it, never from their command line, which
+    every user of the machine can read. Nothing secret is printed."""
+    return template.replace("{url}", f"'{without_password(url)}'")
 
 
 def backup_main(arguments: Sequence[str]) -> int:
@@ -422,7 +424,7 @@ def backup_main(arguments: Sequence[str]) -> int:
         command = _pg_command(database, f"pg_dump --format=custom --file={target} {{url}}")
         print(
             "cascadia-bot backup: CASCADIA_DB is a PostgreSQL database; back it up with "
-            f"pg_dump:\n  {command}",
+            f"pg_dump:\n  {command}\n{_PASSWORD_NOTE}",
             file=sys.stderr,
         )
         return 2
@@ -450,7 +452,7 @@ def restore_main(arguments: Sequence[str]) -> int:
         command = _pg_command(database, f"pg_restore --clean --if-exists --dbname={{url}} {source}")
         print(
             "cascadia-bot restore: CASCADIA_DB is a PostgreSQL database; restore a pg_dump "
-            f"backup with pg_restore, the bot stopped:\n  {command}",
+            f"backup with pg_restore, the bot stopped:\n  {command}\n{_PASSWORD_NOTE}",
             file=sys.stderr,
         )
         return 2

@@ -21,11 +21,10 @@ import sqlite3
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import asyncpg
 
-from bot.ops.target import safe_url
+from bot.ops.target import passwords, safe_url
 
 try:
     import fcntl
@@ -245,6 +244,8 @@ async def _connect_once(url: str, *, seconds: float) -> None:
 
 
 def _without(url: str, text: str) -> str:
-    """``text`` with the URL's password blotted out, should a message quote it."""
-    password = urlsplit(url).password
-    return text.replace(password, "***") if password else text
+    """``text`` with every password of the connection blotted out, should a message quote
+    one."""
+    for password in sorted(passwords(url), key=len, reverse=True):
+        text = text.replace(password, "***")
+    return text

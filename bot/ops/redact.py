@@ -4,11 +4,12 @@ At ``LOG_LEVEL=DEBUG`` discord.py logs every gateway event (an interaction's car
 token) and every request's URL (an interaction's answer and its follow-ups go to URLs that
 carry that token). :class:`Redactor`, a filter on the log's handlers, replaces with ``***``:
 
-* the bot token and the database password it is given (``DISCORD_TOKEN``, the password of a
-  ``CASCADIA_DB`` URL), wherever they appear;
+* the bot token and the database passwords it is given (``DISCORD_TOKEN``, the passwords of a
+  ``CASCADIA_DB`` URL, ``PGPASSWORD``), wherever they appear;
 * the token of ``/interactions/<id>/<token>/...`` and ``/webhooks/<id>/<token>`` URLs;
 * the value of every ``token`` field of a logged payload (interaction and webhook tokens);
-* the password of any ``postgresql://user:password@`` URL.
+* the password of any ``postgresql://user:password@`` URL, and any ``?password=`` (or
+  ``&password=``) parameter.
 
 The whole line is redacted, with the text of its exception and stack, before any handler
 writes it.
@@ -27,6 +28,7 @@ _PATTERNS = (
     re.compile(r"(/webhooks/\d+/)[^/\s'\"?#]+"),
     re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]+"""),
     re.compile(r"((?:postgres|postgresql)://[^:/@\s]*:)[^@\s]+(@)"),
+    re.compile(r"([?&]password=)[^&#\s'\"]+", re.IGNORECASE),
 )
 """Secrets found by where they stand; group 1 (and 2) are what stays around the mask."""
 _FORMATTER = logging.Formatter()

@@ -214,12 +214,28 @@ def test_the_backup_command_refuses(
 
 
 @pytest.mark.parametrize("command", ["backup --to /tmp/x.dump", "restore --from /tmp/x.dump"])
-def test_postgresql_is_pointed_at_pg_dump_without_the_password(command: str) -> None:
-    done = run(*command.split(), db="postgresql://cascadia:s3cret@db.example:5432/games")
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://cascadia:s3cret@db.example:5432/games",
+        "postgresql://cascadia@db.example:5432/games?password=s3cret",
+        "postgresql://cascadia:s3cret@db.example:5432/games?password=s3cret",
+    ],
+)
+def test_postgresql_is_pointed_at_pg_dump_without_the_password(command: str, url: str) -> None:
+    done = run(*command.split(), db=url)
     assert done.returncode == 2
     program = "pg_dump" if command.startswith("backup") else "pg_restore"
     assert f"  {program} " in done.stderr
     assert "'postgresql://cascadia@db.example:5432/games'" in done.stderr
+    assert "password in PGPASSWORD or ~/.pgpass" in done.stderr
+    assert "s3cret" not in done.stderr + done.stdout
+
+
+def test_the_pg_dump_command_keeps_the_other_parameters() -> None:
+    url = "postgresql://cascadia@/games?host=/run/pg&password=s3cret&sslmode=require"
+    done = run("backup", "--to", "/tmp/x.dump", db=url)
+    assert "'postgresql://cascadia@/games?host=/run/pg&sslmode=require'" in done.stderr
     assert "s3cret" not in done.stderr + done.stdout
 
 

@@ -228,6 +228,12 @@ def test_a_password_is_never_shown() -> None:
     assert "s3cret" not in describe(url)
     assert describe("/data/cascadia.sqlite3") == "/data/cascadia.sqlite3"
     assert safe_url("postgresql://bot@db/cascadia") == "postgresql://bot@db/cascadia"
+    # libpq's other place for it, and URLs too broken for urlsplit (the start-up error quotes
+    # them).
+    query = "postgresql://bot@db/cascadia?sslmode=require&password=s3cret"
+    assert describe(query) == "postgresql://bot@db/cascadia?sslmode=require&password=***"
+    assert safe_url("postgresql://bot:s3cret@[::1/x") == "postgresql://bot:***@[::1/x"
+    assert safe_url("postgresql://b:s3cret@h:99999/x") == "postgresql://b:***@h:99999/x"
 
 
 async def test_open_store_picks_the_backend(postgres_url: str, tmp_path: Path) -> None:

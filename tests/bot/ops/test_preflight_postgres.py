@@ -80,9 +80,17 @@ def test_the_url_decides_the_backend_and_stays_out_of_repr() -> None:
     assert sqlite.database == "/data/x.sqlite3"
 
 
-def test_the_bot_stops_with_one_line() -> None:
+@pytest.mark.parametrize(
+    "form",
+    [
+        "postgresql://bot:{password}@127.0.0.1:{port}/cascadia",
+        "postgresql://bot@127.0.0.1:{port}/cascadia?password={password}",
+        "postgresql://bot@127.0.0.1:{port}/cascadia?sslmode=disable&password={password}",
+    ],
+)
+def test_the_bot_stops_with_one_line(form: str) -> None:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CASCADIA_"))}
-    url = f"postgresql://bot:{PASSWORD}@127.0.0.1:{closed_port()}/cascadia"
+    url = form.format(password=PASSWORD, port=closed_port())
     done = subprocess.run(
         [sys.executable, "-m", "bot"],
         env={**base, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": TOKEN, "CASCADIA_DB": url},
