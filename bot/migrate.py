@@ -203,7 +203,7 @@ def main(arguments: Sequence[str]) -> int:
             raise MigrateError(
                 f"--to must be a postgresql:// URL, not {target!r}: the SQLite file is --from"
             )
-        check_postgres(target)
+        check_postgres(target, name="--to")
         copy_database(Path(options.source), target)
     except (MigrateError, StartupError, StoreError) as error:
         print(f"cascadia-bot migrate: {error}", file=sys.stderr)

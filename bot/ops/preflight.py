@@ -24,7 +24,7 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.ops.target import passwords, safe_url
+from bot.ops.target import passwords, safe_url, url_problem
 
 try:
     import fcntl
@@ -200,41 +200,49 @@ POSTGRES_TIMEOUT = 10.0
 """Seconds the check waits for the PostgreSQL server to answer."""
 
 
-def check_postgres(url: str, *, timeout: float = POSTGRES_TIMEOUT) -> None:
+def check_postgres(
+    url: str, *, name: str = "CASCADIA_DB", timeout: float = POSTGRES_TIMEOUT
+) -> None:
     """Check that the PostgreSQL database of ``url`` answers and lets the bot in.
 
-    Raises :class:`StartupError` with one line naming the problem; the URL's password never
-    appears in it. No lock is taken: several bot processes (shards) share one database.
+    Raises :class:`StartupError` with one line naming the problem and the setting (``name``)
+    that gave the URL; no password of the connection appears in it. No lock is taken:
+    several bot processes (shards) share one database.
     """
     shown = safe_url(url)
+    problem = url_problem(url)
+    if problem is not None:
+        raise StartupError(
+            f"{name} is not a usable PostgreSQL URL ({shown}): {_without(url, problem)}"
+        )
     try:
         asyncio.run(_connect_once(url, seconds=timeout))
     except asyncpg.InvalidPasswordError:
         raise StartupError(
-            f"PostgreSQL refused the password in CASCADIA_DB ({shown}): check the user and password"
+            f"PostgreSQL refused the password in {name} ({shown}): check the user and password"
         ) from None
     except asyncpg.InvalidCatalogNameError:
         raise StartupError(
-            f"the database in CASCADIA_DB ({shown}) does not exist on that PostgreSQL server: "
+            f"the database in {name} ({shown}) does not exist on that PostgreSQL server: "
             "create it (createdb), or fix the name"
         ) from None
     except asyncpg.PostgresError as error:
         raise StartupError(
-            f"PostgreSQL refused the bot at CASCADIA_DB ({shown}): {_without(url, str(error))}"
+            f"PostgreSQL refused the bot at {name} ({shown}): {_without(url, str(error))}"
         ) from None
     except TimeoutError:
         raise StartupError(
-            f"the PostgreSQL server of CASCADIA_DB ({shown}) did not answer within "
+            f"the PostgreSQL server of {name} ({shown}) did not answer within "
             f"{timeout:g} s: is it running, and are the host and port right?"
         ) from None
     except OSError as error:
         raise StartupError(
-            f"cannot reach the PostgreSQL server of CASCADIA_DB ({shown}): "
+            f"cannot reach the PostgreSQL server of {name} ({shown}): "
             f"{error.strerror or error}; is it running, and are the host and port right?"
         ) from None
-    except (ValueError, asyncpg.InterfaceError) as error:
+    except (ValueError, OverflowError, asyncpg.InterfaceError) as error:
         raise StartupError(
-            f"CASCADIA_DB is not a usable PostgreSQL URL ({shown}): {_without(url, str(error))}"
+            f"{name} is not a usable PostgreSQL URL ({shown}): {_without(url, str(error))}"
         ) from None
 
 

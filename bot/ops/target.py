@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from urllib.parse import unquote, unquote_plus
+from urllib.parse import parse_qsl, unquote, unquote_plus, urlsplit
 
 URL_SCHEMES = ("postgresql", "postgres")
 """The schemes of a ``CASCADIA_DB`` that names a PostgreSQL database."""
@@ -76,6 +76,31 @@ def without_password(url: str) -> str:
     user = userinfo.partition(":")[0].removesuffix("@")
     userinfo = f"{user}@" if userinfo else ""
     return _join(head, userinfo, path, [p for p in parameters if not _is_password(p)], tail)
+
+
+def url_problem(url: str) -> str | None:
+    """Why ``url`` cannot name a PostgreSQL server, in a few words (a host that is not one, a
+    port out of range), or ``None`` when it may: checked before connecting, since a driver
+    meets such a URL with an exception of its own (``OverflowError`` for port 99999)."""
+    try:
+        parts = urlsplit(url)
+        query = parse_qsl(parts.query)
+    except ValueError as error:
+        if "IPv6" in str(error) or "IPv4" in str(error):
+            return "a host in brackets must be an IPv6 address, closed: such as [::1]:5432"
+        return str(error)
+    hosts = parts.netloc.rpartition("@")[2]
+    ports = [spec.rpartition(":")[2] for spec in hosts.split(",") if ":" in _past_bracket(spec)]
+    ports += [number for key, value in query if key == "port" for number in value.split(",")]
+    for port in ports:
+        if port and not (port.isdigit() and 1 <= int(port) <= 65535):
+            return f"{port!r} is not a port: a number from 1 to 65535"
+    return None
+
+
+def _past_bracket(host: str) -> str:
+    """A host with any bracketed IPv6 address taken away: what may hold a ``:port``."""
+    return host.rpartition("]")[2]
 
 
 def passwords(url: str | None, env: Mapping[str, str] | None = None) -> tuple[str, ...]:

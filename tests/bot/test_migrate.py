@@ -261,6 +261,8 @@ async def test_a_copy_that_fails_writes_nothing(tmp_path: Path, postgres_url: st
     [
         ("missing.sqlite3", "postgresql://x@127.0.0.1:1/db", "cannot reach the PostgreSQL"),
         ("missing.sqlite3", "elsewhere.sqlite3", "--to must be a postgresql:// URL"),
+        ("missing.sqlite3", "postgresql://x@127.0.0.1:99999/db", "--to is not a usable"),
+        ("missing.sqlite3", "postgresql://x@[::1/db", "--to is not a usable PostgreSQL URL"),
     ],
 )
 def test_one_line_errors(tmp_path: Path, source: str, target: str, words: str) -> None:

@@ -105,3 +105,29 @@ def test_the_bot_stops_with_one_line(form: str) -> None:
     assert lines[0].startswith("cascadia-bot: cannot reach the PostgreSQL server")
     assert PASSWORD not in done.stderr + done.stdout
     assert TOKEN not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        (f"postgresql://bot:{PASSWORD}@127.0.0.1:99999/cascadia", "'99999' is not a port"),
+        (f"postgresql://bot:{PASSWORD}@[::1/cascadia", "must be an IPv6 address, closed"),
+        (f"postgresql://bot@[::1]:70000/cascadia?password={PASSWORD}", "'70000' is not a port"),
+        (f"postgresql://bot@/cascadia?host=/run/pg&port=0&password={PASSWORD}", "'0' is not a"),
+    ],
+)
+def test_an_impossible_url_is_one_line(url: str, words: str) -> None:
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CASCADIA_"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        env={**base, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": TOKEN, "CASCADIA_DB": url},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("cascadia-bot: CASCADIA_DB is not a usable PostgreSQL URL ("), line
+    assert words in line
+    assert PASSWORD not in done.stderr + done.stdout
