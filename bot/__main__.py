@@ -35,6 +35,7 @@ from bot import migrate
 from bot.app import Application
 from bot.db import backup
 from bot.db.errors import StoreError
+from bot.db.schema import load_migrations, refuse_at_start
 from bot.ops import allocator
 from bot.ops.clock import clock_for
 from bot.ops.config import ConfigError, Settings
@@ -134,9 +135,9 @@ def main() -> None:
         settings = Settings.from_env()
         lock: DatabaseLock | None = None
         if settings.db_url is None:
-            lock = check_database(settings.db_path)
+            lock = check_database(settings.db_path, contents=refuse_at_start)
         else:
-            check_postgres(settings.db_url)
+            check_postgres(settings.db_url, known_version=len(load_migrations("postgres")))
     except (ConfigError, StartupError) as error:
         print(f"cascadia-bot: {error}", file=sys.stderr)
         raise SystemExit(2) from None

@@ -26,7 +26,7 @@ import asyncpg
 
 from bot.db.errors import StoreError
 from bot.db.postgres import PostgresDatabase
-from bot.db.schema import load_migrations
+from bot.db.schema import load_migrations, refuse_at_start
 from bot.db.sqlite import SqliteDatabase
 from bot.game.packing import PackDamaged, unpack_state
 from bot.ops.preflight import StartupError, check_database, check_postgres
@@ -72,7 +72,7 @@ def copy_database(
     ``target``; returns the rows copied per table (checked equal on both sides)."""
     if not source.is_file():
         raise MigrateError(f"{source} is not a file: name the bot's SQLite database")
-    lock = check_database(source)
+    lock = check_database(source, contents=refuse_at_start)
     try:
         return asyncio.run(_copy_database(source, source.resolve().as_uri(), target, say))
     finally:
@@ -203,7 +203,7 @@ def main(arguments: Sequence[str]) -> int:
             raise MigrateError(
                 f"--to must be a postgresql:// URL, not {target!r}: the SQLite file is --from"
             )
-        check_postgres(target, name="--to")
+        check_postgres(target, name="--to", known_version=len(load_migrations("postgres")))
         copy_database(Path(options.source), target)
     except (MigrateError, StartupError, StoreError) as error:
         print(f"cascadia-bot migrate: {error}", file=sys.stderr)

@@ -26,6 +26,36 @@ class DatabaseTooNew(StoreError):
 
 
 @dataclass(eq=False)
+class ForeignDatabase(StoreError):
+    """An SQLite file with tables but no schema version: another application's database,
+    which migrating would fill with the bot's tables."""
+
+    tables: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return (
+            f"it holds tables that are not the bot's ({_some(self.tables)}) and no schema version"
+        )
+
+
+@dataclass(eq=False)
+class SchemaMismatch(StoreError):
+    """The database is not made as its schema version says: another application's file, or
+    one put together by hand; migrating it would fail halfway, or not at all."""
+
+    version: int
+    problems: tuple[str, ...]
+    """How it differs: ``no table hints``, ``no column games.cards``, ``no trigger x``,
+    ``table packed_moves of a later version``."""
+
+    def __str__(self) -> str:
+        return (
+            f"its schema version is {self.version}, but it is not made as that version is "
+            f"({_some(self.problems)})"
+        )
+
+
+@dataclass(eq=False)
 class NotFound(StoreError, LookupError):
     """No row with that id."""
 
@@ -64,3 +94,9 @@ class CannotSave(DatabaseUnavailable):
 
     def __str__(self) -> str:
         return f"the database cannot save ({self.why}): {self.detail}"
+
+
+def _some(names: tuple[str, ...], shown: int = 4) -> str:
+    """The first ``shown`` of ``names``, and how many more."""
+    more = f", and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more

@@ -5,11 +5,13 @@ SQLite's stopped. Against the session's real PostgreSQL server."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import random
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -302,3 +304,23 @@ async def test_every_table_is_copied(tmp_path: Path, postgres_url: str) -> None:
             )
         } - {"schema_version"}
     assert in_sqlite == in_postgres == set(TABLES)
+
+
+def test_another_applications_file_is_refused_and_left_as_it_was(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    path = tmp_path / "notes.sqlite3"
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        db.executemany("INSERT INTO notes (body) VALUES (?)", [("x",)] * 10)
+        db.commit()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    done = run_migrate("--from", str(path), "--to", postgres_url)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"cascadia-bot migrate: {path} is not the bot's database: it holds tables that are not "
+        "the bot's (notes) and no schema version. Name the bot's database instead, or a new "
+        "file name to start an empty one"
+    ]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite3"]

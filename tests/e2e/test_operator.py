@@ -13,12 +13,15 @@ import re
 import socket
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
+from bot.db.schema import load_migrations
 from bot.ops.preflight import lock_path
+from bot.stores import SqliteStore
 from fakediscord import DiscordServer
 from tests.e2e.harness import REPO_ROOT, World
 
@@ -175,6 +178,100 @@ async def test_an_unusable_database_is_one_line_and_changes_nothing(
     assert lines[0].startswith("cascadia-bot: "), lines
     assert re.search(expected, lines[0]), lines[0]
     assert snapshot(folder) == before, "the refused start changed files"
+
+
+def contents(db: Path) -> tuple[str, int, dict[str, int]]:
+    """What a database holds, read without writing: its integrity check, schema version and
+    the rows of each table."""
+    uri = f"{db.resolve().as_uri()}?mode=ro&immutable=1"
+    with closing(sqlite3.connect(uri, uri=True)) as connection:
+        [(check,)] = connection.execute("PRAGMA integrity_check").fetchall()
+        [(version,)] = connection.execute("PRAGMA user_version").fetchall()
+        tables = [str(name) for (name,) in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+        )]  # fmt: skip
+        rows = {t: connection.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
+    return str(check), int(version), rows
+
+
+async def the_bots(db: Path, version: int) -> None:
+    """The bot's own database at schema ``version``, cleanly closed, with a lobby in it."""
+    async with SqliteStore.open(db, migrations=load_migrations()[:version]) as store:
+        if version == len(load_migrations()):
+            await store.create_lobby(1, 2, 3, "Ada", "A")
+
+
+def set_version(db: Path, version: int) -> None:
+    with closing(sqlite3.connect(db)) as connection:
+        connection.execute(f"PRAGMA user_version = {version:d}")
+        connection.commit()
+
+
+async def _newer(folder: Path) -> Path:
+    db = folder / "cascadia.sqlite3"
+    await the_bots(db, len(load_migrations()))
+    set_version(db, 99)
+    return db
+
+
+async def _another_application(folder: Path) -> Path:
+    db = folder / "cascadia.sqlite3"
+    with closing(sqlite3.connect(db)) as connection:
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+        connection.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        connection.executemany("INSERT INTO notes (body) VALUES (?)", [("x" * 500,)] * 50)
+        connection.commit()
+    return db
+
+
+async def _set_back(folder: Path) -> Path:
+    """A backup put back whose version was set back by hand: the next migration's table is
+    there already (it used to fail on it with a traceback)."""
+    db = folder / "cascadia.sqlite3"
+    await the_bots(db, len(load_migrations()))
+    set_version(db, len(load_migrations()) - 1)
+    return db
+
+
+SCHEMA_MISTAKES: dict[str, tuple[Callable[[Path], Awaitable[Path]], str]] = {
+    "a newer schema": (
+        _newer,
+        r"cascadia\.sqlite3 was written by a newer version of the bot \(schema version 99, "
+        r"this one knows 12\): run that version on it, or restore a backup made by this one$",
+    ),
+    "another application's database": (
+        _another_application,
+        r"cascadia\.sqlite3 is not the bot's database: it holds tables that are not the bot's "
+        r"\(notes, users\) and no schema version\. Name the bot's database instead",
+    ),
+    "a version its tables disagree with": (
+        _set_back,
+        r"cascadia\.sqlite3 is not a database of the bot as its version says: its schema version "
+        r"is 11, but it is not made as that version is \(table packed_moves of a later version\)"
+        r"\. Restore a backup",
+    ),
+}
+
+
+@pytest.mark.parametrize("mistake", list(SCHEMA_MISTAKES))
+async def test_a_database_the_bot_cannot_take_is_refused_before_discord(
+    tmp_path: Path, mistake: str
+) -> None:
+    make, expected = SCHEMA_MISTAKES[mistake]
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    db = await make(folder)
+    before, held = snapshot(folder), contents(db)
+    status, lines = await run_bot(db)
+    assert status == 2, (status, lines)
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("cascadia-bot: "), lines
+    assert re.search(expected, lines[0]), lines[0]
+    # Nothing created beside it (no -wal, -shm or .lock) and nothing in it changed.
+    assert snapshot(folder) == before, "the refused start changed files"
+    assert contents(db) == held
+    assert held[0] == "ok"
 
 
 async def test_a_second_bot_on_the_same_database_is_refused(world: World) -> None:
