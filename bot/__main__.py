@@ -34,10 +34,10 @@ import discord
 from bot import migrate
 from bot.app import Application
 from bot.db import backup
-from bot.db.errors import StoreError
+from bot.db.errors import DatabaseTooNew, MigrationFailed, StoreError
 from bot.db.schema import load_migrations, refuse_at_start
 from bot.ops import allocator
-from bot.ops.clock import clock_for
+from bot.ops.clock import Clock, clock_for
 from bot.ops.config import ConfigError, Settings
 from bot.ops.preflight import DatabaseLock, StartupError, check_database, check_postgres
 from bot.ops.redact import Redactor
@@ -46,7 +46,7 @@ from bot.ratings import ratings_main
 from bot.shell.client import CascadiaBot
 from bot.shell.errors import LateSuggestions
 from bot.shell.reach import wait_until_reachable
-from bot.stores import open_store
+from bot.stores import Store, open_store
 
 log = logging.getLogger("bot")
 
@@ -57,14 +57,21 @@ def discord_client(app: Application, **options: Any) -> CascadiaBot:
 
 
 async def run(settings: Settings) -> None:
-    """Wait for Discord, open the store and run the bot on it until it is closed (by a signal
-    or an error)."""
-    await wait_until_reachable(settings.api_base or discord.http.Route.BASE)
+    """Open the store (migrating it), wait for Discord and run the bot on the store until it
+    is closed (by a signal or an error)."""
     now = clock_for(settings.clock_file)
     if settings.clock_file is not None:
         log.warning("test clock: moved by the seconds in %s", settings.clock_file)
+    # The store first: a migration that fails says so at once, not once Discord answers.
+    async with open_store(settings.database, now=now) as store:
+        await wait_until_reachable(settings.api_base or discord.http.Route.BASE)
+        await serve(settings, store, now)
+
+
+async def serve(settings: Settings, store: Store, now: Clock) -> None:
+    """Run the application and its Discord client on the open ``store`` until the client is
+    closed."""
     async with (
-        open_store(settings.database, now=now) as store,
         Application(settings, store, now=now) as app,
         discord_client(app) as bot,
     ):
@@ -152,6 +159,13 @@ def main() -> None:
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN")
         raise SystemExit(1) from None
+    except (DatabaseTooNew, MigrationFailed) as error:
+        # The database as it was found, like the checks above: exit 2, one line, and no lock
+        # file left behind by this start.
+        log.error("cannot use the database %s: %s", describe(settings.database), error)
+        if lock is not None:
+            lock.abandon()
+        raise SystemExit(2) from None
     except StoreError as error:
         log.error("cannot use the database %s: %s", describe(settings.database), error)
         raise SystemExit(1) from None

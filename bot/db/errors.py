@@ -56,6 +56,38 @@ class SchemaMismatch(StoreError):
 
 
 @dataclass(eq=False)
+class MigrationFailed(StoreError):
+    """A migration raised: its transaction was rolled back, and the database stays at
+    ``version``, with ``applied`` migrations of this run committed before it."""
+
+    number: int
+    name: str
+    detail: str
+    """The driver's words."""
+    version: int
+    applied: int
+
+    def __str__(self) -> str:
+        if self.applied:
+            first = self.version - self.applied + 1
+            before = (
+                f"migration {first:04d} before it was"
+                if self.applied == 1
+                else f"migrations {first:04d} to {self.version:04d} before it were"
+            )
+            kept = (
+                f"it was rolled back, but {before} applied: the database is at schema "
+                f"version {self.version}"
+            )
+        else:
+            kept = f"nothing was changed: the database is still at schema version {self.version}"
+        return (
+            f"migration {self.number:04d} ({self.name}) failed: {self.detail}; {kept}. Restore a "
+            "backup made by this version of the bot, or keep the file as it is and report the error"
+        )
+
+
+@dataclass(eq=False)
 class NotFound(StoreError, LookupError):
     """No row with that id."""
 

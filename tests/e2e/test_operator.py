@@ -274,6 +274,39 @@ async def test_a_database_the_bot_cannot_take_is_refused_before_discord(
     assert held[0] == "ok"
 
 
+async def test_a_migration_that_fails_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    """A database at schema version 1 with an outbox row whose game is gone (written with
+    foreign keys off): the migration that rebuilds the outbox fails on it."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    db = folder / "cascadia.sqlite3"
+    await the_bots(db, 1)
+    with closing(sqlite3.connect(db)) as connection:
+        connection.execute(
+            "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
+            " updated_at, revision) VALUES (1, 2, 'lobby', 3, 'A', 't', 't', 1)"
+        )
+        connection.executemany(
+            "INSERT INTO outbox (game_id, channel_id, kind, payload, created_at)"
+            " VALUES (?, 2, 'lobby', '{}', 't')",
+            [(1,), (7,)],
+        )
+        connection.commit()
+    before, held = snapshot(folder), contents(db)
+    status, lines = await run_bot(db)
+    assert status == 2, (status, lines)
+    assert len(lines) == 1, lines
+    assert " ERROR   bot: cannot use the database " in lines[0], lines
+    assert lines[0].endswith(
+        "migration 0002 (outbox_snapshots) failed: FOREIGN KEY constraint failed; nothing was "
+        "changed: the database is still at schema version 1. Restore a backup made by this "
+        "version of the bot, or keep the file as it is and report the error"
+    ), lines
+    assert contents(db) == held == ("ok", 1, {"games": 1, "seats": 0, "moves": 0, "outbox": 2,
+                                              "sqlite_sequence": 2})  # fmt: skip
+    assert snapshot(folder) == before, "the refused start changed files"
+
+
 async def test_a_second_bot_on_the_same_database_is_refused(world: World) -> None:
     db = world.bot.db_path
     env = {**world.server.env(), "CASCADIA_GUILD_ID": str(world.guild)}
@@ -311,9 +344,14 @@ async def test_an_unreachable_discord_is_one_line_then_retried_until_it_answers(
     assert process.stdout is not None
     server = DiscordServer()
     try:
+        # The database is opened (and made) first: its migrations are logged before.
+        opened: list[str] = []
         async with asyncio.timeout(RUN_TIMEOUT):
-            first = (await process.stdout.readline()).decode()
-        assert "cannot reach Discord" in first, first
+            while "cannot reach Discord" not in (
+                first := (await process.stdout.readline()).decode()
+            ):
+                assert "applied migration" in first, first
+                opened.append(first)
         assert "DISCORD_API_BASE" in first, first
         assert process.returncode is None, "the bot exited instead of retrying"
         await server.start(port=port)
@@ -328,6 +366,6 @@ async def test_an_unreachable_discord_is_one_line_then_retried_until_it_answers(
             process.terminate()
         rest, _ = await process.communicate()
         await server.close()
-    lines = [first, *rest.decode(errors="replace").splitlines()]
+    lines = [*opened, first, *rest.decode(errors="replace").splitlines()]
     assert not [line for line in lines if "Traceback" in line or "ERROR" in line], lines
     assert sum("cannot reach Discord" in line for line in lines) == 1, lines

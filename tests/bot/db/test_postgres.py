@@ -17,7 +17,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.db.errors import DatabaseTooNew, StoreError
+from bot.db.errors import DatabaseTooNew, MigrationFailed, StoreError
 from bot.db.schema import Migration, load_migrations
 from bot.ops.target import describe, is_postgres_url, safe_url
 from bot.stores import PostgresStore, SqliteStore, open_store
@@ -107,8 +107,9 @@ async def test_a_failing_migration_leaves_the_last_good_version(postgres_url: st
         name="broken",
         sql="CREATE TABLE extra (x integer);\nCREATE TABLE games (y integer);\n",
     )
-    with pytest.raises(asyncpg.DuplicateTableError):
+    with pytest.raises(MigrationFailed, match='relation "games" already exists') as failed:
         await PostgresStore.connect(postgres_url, migrations=[*shipped, broken])
+    assert isinstance(failed.value.__cause__, asyncpg.DuplicateTableError)
     assert await scalar(postgres_url, "SELECT version FROM schema_version") == len(shipped)
     assert await scalar(postgres_url, "SELECT to_regclass('extra') IS NULL") is True
     async with PostgresStore.open(postgres_url) as store:

@@ -1,5 +1,6 @@
-"""What a database is made of, checked against its schema version before anything migrates
-it."""
+"""What a database is made of, checked against its schema version before anything migrates it,
+and a migration that fails: rolled back, and said in one sentence of what failed, where the
+database stands and what to do."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.db.errors import DatabaseTooNew, ForeignDatabase, SchemaMismatch
-from bot.db.schema import check_schema, load_migrations
-from bot.stores import SqliteStore
+from bot.db.errors import DatabaseTooNew, ForeignDatabase, MigrationFailed, SchemaMismatch
+from bot.db.schema import Migration, check_schema, load_migrations
+from bot.ops.target import is_postgres_url
+from bot.stores import PostgresStore, SqliteStore
 
 KNOWN = len(load_migrations())
 V2 = Path(__file__).parent / "data" / "v2.sqlite3"
@@ -68,3 +70,26 @@ async def test_the_operators_own_tables_beside_the_bots_are_let_be(tmp_path: Pat
         db.execute("CREATE INDEX games_by_host ON games (host_id)")
         db.commit()
     assert checked(path) == KNOWN
+
+
+async def test_a_failed_migration_says_what_was_applied_before_it(database: str) -> None:
+    postgres = is_postgres_url(database)
+    shipped = load_migrations("postgres" if postgres else "sqlite")
+    kind = PostgresStore if postgres else SqliteStore
+    async with kind.open(database, migrations=shipped[:1]) as store:
+        assert await store.schema_version() == 1
+    broken = Migration(3, "broken", "CREATE TABLE games (id INTEGER);\n")
+    with pytest.raises(MigrationFailed) as failed:
+        async with kind.open(database, migrations=[*shipped[:2], broken]):
+            pass
+    assert (failed.value.number, failed.value.version, failed.value.applied) == (3, 2, 1)
+    message = str(failed.value)
+    assert message.startswith("migration 0003 (broken) failed: ")
+    assert "already exists" in message
+    assert (
+        "it was rolled back, but migration 0002 before it was applied: the database is at "
+        "schema version 2. Restore a backup made by this version of the bot" in message
+    )
+    assert "\n" not in message
+    async with kind.open(database, migrations=shipped[:2]) as store:
+        assert await store.schema_version() == 2
