@@ -25,7 +25,7 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.ops.target import passwords, safe_url, url_problem
+from bot.ops.target import hide_passwords, safe_url, url_problem
 
 try:
     import fcntl
@@ -228,7 +228,7 @@ def check_postgres(
     problem = url_problem(url)
     if problem is not None:
         raise StartupError(
-            f"{name} is not a usable PostgreSQL URL ({shown}): {_without(url, problem)}"
+            f"{name} is not a usable PostgreSQL URL ({shown}): {hide_passwords(problem, url)}"
         )
     try:
         version = asyncio.run(_connect_once(url, seconds=timeout))
@@ -243,7 +243,7 @@ def check_postgres(
         ) from None
     except asyncpg.PostgresError as error:
         raise StartupError(
-            f"PostgreSQL refused the bot at {name} ({shown}): {_without(url, str(error))}"
+            f"PostgreSQL refused the bot at {name} ({shown}): {hide_passwords(str(error), url)}"
         ) from None
     except TimeoutError:
         raise StartupError(
@@ -257,7 +257,7 @@ def check_postgres(
         ) from None
     except (ValueError, OverflowError, asyncpg.InterfaceError) as error:
         raise StartupError(
-            f"{name} is not a usable PostgreSQL URL ({shown}): {_without(url, str(error))}"
+            f"{name} is not a usable PostgreSQL URL ({shown}): {hide_passwords(str(error), url)}"
         ) from None
 
     if known_version is not None and version > known_version:
@@ -278,11 +278,3 @@ async def _connect_once(url: str, *, seconds: float) -> int:
         return 0
     finally:
         await connection.close()
-
-
-def _without(url: str, text: str) -> str:
-    """``text`` with every password of the connection blotted out, should a message quote
-    one."""
-    for password in sorted(passwords(url), key=len, reverse=True):
-        text = text.replace(password, "***")
-    return text

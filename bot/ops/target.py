@@ -121,6 +121,19 @@ def passwords(url: str | None, env: Mapping[str, str] | None = None) -> tuple[st
     return tuple(dict.fromkeys(secret for secret in found if secret))
 
 
+def hide_passwords(text: str, url: str) -> str:
+    """``text`` (a driver's error message, say) with every password of ``url``'s connection
+    replaced by ``***``, should it quote one."""
+    for password in sorted(passwords(url), key=len, reverse=True):
+        text = text.replace(password, MASK)
+    return text
+
+
+def has_password(url: str) -> bool:
+    """Whether ``url`` itself carries a password (``user:password@`` or ``?password=``)."""
+    return bool(passwords(url, {}))
+
+
 def describe(target: str | os.PathLike[str]) -> str:
     """How to name the database in a log line or an error: a path, or a URL without its
     password."""
