@@ -26,7 +26,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import discord
@@ -38,9 +38,9 @@ from bot.db.errors import DatabaseTooNew, MigrationFailed, StoreError
 from bot.db.schema import load_migrations, refuse_at_start
 from bot.ops import allocator
 from bot.ops.clock import Clock, clock_for
-from bot.ops.config import ConfigError, Settings
+from bot.ops.config import ConfigError, Settings, database_from_env
 from bot.ops.preflight import DatabaseLock, StartupError, check_database, check_postgres
-from bot.ops.redact import Redactor
+from bot.ops.redact import Redactor, redact_uncaught
 from bot.ops.target import describe, passwords
 from bot.ratings import ratings_main
 from bot.shell.client import CascadiaBot
@@ -113,10 +113,20 @@ def configure_logging(level_name: str, *, secrets: Iterable[str] = ()) -> None:
     logging.getLogger("aiosqlite").setLevel(max(level, logging.INFO))
 
 
+def secrets_given(arguments: Sequence[str]) -> list[str]:
+    """The secrets this process is given, as its settings would read them: the token, the
+    passwords of ``CASCADIA_DB`` and ``PGPASSWORD``, and those of a URL among ``arguments``
+    (``migrate --to``)."""
+    found = [os.environ.get("DISCORD_TOKEN", "").strip(), *passwords(database_from_env())]
+    return found + [secret for argument in arguments for secret in passwords(argument, {})]
+
+
 def main() -> None:
     """The console entry point; exits with status 2 on bad settings or an unusable database,
     1 on a fatal error."""
     arguments = sys.argv[1:]
+    # Whatever fails from here on, its text passes the redactor on its way to standard error.
+    redact_uncaught(Redactor(secrets_given(arguments)))
     if arguments[:1] == ["migrate"]:
         raise SystemExit(migrate.main(arguments[1:]))
     if arguments[:1] == ["backup"]:
@@ -168,6 +178,10 @@ def main() -> None:
         raise SystemExit(2) from None
     except StoreError as error:
         log.error("cannot use the database %s: %s", describe(settings.database), error)
+        raise SystemExit(1) from None
+    except Exception:
+        # Through the log, whose handlers mask the secrets, never straight to stderr.
+        log.critical("the bot stopped on an unexpected error", exc_info=True)
         raise SystemExit(1) from None
     finally:
         if lock is not None:

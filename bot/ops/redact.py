@@ -12,14 +12,19 @@ carry that token). :class:`Redactor`, a filter on the log's handlers, replaces w
   ``&password=``) parameter.
 
 The whole line is redacted, with the text of its exception and stack, before any handler
-writes it.
+writes it. :func:`redact_uncaught` does the same for what Python itself writes to standard
+error: an exception nothing caught, in any thread, or one it could not raise.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import sys
+import threading
+import traceback
 from collections.abc import Iterable
+from types import TracebackType
 
 MASK = "***"
 
@@ -75,3 +80,34 @@ class Redactor(logging.Filter):
 def _masked(match: re.Match[str]) -> str:
     tail = match.group(2) if match.re.groups > 1 else ""
     return f"{match.group(1)}{MASK}{tail}"
+
+
+def redact_uncaught(redactor: Redactor) -> None:
+    """Have Python write an uncaught exception (in the main thread or another) and an
+    exception it could not raise (``sys.unraisablehook``) to standard error through
+    ``redactor``, as the log's lines are: their text may quote a secret."""
+
+    def write(text: str) -> None:
+        sys.stderr.write(redactor.redact(text))
+        sys.stderr.flush()
+
+    def uncaught(
+        kind: type[BaseException], error: BaseException, trace: TracebackType | None
+    ) -> None:
+        write("".join(traceback.format_exception(kind, error, trace)))
+
+    def in_thread(args: threading.ExceptHookArgs) -> None:
+        if args.exc_type is SystemExit:
+            return
+        name = args.thread.name if args.thread is not None else "a thread"
+        trace = traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback)
+        write(f"Exception in thread {name}:\n{''.join(trace)}")
+
+    def unraisable(args: sys.UnraisableHookArgs) -> None:
+        where = f"{args.err_msg or 'Exception ignored in'}: {args.object!r}"
+        trace = traceback.format_exception(args.exc_type, args.exc_value, args.exc_traceback)
+        write(f"{where}\n{''.join(trace)}")
+
+    sys.excepthook = uncaught
+    threading.excepthook = in_thread
+    sys.unraisablehook = unraisable
