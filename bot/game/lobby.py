@@ -4,8 +4,6 @@ host on. A part of the game service (see :mod:`bot.game.kernel`).
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.game import messages
 from bot.game.computers import COMPUTER_PLAYERS, computer_name
 from bot.game.errors import (
@@ -20,6 +18,7 @@ from bot.game.kernel import GameKernel, LoadedGame
 from bot.game.outbox import Announcement, Picture
 from bot.game.records import state_text
 from bot.game.rows import CommitResult, GameStatus
+from bot.ops.locks import KeyedLocks
 from engine import MAX_PLAYERS, CardSet, InvalidInput, new_game
 
 MAX_OPEN_LOBBIES = 5
@@ -40,7 +39,8 @@ class Lobby:
     def __init__(self, kernel: GameKernel) -> None:
         self.kernel = kernel
         self.store = kernel.store
-        self._openers: dict[int, asyncio.Lock] = {}
+        self.openers: KeyedLocks[int] = KeyedLocks()
+        """One opening at a time per member (a lock only while they are opening one)."""
 
     async def open_lobby(
         self, *, guild_id: int, channel_id: int, user_id: int, name: str, cards: str | None
@@ -49,7 +49,7 @@ class Lobby:
         if they host :data:`MAX_OPEN_LOBBIES` lobbies in this server already."""
         cards = parse_cards(cards)
         # One opening at a time per member, so that a burst of them cannot pass the count.
-        async with self._openers.setdefault(user_id, asyncio.Lock()):
+        async with self.openers.hold(user_id):
             hosted = await self.store.games_for_user(user_id, statuses=(GameStatus.LOBBY,))
             mine = [g for g in hosted if g.game.host_id == user_id and g.game.guild_id == guild_id]
             if len(mine) >= MAX_OPEN_LOBBIES:

@@ -609,11 +609,14 @@ async def test_a_member_may_have_five_lobbies_open_in_a_server(service: GameServ
     assert len(refused) == 3
     assert all(isinstance(r, TooManyLobbies) for r in refused), refused
     assert "5 lobbies open in this server" in str(refused[0])
+    # The burst over, no member's lock is kept.
+    assert len(service.lobby.openers) == 0
     # Another server, and another member, are counted apart.
     await service.lobby.open_lobby(
         guild_id=GUILD + 1, channel_id=99, user_id=ADA, name="a", cards=None
     )
     await service.lobby.open_lobby(guild_id=GUILD, channel_id=98, user_id=BOB, name="b", cards=None)
+    assert len(service.lobby.openers) == 0
     # Starting one frees a place.
     first = next(r for r in opened if isinstance(r, LoadedGame))
     await service.lobby.join(first.game.id, user_id=BOB, name="b")
