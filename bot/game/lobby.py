@@ -12,6 +12,7 @@ from bot.game.errors import (
     NoComputer,
     NotHost,
     NotInLobby,
+    RevisionConflict,
     TooManyLobbies,
 )
 from bot.game.kernel import GameKernel, LoadedGame
@@ -23,6 +24,8 @@ from engine import MAX_PLAYERS, CardSet, InvalidInput, new_game
 
 MAX_OPEN_LOBBIES = 5
 """How many lobbies one member may have open in one server at a time."""
+START_TRIES = 3
+"""How often a start is tried on the lobby read afresh when its seats changed meanwhile."""
 
 
 def parse_cards(text: str | None) -> str:
@@ -120,8 +123,24 @@ class Lobby:
         await self.store.set_lobby_message(game_id, message_id)
 
     async def start(self, game_id: int, *, user_id: int) -> CommitResult:
-        """The host starts the game with the seated players, and the first player is called."""
-        loaded = await self.kernel.game_by_id(game_id)
+        """The host starts the game with the seated players, and the first player is called.
+
+        A seat taken or given up between reading the lobby and starting it (a Join pressed a
+        moment before Start) does not turn the host away: the lobby is read again, the host
+        and its status checked again, and the game starts with the seats as they then are.
+        Only a lobby that keeps changing under it, :data:`START_TRIES` times, is
+        :class:`RevisionConflict`."""
+        tries = START_TRIES
+        while True:
+            loaded = await self.kernel.game_by_id(game_id)
+            try:
+                return await self._start(loaded, user_id=user_id)
+            except RevisionConflict:
+                tries -= 1
+                if tries == 0:
+                    raise
+
+    async def _start(self, loaded: LoadedGame, *, user_id: int) -> CommitResult:
         game = loaded.game
         if user_id != game.host_id:
             raise NotHost("start the game")
