@@ -116,6 +116,21 @@ def check_database(db_path: Path, *, contents: Contents | None = None) -> Databa
     return lock
 
 
+def check_existing(db_path: Path, *, contents: Contents | None = None) -> None:
+    """Check an existing database a bot may be running on, without its lock (a command such
+    as ``cascadia-bot ratings``): the file is there, a SQLite database the process may read
+    and write, undamaged, holding what ``contents`` checks. Raises :class:`StartupError`,
+    creating no file, when it is not."""
+    if not db_path.exists():
+        raise StartupError(
+            f"the database {db_path} does not exist: point CASCADIA_DB at the bot's database"
+        )
+    if db_path.is_dir():
+        raise StartupError(f"CASCADIA_DB ({db_path}) is a directory: point it at the database")
+    _check_file(db_path)
+    _check_integrity(db_path, contents)
+
+
 def lock_database(db_path: Path) -> DatabaseLock:
     """Take the lock of ``db_path`` alone, without checking the file (which may be damaged or
     absent: ``cascadia-bot restore`` replaces it); raises :class:`DatabaseInUse` while a bot
