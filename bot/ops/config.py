@@ -275,8 +275,14 @@ def _url(get: Callable[[str], str | None], name: str, schemes: tuple[str, ...]) 
     value = get(name)
     if value is None:
         return None
-    parts = urlsplit(value)
-    if parts.scheme not in schemes or not parts.netloc:
+    try:
+        parts = urlsplit(value)
+        # Reading the port checks it: one out of range (or not a number) raises, as does an
+        # unclosed IPv6 host in urlsplit.
+        usable = parts.scheme in schemes and bool(parts.netloc) and parts.port != 0
+    except ValueError:
+        usable = False
+    if not usable:
         raise ConfigError(
             f"{name} must be a {' or '.join(schemes)} URL such as "
             f"{schemes[0]}://127.0.0.1:8080/..., not {value!r}"
