@@ -26,27 +26,27 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
-from urllib.parse import urlsplit
 
 import discord
 
 from bot import migrate
 from bot.app import Application
 from bot.db import backup
-from bot.db.errors import StoreError
+from bot.db.errors import DatabaseTooNew, MigrationFailed, StoreError
+from bot.db.schema import load_migrations, refuse_at_start
 from bot.ops import allocator
-from bot.ops.clock import clock_for
-from bot.ops.config import ConfigError, Settings
+from bot.ops.clock import Clock, clock_for
+from bot.ops.config import ConfigError, Settings, database_from_env
 from bot.ops.preflight import DatabaseLock, StartupError, check_database, check_postgres
-from bot.ops.redact import Redactor
-from bot.ops.target import describe
+from bot.ops.redact import Redactor, redact_uncaught
+from bot.ops.target import describe, passwords
 from bot.ratings import ratings_main
 from bot.shell.client import CascadiaBot
 from bot.shell.errors import LateSuggestions
 from bot.shell.reach import wait_until_reachable
-from bot.stores import open_store
+from bot.stores import Store, open_store
 
 log = logging.getLogger("bot")
 
@@ -57,14 +57,21 @@ def discord_client(app: Application, **options: Any) -> CascadiaBot:
 
 
 async def run(settings: Settings) -> None:
-    """Wait for Discord, open the store and run the bot on it until it is closed (by a signal
-    or an error)."""
-    await wait_until_reachable(settings.api_base or discord.http.Route.BASE)
+    """Open the store (migrating it), wait for Discord and run the bot on the store until it
+    is closed (by a signal or an error)."""
     now = clock_for(settings.clock_file)
     if settings.clock_file is not None:
         log.warning("test clock: moved by the seconds in %s", settings.clock_file)
+    # The store first: a migration that fails says so at once, not once Discord answers.
+    async with open_store(settings.database, now=now) as store:
+        await wait_until_reachable(settings.api_base or discord.http.Route.BASE)
+        await serve(settings, store, now)
+
+
+async def serve(settings: Settings, store: Store, now: Clock) -> None:
+    """Run the application and its Discord client on the open ``store`` until the client is
+    closed."""
     async with (
-        open_store(settings.database, now=now) as store,
         Application(settings, store, now=now) as app,
         discord_client(app) as bot,
     ):
@@ -106,10 +113,20 @@ def configure_logging(level_name: str, *, secrets: Iterable[str] = ()) -> None:
     logging.getLogger("aiosqlite").setLevel(max(level, logging.INFO))
 
 
+def secrets_given(arguments: Sequence[str]) -> list[str]:
+    """The secrets this process is given, as its settings would read them: the token, the
+    passwords of ``CASCADIA_DB`` and ``PGPASSWORD``, and those of a URL among ``arguments``
+    (``migrate --to``)."""
+    found = [os.environ.get("DISCORD_TOKEN", "").strip(), *passwords(database_from_env())]
+    return found + [secret for argument in arguments for secret in passwords(argument, {})]
+
+
 def main() -> None:
     """The console entry point; exits with status 2 on bad settings or an unusable database,
     1 on a fatal error."""
     arguments = sys.argv[1:]
+    # Whatever fails from here on, its text passes the redactor on its way to standard error.
+    redact_uncaught(Redactor(secrets_given(arguments)))
     if arguments[:1] == ["migrate"]:
         raise SystemExit(migrate.main(arguments[1:]))
     if arguments[:1] == ["backup"]:
@@ -135,14 +152,13 @@ def main() -> None:
         settings = Settings.from_env()
         lock: DatabaseLock | None = None
         if settings.db_url is None:
-            lock = check_database(settings.db_path)
+            lock = check_database(settings.db_path, contents=refuse_at_start)
         else:
-            check_postgres(settings.db_url)
+            check_postgres(settings.db_url, known_version=len(load_migrations("postgres")))
     except (ConfigError, StartupError) as error:
         print(f"cascadia-bot: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    password = urlsplit(settings.db_url).password if settings.db_url is not None else None
-    configure_logging(settings.log_level, secrets=(settings.token, password or ""))
+    configure_logging(settings.log_level, secrets=(settings.token, *passwords(settings.db_url)))
     # Before any thread starts: the arenas are set as threads first allocate.
     tuned = allocator.tune()
     log.debug("allocator settings: %s", ", ".join(tuned) or "the C library's own")
@@ -153,8 +169,19 @@ def main() -> None:
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN")
         raise SystemExit(1) from None
+    except (DatabaseTooNew, MigrationFailed) as error:
+        # The database as it was found, like the checks above: exit 2, one line, and no lock
+        # file left behind by this start.
+        log.error("cannot use the database %s: %s", describe(settings.database), error)
+        if lock is not None:
+            lock.abandon()
+        raise SystemExit(2) from None
     except StoreError as error:
         log.error("cannot use the database %s: %s", describe(settings.database), error)
+        raise SystemExit(1) from None
+    except Exception:
+        # Through the log, whose handlers mask the secrets, never straight to stderr.
+        log.critical("the bot stopped on an unexpected error", exc_info=True)
         raise SystemExit(1) from None
     finally:
         if lock is not None:

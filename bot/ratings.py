@@ -3,19 +3,27 @@ none yet, then every league's ratings computed again from them (see :mod:`bot.st
 
 Safe while the bot runs: each game's results are written once, and a game finishing during the
 rebuild is rated by the bot as usual (the rebuild may then have to be run again to include it
-in the order it finished).
+in the order it finished). The database is checked first as the bot checks it at start (but
+without its lock): a missing file, another application's or a newer bot's database is one line,
+exit 2, nothing created or changed.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+
+import asyncpg
 
 from bot.db.errors import StoreError
+from bot.db.schema import load_migrations, refuse_at_start
 from bot.ops.config import database_from_env
-from bot.ops.target import describe
+from bot.ops.preflight import StartupError, check_existing, check_postgres
+from bot.ops.target import describe, hide_passwords, is_postgres_url
 from bot.standings.league import rebuild_ratings
 from bot.standings.service import backfill_results
 from bot.stores import open_store
@@ -45,9 +53,19 @@ def ratings_main(arguments: Sequence[str]) -> int:
     parser.parse_args(arguments)
     database = database_from_env()
     try:
+        # The checks of a start, without the lock: the bot may be running on the database.
+        if is_postgres_url(database):
+            check_postgres(database, known_version=len(load_migrations("postgres")))
+        else:
+            check_existing(Path(database), contents=refuse_at_start)
+    except StartupError as error:
+        print(f"cascadia-bot ratings: {error}", file=sys.stderr)
+        return 2
+    try:
         said = asyncio.run(rebuild(database))
-    except StoreError as error:
-        print(f"cascadia-bot ratings: {describe(database)}: {error}", file=sys.stderr)
+    except (StoreError, sqlite3.Error, asyncpg.PostgresError, OSError) as error:
+        said = hide_passwords(str(error), database)
+        print(f"cascadia-bot ratings: {describe(database)}: {said}", file=sys.stderr)
         return 2
     print(f"{describe(database)}: {said}")
     return 0

@@ -30,6 +30,7 @@ from bot.game.errors import NoGame
 from bot.shell.buttons import ActionButton
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
+from bot.shell.permissions import manages_game_channel
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -95,14 +96,15 @@ class HandOverButton(_IdButton, template=r"cascadia:computer:(?P<first>[0-9]+):(
         return texts.hand_over_button(first, second)
 
     async def act(self, interaction: Interaction) -> None:
-        """Hand the seat over if the presser is the host (or manages the channel)."""
+        """Hand the seat over if the presser is the host (or manages the game's channel)."""
         bot = interaction.client
+        game = (await bot.service.game_by_id(self.first)).game
         result = await bot.part(Attendance).hand_over(
             self.first,
             self.second,
             user_id=interaction.user.id,
             name=interaction.user.display_name,
-            can_manage=interaction.permissions.manage_channels,
+            can_manage=manages_game_channel(interaction, game),
         )
         await bot.announce(result.outbox_ids)
         await interaction.followup.send(

@@ -9,6 +9,7 @@ import discord
 from bot.attendance.service import Attendance
 from bot.shell.buttons import GameButton, Question
 from bot.shell.client import CascadiaBot
+from bot.shell.permissions import manages_game_channel
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -41,15 +42,16 @@ class SkipTurnButton(
 
     async def act(self, interaction: Interaction) -> None:
         """Skip the turn, if it is still to be played and the presser (still) may: the host,
-        or Manage Channels now."""
+        or Manage Channels in the game's channel now."""
         await interaction.response.defer()
         bot = interaction.client
+        game = (await bot.service.game_by_id(self.game_id)).game
         result = await bot.part(Attendance).skip(
             self.game_id,
             self.turn,
             user_id=interaction.user.id,
             name=interaction.user.display_name,
-            can_manage=interaction.permissions.manage_channels,
+            can_manage=manages_game_channel(interaction, game),
         )
         await bot.announce(result.outbox_ids)
         await interaction.edit_original_response(

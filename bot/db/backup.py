@@ -9,9 +9,9 @@ its name. It prints the counts of games and moves.
 
 ``cascadia-bot restore --from FILE`` puts a backup in place of the database (:func:`restore`):
 it takes the database's lock first (so it refuses while a bot runs on it), checks the file (a
-SQLite database, ``integrity_check`` ok, a schema version this code knows), copies it beside
-the database, keeps the old database aside under a name it prints, and renames the copy over
-the database in one step.
+SQLite database, ``integrity_check`` ok, a schema version this code knows and the tables of
+that version), copies it beside the database, keeps the old database aside under a name it
+prints, and renames the copy over the database in one step.
 
 With ``CASCADIA_BACKUP_DIR`` set, the bot writes such a backup itself every
 ``CASCADIA_BACKUP_HOURS`` (:class:`Backups`), in a thread, and keeps the newest
@@ -35,9 +35,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
-from bot.db.schema import load_migrations
+from bot.db.errors import DatabaseTooNew, ForeignDatabase, SchemaMismatch
+from bot.db.schema import check_schema
 from bot.ops.config import database_from_env
 from bot.ops.preflight import (
     SQLITE_HEADER,
@@ -46,7 +46,7 @@ from bot.ops.preflight import (
     lock_database,
     lock_path,
 )
-from bot.ops.target import is_postgres_url
+from bot.ops.target import is_postgres_url, without_password
 
 log = logging.getLogger(__name__)
 
@@ -130,12 +130,8 @@ def inspect(path: Path) -> Contents:
     and count its games and moves; raises :class:`BackupError` when it is damaged or not the
     bot's."""
     _check_sqlite(path, "the file")
-    journal = path.with_name(path.name + "-wal").exists()
-    # "immutable" keeps SQLite from creating -wal and -shm files beside a file that has none,
-    # which also lets a backup be checked on a read-only disk.
-    uri = f"{path.resolve().as_uri()}?mode=ro{'' if journal else '&immutable=1'}"
     try:
-        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+        with contextlib.closing(sqlite3.connect(_read_only(path), uri=True)) as db:
             found = [str(row[0]) for row in db.execute("PRAGMA integrity_check")]
             if found != ["ok"]:
                 more = f", and {len(found) - 1} more problems" if len(found) > 1 else ""
@@ -190,7 +186,7 @@ def restore(source: Path, target: Path, *, now: datetime | None = None) -> Resto
         raise BackupError(str(error)) from None
     try:
         contents = inspect(source)
-        _check_version(source, contents.version)
+        _check_schema(source, contents.version)
         restored = _replace(source, target, contents, now or datetime.now(UTC))
     except BaseException:
         lock.abandon()
@@ -199,15 +195,43 @@ def restore(source: Path, target: Path, *, now: datetime | None = None) -> Resto
     return restored
 
 
-def _check_version(path: Path, version: int) -> None:
-    known = len(load_migrations())
-    if version > known:
+def _check_schema(path: Path, version: int) -> None:
+    """Refuse a backup this bot could not migrate: one from a newer bot, one without a schema
+    version, one whose tables are not those of its version (see
+    :func:`~bot.db.schema.check_schema`), or one with rows that refer to rows it lacks."""
+    try:
+        with contextlib.closing(sqlite3.connect(_read_only(path), uri=True)) as db:
+            check_schema(db)
+            # A row whose reference leads nowhere stops a migration that copies its table.
+            orphans = db.execute("PRAGMA foreign_key_check").fetchall()
+    except DatabaseTooNew as error:
         raise BackupError(
-            f"{path} was written by a newer version of the bot (schema version {version}, this "
-            f"one knows {known}): restore it with that version"
-        )
+            f"{path} was written by a newer version of the bot (schema version {error.found}, "
+            f"this one knows {error.known}): restore it with that version"
+        ) from None
+    except (ForeignDatabase, SchemaMismatch) as error:
+        raise BackupError(
+            f"{path} is not a backup of the bot's database: {error}. Pick another backup"
+        ) from None
+    except sqlite3.DatabaseError as error:
+        raise BackupError(f"{path} cannot be read as a database: {error}") from None
     if version < 1:
         raise BackupError(f"{path} is not a database of the bot: it has no schema version")
+    if orphans:
+        table, rowid, parent, _ = orphans[0]
+        more = f", and {len(orphans) - 1} more" if len(orphans) > 1 else ""
+        raise BackupError(
+            f"{path} has rows that refer to rows it lacks ({table} row {rowid} to {parent}"
+            f"{more}): it is damaged, or was put together by hand. Pick another backup"
+        )
+
+
+def _read_only(path: Path) -> str:
+    """The URI that opens ``path`` for reading only; "immutable" keeps SQLite from creating
+    -wal and -shm files beside a file that has none, which also lets a backup be checked on a
+    read-only disk."""
+    journal = path.with_name(path.name + "-wal").exists()
+    return f"{path.resolve().as_uri()}?mode=ro{'' if journal else '&immutable=1'}"
 
 
 def _replace(source: Path, target: Path, contents: Contents, now: datetime) -> Restored:
@@ -256,8 +280,7 @@ def _copy(
     _remove(target)
     if uri:
         # A backup being restored is only read: no journal files beside it.
-        journal = source.with_name(source.name + "-wal").exists()
-        name = f"{source.resolve().as_uri()}?mode=ro{'' if journal else '&immutable=1'}"
+        name = _read_only(source)
         reader = sqlite3.connect(name, uri=True, timeout=_BUSY_SECONDS, isolation_level=None)
     else:
         reader = sqlite3.connect(source, timeout=_BUSY_SECONDS, isolation_level=None)
@@ -396,15 +419,18 @@ class Backups:
 # --- the commands ------------------------------------------------------------------------------
 
 
+_PASSWORD_NOTE = (
+    "with the password in PGPASSWORD or ~/.pgpass (not on the command line: every user of "
+    "the machine can read it there)"
+)
+
+
 def _pg_command(url: str, template: str) -> str:
-    """``template`` with ``{url}`` as the URL without its password (pg_dump and pg_restore
-    ask for it, or read ``PGPASSWORD`` or ``~/.pgpass``): nothing secret is printed."""
-    parts = urlsplit(url)
-    if parts.password is not None:
-        host = parts.netloc.rpartition("@")[2]
-        user = f"{parts.username}@" if parts.username else ""
-        url = urlunsplit(parts._replace(netloc=user + host))
-    return template.replace("{url}", f"'{url}'")
+    """``template`` with ``{url}`` as the URL without its passwords (``user:password@``,
+    ``?password=``): pg_dump and pg_restore take the password from the environment
+    (``PGPASSWORD``) or ``~/.pgpass``, or ask for it, never from their command line, which
+    every user of the machine can read. Nothing secret is printed."""
+    return template.replace("{url}", f"'{without_password(url)}'")
 
 
 def backup_main(arguments: Sequence[str]) -> int:
@@ -422,7 +448,7 @@ def backup_main(arguments: Sequence[str]) -> int:
         command = _pg_command(database, f"pg_dump --format=custom --file={target} {{url}}")
         print(
             "cascadia-bot backup: CASCADIA_DB is a PostgreSQL database; back it up with "
-            f"pg_dump:\n  {command}",
+            f"pg_dump:\n  {command}\n{_PASSWORD_NOTE}",
             file=sys.stderr,
         )
         return 2
@@ -450,7 +476,7 @@ def restore_main(arguments: Sequence[str]) -> int:
         command = _pg_command(database, f"pg_restore --clean --if-exists --dbname={{url}} {source}")
         print(
             "cascadia-bot restore: CASCADIA_DB is a PostgreSQL database; restore a pg_dump "
-            f"backup with pg_restore, the bot stopped:\n  {command}",
+            f"backup with pg_restore, the bot stopped:\n  {command}\n{_PASSWORD_NOTE}",
             file=sys.stderr,
         )
         return 2

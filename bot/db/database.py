@@ -11,7 +11,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from datetime import datetime
 from typing import Any, ClassVar, Protocol, Self, TypeVar
 
-from bot.db.errors import DatabaseTooNew
+from bot.db.errors import DatabaseTooNew, MigrationFailed, StoreError
 from bot.db.schema import Dialect, Migration, check_numbering, load_migrations
 from bot.ops.clock import Clock, utc_now
 
@@ -176,19 +176,41 @@ class Database:
             await store.close()
 
     async def _migrate(self, migrations: Sequence[Migration]) -> None:
+        """Apply the migrations the database lacks, each in its own transaction.
+
+        A migration that raises is rolled back whole and becomes :class:`MigrationFailed`,
+        which says what failed and where the database stands (its traceback is logged at
+        debug level); the store's own errors (a newer database, a server gone) pass as they
+        are.
+        """
         known = len(migrations)
         current = await self._current_version()
         if current > known:
             raise DatabaseTooNew(current, known)
+        applied = 0
         for migration in migrations[current:]:
-            async with self._transaction() as db:
-                # Read again under the lock: another process may have migrated meanwhile.
-                version = await self._locked_version(db)
-                if version > known:
-                    raise DatabaseTooNew(version, known)
-                if version >= migration.version:
-                    continue
-                await self._apply(db, migration)
+            try:
+                async with self._transaction() as db:
+                    # Read again under the lock: another process may have migrated meanwhile.
+                    version = await self._locked_version(db)
+                    if version > known:
+                        raise DatabaseTooNew(version, known)
+                    if version >= migration.version:
+                        continue
+                    await self._apply(db, migration)
+            except StoreError:
+                raise
+            except Exception as error:
+                self._log.debug("migration %04d failed", migration.version, exc_info=True)
+                detail = " ".join(str(error).split()) or type(error).__name__
+                raise MigrationFailed(
+                    migration.version,
+                    migration.name,
+                    detail,
+                    version=migration.version - 1,
+                    applied=applied,
+                ) from error
+            applied += 1
             self._log.info("applied migration %04d %s", migration.version, migration.name)
 
     # --- shared reads and writes --------------------------------------------------------------

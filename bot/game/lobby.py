@@ -4,7 +4,6 @@ host on. A part of the game service (see :mod:`bot.game.kernel`).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from dataclasses import dataclass
 
@@ -24,6 +23,7 @@ from bot.game.messages import Player
 from bot.game.outbox import Announcement, Picture
 from bot.game.records import state_text
 from bot.game.rows import CommitResult, GameStatus
+from bot.ops.locks import KeyedLocks
 from engine import MAX_PLAYERS, CardSet, InvalidInput, new_game
 
 MAX_OPEN_LOBBIES = 5
@@ -41,6 +41,10 @@ class Left:
     outbox_ids: tuple[int, ...] = ()
 
 
+START_TRIES = 3
+"""How often a start is tried on the lobby read afresh when its seats changed meanwhile."""
+
+
 def parse_cards(text: str | None) -> str:
     """The stored form of the ``cards`` option: ``"random"`` or a card set's text form."""
     if text is None or text.strip().lower() in ("", "random"):
@@ -55,7 +59,8 @@ class Lobby:
     def __init__(self, kernel: GameKernel) -> None:
         self.kernel = kernel
         self.store = kernel.store
-        self._openers: dict[int, asyncio.Lock] = {}
+        self.openers: KeyedLocks[int] = KeyedLocks()
+        """One opening at a time per member (a lock only while they are opening one)."""
 
     async def open_lobby(
         self, *, guild_id: int, channel_id: int, user_id: int, name: str, cards: str | None
@@ -64,7 +69,7 @@ class Lobby:
         if they host :data:`MAX_OPEN_LOBBIES` lobbies in this server already."""
         cards = parse_cards(cards)
         # One opening at a time per member, so that a burst of them cannot pass the count.
-        async with self._openers.setdefault(user_id, asyncio.Lock()):
+        async with self.openers.hold(user_id):
             hosted = await self.store.games_for_user(user_id, statuses=(GameStatus.LOBBY,))
             mine = [g for g in hosted if g.game.host_id == user_id and g.game.guild_id == guild_id]
             if len(mine) >= MAX_OPEN_LOBBIES:
@@ -163,8 +168,24 @@ class Lobby:
         await self.store.set_lobby_message(game_id, message_id)
 
     async def start(self, game_id: int, *, user_id: int) -> CommitResult:
-        """The host starts the game with the seated players, and the first player is called."""
-        loaded = await self.kernel.game_by_id(game_id)
+        """The host starts the game with the seated players, and the first player is called.
+
+        A seat taken or given up between reading the lobby and starting it (a Join pressed a
+        moment before Start) does not turn the host away: the lobby is read again, the host
+        and its status checked again, and the game starts with the seats as they then are.
+        Only a lobby that keeps changing under it, :data:`START_TRIES` times, is
+        :class:`RevisionConflict`."""
+        tries = START_TRIES
+        while True:
+            loaded = await self.kernel.game_by_id(game_id)
+            try:
+                return await self._start(loaded, user_id=user_id)
+            except RevisionConflict:
+                tries -= 1
+                if tries == 0:
+                    raise
+
+    async def _start(self, loaded: LoadedGame, *, user_id: int) -> CommitResult:
         game = loaded.game
         if user_id != game.host_id:
             raise NotHost("start the game")

@@ -47,6 +47,7 @@ from bot.game.captions import (
 from bot.game.replays import game_pictures
 from bot.game.rows import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow
 from bot.game.store import GameStore as Store
+from bot.ops.locks import KeyedLocks
 from engine import GameRecord, GameState, Hex, score_state, state_from_json
 from render import environment_scale, render_display, render_environment, render_scores
 
@@ -325,7 +326,8 @@ class Outbox:
     claimer: Claimer = THIS_PROCESS
     """This process as it claims rows to post: only rows of its shards' guilds that no other
     process holds (see :meth:`bot.stores.Store.claim_outbox`)."""
-    _locks: dict[int, asyncio.Lock] = field(default_factory=dict, init=False)
+    _locks: KeyedLocks[int] = field(default_factory=KeyedLocks, init=False)
+    """One drain at a time per channel."""
     _retry_at: dict[int, float] = field(default_factory=dict, init=False)
     _posted: dict[int, int] = field(default_factory=dict, init=False)
     _closed: bool = field(default=False, init=False)
@@ -369,15 +371,12 @@ class Outbox:
         self._closed = True
         try:
             async with asyncio.timeout(self.close_wait):
-                for lock in list(self._locks.values()):
-                    async with lock:
-                        pass
+                await self._locks.wait_idle()
         except TimeoutError:
             log.warning("the outbox drain did not finish within %.0fs of shutdown", self.close_wait)
 
     async def _drain_channel(self, channel_id: int) -> list[int]:
-        lock = self._locks.setdefault(channel_id, asyncio.Lock())
-        async with lock:
+        async with self._locks.hold(channel_id):
             if self._closed:
                 return []
             # Read under the lock: a drain that held it may have just posted these rows.
@@ -407,6 +406,7 @@ class Outbox:
             except DirectRefused:
                 log.info("outbox %d: user %d refuses direct messages", row.id, row.channel_id)
                 await self.direct_refused(row)
+                self._retry_at.pop(row.id, None)
                 return True
             except PostRefused as error:
                 self._refused.add(row.channel_id)
@@ -425,6 +425,7 @@ class Outbox:
                     row.id,
                 )
                 await self.gone(row.channel_id)
+                self._retry_at.pop(row.id, None)
                 return False
             except DatabaseUnavailable:
                 raise  # nothing was posted; the row is tried when the database is back

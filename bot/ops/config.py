@@ -21,6 +21,10 @@ from urllib.parse import urlsplit
 from bot.ops.target import is_postgres_url
 
 DEFAULT_DB = "./cascadia.sqlite3"
+MAX_TOKEN = 256
+"""The longest ``DISCORD_TOKEN`` taken: a bot token is about 70 characters."""
+_TOKEN = re.compile(r"[A-Za-z0-9._-]+")
+"""What a bot token is made of: base64url text in three parts joined by dots."""
 DEFAULT_BACKUP_HOURS = 24.0
 _NUMBER = re.compile(r"[0-9]+")
 
@@ -98,6 +102,7 @@ class Settings:
                 "DISCORD_TOKEN is not set: put the bot token from the Discord developer portal "
                 "in the DISCORD_TOKEN environment variable"
             )
+        check_token(token)
         guild_text = get("CASCADIA_GUILD_ID")
         guild_id = None
         if guild_text is not None:
@@ -136,6 +141,26 @@ class Settings:
             backup_dir=backup_dir,
             backup_hours=backup_hours,
         )
+
+
+def check_token(token: str) -> None:
+    """Refuse (:class:`ConfigError`) a ``DISCORD_TOKEN`` that cannot be a bot token, before
+    it reaches the network (an HTTP header with a line break in it) or an error message: the
+    message says what is wrong and never quotes the token."""
+    fix = "copy the bot token again from the Discord developer portal"
+    if len(token) > MAX_TOKEN:
+        raise ConfigError(
+            f"DISCORD_TOKEN is {len(token)} characters long, and a bot token is about 70: {fix}"
+        )
+    if _TOKEN.fullmatch(token):
+        return
+    if any(char in "\r\n" for char in token):
+        what = "a line break"
+    elif any(char.isspace() for char in token):
+        what = "a space (give the token alone, without 'Bot ')"
+    else:
+        what = "characters a bot token never has (it is letters, digits, '.', '_' and '-')"
+    raise ConfigError(f"DISCORD_TOKEN holds {what}: {fix}")
 
 
 def database_from_env(env: Mapping[str, str] | None = None) -> str:
@@ -250,8 +275,14 @@ def _url(get: Callable[[str], str | None], name: str, schemes: tuple[str, ...]) 
     value = get(name)
     if value is None:
         return None
-    parts = urlsplit(value)
-    if parts.scheme not in schemes or not parts.netloc:
+    try:
+        parts = urlsplit(value)
+        # Reading the port checks it: one out of range (or not a number) raises, as does an
+        # unclosed IPv6 host in urlsplit.
+        usable = parts.scheme in schemes and bool(parts.netloc) and parts.port != 0
+    except ValueError:
+        usable = False
+    if not usable:
         raise ConfigError(
             f"{name} must be a {' or '.join(schemes)} URL such as "
             f"{schemes[0]}://127.0.0.1:8080/..., not {value!r}"

@@ -19,13 +19,13 @@ import contextlib
 import os
 import sqlite3
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import asyncpg
 
-from bot.ops.target import safe_url
+from bot.ops.target import hide_passwords, safe_url, url_problem
 
 try:
     import fcntl
@@ -74,8 +74,15 @@ def lock_path(db_path: Path) -> Path:
     return db_path.with_name(db_path.name + ".lock")
 
 
-def check_database(db_path: Path) -> DatabaseLock:
-    """Check that the bot can use ``db_path`` (which need not exist yet) and take its lock.
+Contents = Callable[[Path, sqlite3.Connection], None]
+"""A check of what an existing database holds, on a read-only connection to it, raising
+:class:`StartupError` (the bot's is :func:`bot.db.schema.refuse_at_start`)."""
+
+
+def check_database(db_path: Path, *, contents: Contents | None = None) -> DatabaseLock:
+    """Check that the bot can use ``db_path`` (which need not exist yet) and take its lock;
+    ``contents`` then checks what an existing file holds (its schema), before anything opens
+    it for writing.
 
     Raises :class:`StartupError` and leaves every file as it was when it cannot.
     """
@@ -102,11 +109,26 @@ def check_database(db_path: Path) -> DatabaseLock:
     lock = _take_lock(db_path)
     try:
         if exists:
-            _check_integrity(db_path)
+            _check_integrity(db_path, contents)
     except BaseException:
         lock.abandon()
         raise
     return lock
+
+
+def check_existing(db_path: Path, *, contents: Contents | None = None) -> None:
+    """Check an existing database a bot may be running on, without its lock (a command such
+    as ``cascadia-bot ratings``): the file is there, a SQLite database the process may read
+    and write, undamaged, holding what ``contents`` checks. Raises :class:`StartupError`,
+    creating no file, when it is not."""
+    if not db_path.exists():
+        raise StartupError(
+            f"the database {db_path} does not exist: point CASCADIA_DB at the bot's database"
+        )
+    if db_path.is_dir():
+        raise StartupError(f"CASCADIA_DB ({db_path}) is a directory: point it at the database")
+    _check_file(db_path)
+    _check_integrity(db_path, contents)
 
 
 def lock_database(db_path: Path) -> DatabaseLock:
@@ -167,7 +189,7 @@ def _take_lock(db_path: Path) -> DatabaseLock:
     return DatabaseLock(path, fd, created)
 
 
-def _check_integrity(db_path: Path) -> None:
+def _check_integrity(db_path: Path, contents: Contents | None) -> None:
     # Read-only; "immutable" also keeps SQLite from creating -wal and -shm files beside a
     # database that has none (a cleanly closed one). With a journal left over, SQLite must
     # read it, and the files are there already.
@@ -177,14 +199,16 @@ def _check_integrity(db_path: Path) -> None:
         connection = sqlite3.connect(uri, uri=True)
         try:
             rows = connection.execute("PRAGMA quick_check").fetchall()
+            found = [line for row in rows for line in str(row[0]).splitlines()]
+            if found == ["ok"]:
+                if contents is not None:
+                    contents(db_path, connection)
+                return
         finally:
             connection.close()
     except sqlite3.DatabaseError as error:
         problem = str(error)
     else:
-        found = [line for row in rows for line in str(row[0]).splitlines()]
-        if found == ["ok"]:
-            return
         problem = found[0] if len(found) == 1 else f"{found[0]}, and {len(found) - 1} more"
     if "not a database" in problem:
         raise StartupError(
@@ -201,50 +225,71 @@ POSTGRES_TIMEOUT = 10.0
 """Seconds the check waits for the PostgreSQL server to answer."""
 
 
-def check_postgres(url: str, *, timeout: float = POSTGRES_TIMEOUT) -> None:
-    """Check that the PostgreSQL database of ``url`` answers and lets the bot in.
+def check_postgres(
+    url: str,
+    *,
+    name: str = "CASCADIA_DB",
+    known_version: int | None = None,
+    timeout: float = POSTGRES_TIMEOUT,
+) -> None:
+    """Check that the PostgreSQL database of ``url`` answers and lets the bot in, and, given
+    the ``known_version`` of the code's schema, that no newer bot wrote it.
 
-    Raises :class:`StartupError` with one line naming the problem; the URL's password never
-    appears in it. No lock is taken: several bot processes (shards) share one database.
+    Raises :class:`StartupError` with one line naming the problem and the setting (``name``)
+    that gave the URL; no password of the connection appears in it. No lock is taken:
+    several bot processes (shards) share one database.
     """
     shown = safe_url(url)
+    problem = url_problem(url)
+    if problem is not None:
+        raise StartupError(
+            f"{name} is not a usable PostgreSQL URL ({shown}): {hide_passwords(problem, url)}"
+        )
     try:
-        asyncio.run(_connect_once(url, seconds=timeout))
+        version = asyncio.run(_connect_once(url, seconds=timeout))
     except asyncpg.InvalidPasswordError:
         raise StartupError(
-            f"PostgreSQL refused the password in CASCADIA_DB ({shown}): check the user and password"
+            f"PostgreSQL refused the password in {name} ({shown}): check the user and password"
         ) from None
     except asyncpg.InvalidCatalogNameError:
         raise StartupError(
-            f"the database in CASCADIA_DB ({shown}) does not exist on that PostgreSQL server: "
+            f"the database in {name} ({shown}) does not exist on that PostgreSQL server: "
             "create it (createdb), or fix the name"
         ) from None
     except asyncpg.PostgresError as error:
         raise StartupError(
-            f"PostgreSQL refused the bot at CASCADIA_DB ({shown}): {_without(url, str(error))}"
+            f"PostgreSQL refused the bot at {name} ({shown}): {hide_passwords(str(error), url)}"
         ) from None
     except TimeoutError:
         raise StartupError(
-            f"the PostgreSQL server of CASCADIA_DB ({shown}) did not answer within "
+            f"the PostgreSQL server of {name} ({shown}) did not answer within "
             f"{timeout:g} s: is it running, and are the host and port right?"
         ) from None
     except OSError as error:
         raise StartupError(
-            f"cannot reach the PostgreSQL server of CASCADIA_DB ({shown}): "
+            f"cannot reach the PostgreSQL server of {name} ({shown}): "
             f"{error.strerror or error}; is it running, and are the host and port right?"
         ) from None
-    except (ValueError, asyncpg.InterfaceError) as error:
+    except (ValueError, OverflowError, asyncpg.InterfaceError) as error:
         raise StartupError(
-            f"CASCADIA_DB is not a usable PostgreSQL URL ({shown}): {_without(url, str(error))}"
+            f"{name} is not a usable PostgreSQL URL ({shown}): {hide_passwords(str(error), url)}"
         ) from None
 
+    if known_version is not None and version > known_version:
+        raise StartupError(
+            f"the database in {name} ({shown}) was written by a newer version of the bot "
+            f"(schema version {version}, this one knows {known_version}): run that version on "
+            "it, or restore a backup made by this one"
+        )
 
-async def _connect_once(url: str, *, seconds: float) -> None:
+
+async def _connect_once(url: str, *, seconds: float) -> int:
+    """Connect, read the schema version (0 before the bot's first start) and leave."""
     connection = await asyncpg.connect(url, timeout=seconds)
-    await connection.close()
-
-
-def _without(url: str, text: str) -> str:
-    """``text`` with the URL's password blotted out, should a message quote it."""
-    password = urlsplit(url).password
-    return text.replace(password, "***") if password else text
+    try:
+        # The table the migrations keep it in, looked up on the connection's search path.
+        if await connection.fetchval("SELECT to_regclass('schema_version') IS NOT NULL"):
+            return int(await connection.fetchval("SELECT max(version) FROM schema_version") or 0)
+        return 0
+    finally:
+        await connection.close()

@@ -16,6 +16,7 @@ import discord
 from bot.lobby import cog as lobby
 from bot.shell.buttons import GameButton, Question
 from bot.shell.client import CascadiaBot
+from bot.shell.permissions import manages_game_channel
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -45,14 +46,16 @@ class EndButton(GameButton, template=r"cascadia:endgame:(?P<game_id>[0-9]+)"):
     action, label, style = "endgame", "End the game", discord.ButtonStyle.danger
 
     async def act(self, interaction: Interaction) -> None:
-        """End the game, if the presser (still) may: the host, or Manage Channels now."""
+        """End the game, if the presser (still) may: the host, or Manage Channels in the
+        game's channel now."""
         await interaction.response.defer()
         bot = interaction.client
+        game = (await bot.service.game_by_id(self.game_id)).game
         result = await bot.service.turns.end(
             self.game_id,
             user_id=interaction.user.id,
             name=interaction.user.display_name,
-            can_manage=interaction.permissions.manage_channels,
+            can_manage=manages_game_channel(interaction, game),
         )
         await bot.announce(result.outbox_ids)
         loaded = await bot.service.game_by_id(self.game_id)

@@ -1,4 +1,5 @@
-"""What the bot must be allowed in a channel to run a game there, read from an interaction.
+"""What the bot must be allowed in a channel to run a game there, read from an interaction,
+and whether the member who pressed a button manages the game's own channel.
 
 Every interaction carries the bot's permissions in its channel (``app_permissions``), so
 they are checked without asking Discord: before a lobby opens, a player joins or a game
@@ -12,6 +13,7 @@ from typing import Any
 import discord
 
 from bot.game.errors import MissingPermissions, missing_text
+from bot.game.rows import GameRow
 
 _THREADS = frozenset(
     {
@@ -74,3 +76,21 @@ def outcome(interaction: discord.Interaction[Any], text: str, *, posted: bool) -
     if not posted:
         return f"{text} (Discord is slow: the channel message is saved and will follow.)"
     return text
+
+
+def manages_game_channel(interaction: discord.Interaction[Any], game: GameRow) -> bool:
+    """Whether the member behind ``interaction`` has Manage Channels in ``game``'s own channel,
+    wherever they pressed: a button's custom id carries only the game's id, so a press in
+    another channel (an id passed on) must not borrow that channel's permissions. Discord's
+    own answer when the press came from the game's channel; else worked out from the server's
+    roles and the channel's overwrites as the bot knows them; never from another server or a
+    direct message."""
+    if interaction.guild_id != game.guild_id:
+        return False
+    if interaction.channel_id == game.channel_id:
+        return interaction.permissions.manage_channels
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return False
+    channel = guild.get_channel_or_thread(game.channel_id)
+    return channel is not None and channel.permissions_for(member).manage_channels

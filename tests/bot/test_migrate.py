@@ -5,11 +5,14 @@ SQLite's stopped. Against the session's real PostgreSQL server."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import itertools
 import os
 import random
 import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,6 +24,7 @@ from bot.game.service import GameService, LoadedGame
 from bot.migrate import TABLES, MigrateError, copy_database
 from bot.stores import PostgresStore, SqliteStore, Store
 from engine import Move, PlaceTile, PlaceToken, Take, apply, legal_actions
+from sandbox.pgserver import SUPERUSER, PostgresServer
 
 ROOT = Path(__file__).resolve().parents[2]
 GUILD = 1
@@ -145,11 +149,15 @@ async def everything(store: Store, game_ids: range) -> list[object]:
     return seen
 
 
-def run_migrate(*arguments: str) -> subprocess.CompletedProcess[str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CASCADIA_"))}
+def run_migrate(
+    *arguments: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    base = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "CASCADIA_", "PGPASS"))
+    }
     return subprocess.run(
         [sys.executable, "-m", "bot", "migrate", *arguments],
-        env={**base, "PYTHONPATH": str(ROOT)},
+        env={**base, "PYTHONPATH": str(ROOT), **(env or {})},
         capture_output=True,
         text=True,
         timeout=120,
@@ -261,6 +269,8 @@ async def test_a_copy_that_fails_writes_nothing(tmp_path: Path, postgres_url: st
     [
         ("missing.sqlite3", "postgresql://x@127.0.0.1:1/db", "cannot reach the PostgreSQL"),
         ("missing.sqlite3", "elsewhere.sqlite3", "--to must be a postgresql:// URL"),
+        ("missing.sqlite3", "postgresql://x@127.0.0.1:99999/db", "--to is not a usable"),
+        ("missing.sqlite3", "postgresql://x@[::1/db", "--to is not a usable PostgreSQL URL"),
     ],
 )
 def test_one_line_errors(tmp_path: Path, source: str, target: str, words: str) -> None:
@@ -300,3 +310,102 @@ async def test_every_table_is_copied(tmp_path: Path, postgres_url: str) -> None:
             )
         } - {"schema_version"}
     assert in_sqlite == in_postgres == set(TABLES)
+
+
+def test_another_applications_file_is_refused_and_left_as_it_was(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    path = tmp_path / "notes.sqlite3"
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        db.executemany("INSERT INTO notes (body) VALUES (?)", [("x",)] * 10)
+        db.commit()
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    done = run_migrate("--from", str(path), "--to", postgres_url)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"cascadia-bot migrate: {path} is not the bot's database: it holds tables that are not "
+        "the bot's (notes) and no schema version. Name the bot's database instead, or a new "
+        "file name to start an empty one"
+    ]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite3"]
+
+
+SECRET = "k33p-0ut-of-ps"
+
+
+@pytest.fixture(scope="module")
+def password_server(own_postgres: PostgresServer) -> PostgresServer:
+    """The module's own server, where the user ``keeper`` must give its password (the others
+    are let in as before); restarted, so the rule holds from the first connection on."""
+    own_postgres.psql(f"CREATE ROLE keeper LOGIN PASSWORD '{SECRET}'")
+    own_postgres.psql("CREATE DATABASE kept OWNER keeper", database="postgres")
+    hba = own_postgres.data / "pg_hba.conf"
+    hba.write_text("local all keeper scram-sha-256\n" + hba.read_text())
+    own_postgres.halt()
+    own_postgres.launch()
+    return own_postgres
+
+
+@pytest.fixture
+def keepers_url(password_server: PostgresServer) -> str:
+    """A new empty schema of ``keeper``'s, as a URL without the password."""
+    schema = f"kept_{next(_schemas)}"
+    password_server.psql(f'CREATE SCHEMA "{schema}" AUTHORIZATION keeper', database="kept")
+    url = password_server.url(schema, database="kept")
+    return url.replace(f"//{SUPERUSER}@", "//keeper@", 1)
+
+
+_schemas = itertools.count()
+
+
+async def test_the_password_comes_from_the_environment(tmp_path: Path, keepers_url: str) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    await fill(path)
+    done = await asyncio.to_thread(
+        run_migrate, "--from", str(path), "--to", keepers_url, env={"PGPASSWORD": SECRET}
+    )
+    assert done.returncode == 0, done.stderr
+    assert "the counts of both databases match" in done.stdout
+    assert done.stderr == ""
+    assert SECRET not in done.stdout
+
+
+async def test_or_from_a_password_file(tmp_path: Path, keepers_url: str) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    await fill(path)
+    passfile = tmp_path / "pgpass"
+    passfile.write_text(f"*:*:kept:keeper:{SECRET}\n")
+    passfile.chmod(0o600)
+    done = await asyncio.to_thread(
+        run_migrate, "--from", str(path), "--to", keepers_url, env={"PGPASSFILE": str(passfile)}
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+
+
+async def test_a_password_in_the_url_still_works_with_a_warning(
+    tmp_path: Path, keepers_url: str
+) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    await fill(path)
+    in_argv = keepers_url.replace("//keeper@", f"//keeper:{SECRET}@", 1)
+    done = await asyncio.to_thread(run_migrate, "--from", str(path), "--to", in_argv)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "cascadia-bot migrate: warning: the password in --to can be read by every user of this "
+        "machine while the command runs (ps); leave it out of the URL and give it in PGPASSWORD "
+        "or ~/.pgpass instead"
+    ]
+    assert "keeper:***@" in done.stdout
+    assert SECRET not in done.stdout
+
+
+def test_without_the_password_it_is_one_line(tmp_path: Path, keepers_url: str) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    done = run_migrate("--from", str(path), "--to", keepers_url, env={"PGPASSWORD": "wrong"})
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("cascadia-bot migrate: PostgreSQL refused the password in --to ("), line
+    assert not path.exists()

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
+
+import pytest
 
 from bot.app import game_service
 from bot.stores import SqliteStore
@@ -15,7 +20,7 @@ from tests.bot.standings.test_results import ADA, BOB, GUILD, _game, _play_out
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _rebuild(database: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+def _rebuild(database: Path | str, *arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "bot", "ratings", *arguments],
         env={**os.environ, "PYTHONPATH": str(ROOT), "CASCADIA_DB": str(database)},
@@ -54,3 +59,39 @@ def test_ratings_without_rebuild_is_refused(tmp_path: Path) -> None:
     done = _rebuild(tmp_path / "bot.sqlite3")
     assert done.returncode == 2
     assert "--rebuild" in done.stderr
+
+
+def _notes(path: Path) -> Path:
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        db.commit()
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda path: path, "does not exist: point CASCADIA_DB at the bot's database"),
+        (_notes, "is not the bot's database: it holds tables that are not the bot's (notes)"),
+    ],
+    ids=["missing", "another application's"],
+)
+def test_a_database_that_is_not_the_bots_is_refused_and_left_alone(
+    tmp_path: Path, make: Callable[[Path], Path], words: str
+) -> None:
+    database = make(tmp_path / "bot.sqlite3")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    done = _rebuild(database, "--rebuild")
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("cascadia-bot ratings: "), line
+    assert words in line
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_an_impossible_url_is_one_line() -> None:
+    done = _rebuild("postgresql://bot:pw-s3cret@127.0.0.1:99999/x", "--rebuild")
+    assert done.returncode == 2
+    (line,) = done.stderr.splitlines()
+    assert "CASCADIA_DB is not a usable PostgreSQL URL" in line
+    assert "pw-s3cret" not in done.stderr

@@ -13,12 +13,15 @@ import re
 import socket
 import sqlite3
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
+from bot.db.schema import load_migrations
 from bot.ops.preflight import lock_path
+from bot.stores import SqliteStore
 from fakediscord import DiscordServer
 from tests.e2e.harness import REPO_ROOT, World
 
@@ -177,6 +180,133 @@ async def test_an_unusable_database_is_one_line_and_changes_nothing(
     assert snapshot(folder) == before, "the refused start changed files"
 
 
+def contents(db: Path) -> tuple[str, int, dict[str, int]]:
+    """What a database holds, read without writing: its integrity check, schema version and
+    the rows of each table."""
+    uri = f"{db.resolve().as_uri()}?mode=ro&immutable=1"
+    with closing(sqlite3.connect(uri, uri=True)) as connection:
+        [(check,)] = connection.execute("PRAGMA integrity_check").fetchall()
+        [(version,)] = connection.execute("PRAGMA user_version").fetchall()
+        tables = [str(name) for (name,) in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+        )]  # fmt: skip
+        rows = {t: connection.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
+    return str(check), int(version), rows
+
+
+async def the_bots(db: Path, version: int) -> None:
+    """The bot's own database at schema ``version``, cleanly closed, with a lobby in it."""
+    async with SqliteStore.open(db, migrations=load_migrations()[:version]) as store:
+        if version == len(load_migrations()):
+            await store.create_lobby(1, 2, 3, "Ada", "A")
+
+
+def set_version(db: Path, version: int) -> None:
+    with closing(sqlite3.connect(db)) as connection:
+        connection.execute(f"PRAGMA user_version = {version:d}")
+        connection.commit()
+
+
+async def _newer(folder: Path) -> Path:
+    db = folder / "cascadia.sqlite3"
+    await the_bots(db, len(load_migrations()))
+    set_version(db, 99)
+    return db
+
+
+async def _another_application(folder: Path) -> Path:
+    db = folder / "cascadia.sqlite3"
+    with closing(sqlite3.connect(db)) as connection:
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+        connection.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+        connection.executemany("INSERT INTO notes (body) VALUES (?)", [("x" * 500,)] * 50)
+        connection.commit()
+    return db
+
+
+async def _set_back(folder: Path) -> Path:
+    """A backup put back whose version was set back by hand: the next migration's table is
+    there already (it used to fail on it with a traceback)."""
+    db = folder / "cascadia.sqlite3"
+    await the_bots(db, len(load_migrations()))
+    set_version(db, len(load_migrations()) - 1)
+    return db
+
+
+SCHEMA_MISTAKES: dict[str, tuple[Callable[[Path], Awaitable[Path]], str]] = {
+    "a newer schema": (
+        _newer,
+        r"cascadia\.sqlite3 was written by a newer version of the bot \(schema version 99, "
+        r"this one knows 12\): run that version on it, or restore a backup made by this one$",
+    ),
+    "another application's database": (
+        _another_application,
+        r"cascadia\.sqlite3 is not the bot's database: it holds tables that are not the bot's "
+        r"\(notes, users\) and no schema version\. Name the bot's database instead",
+    ),
+    "a version its tables disagree with": (
+        _set_back,
+        r"cascadia\.sqlite3 is not a database of the bot as its version says: its schema version "
+        r"is 11, but it is not made as that version is \(table packed_moves of a later version\)"
+        r"\. Restore a backup",
+    ),
+}
+
+
+@pytest.mark.parametrize("mistake", list(SCHEMA_MISTAKES))
+async def test_a_database_the_bot_cannot_take_is_refused_before_discord(
+    tmp_path: Path, mistake: str
+) -> None:
+    make, expected = SCHEMA_MISTAKES[mistake]
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    db = await make(folder)
+    before, held = snapshot(folder), contents(db)
+    status, lines = await run_bot(db)
+    assert status == 2, (status, lines)
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("cascadia-bot: "), lines
+    assert re.search(expected, lines[0]), lines[0]
+    # Nothing created beside it (no -wal, -shm or .lock) and nothing in it changed.
+    assert snapshot(folder) == before, "the refused start changed files"
+    assert contents(db) == held
+    assert held[0] == "ok"
+
+
+async def test_a_migration_that_fails_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    """A database at schema version 1 with an outbox row whose game is gone (written with
+    foreign keys off): the migration that rebuilds the outbox fails on it."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    db = folder / "cascadia.sqlite3"
+    await the_bots(db, 1)
+    with closing(sqlite3.connect(db)) as connection:
+        connection.execute(
+            "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
+            " updated_at, revision) VALUES (1, 2, 'lobby', 3, 'A', 't', 't', 1)"
+        )
+        connection.executemany(
+            "INSERT INTO outbox (game_id, channel_id, kind, payload, created_at)"
+            " VALUES (?, 2, 'lobby', '{}', 't')",
+            [(1,), (7,)],
+        )
+        connection.commit()
+    before, held = snapshot(folder), contents(db)
+    status, lines = await run_bot(db)
+    assert status == 2, (status, lines)
+    assert len(lines) == 1, lines
+    assert " ERROR   bot: cannot use the database " in lines[0], lines
+    assert lines[0].endswith(
+        "migration 0002 (outbox_snapshots) failed: FOREIGN KEY constraint failed; nothing was "
+        "changed: the database is still at schema version 1. Restore a backup made by this "
+        "version of the bot, or keep the file as it is and report the error"
+    ), lines
+    assert contents(db) == held == ("ok", 1, {"games": 1, "seats": 0, "moves": 0, "outbox": 2,
+                                              "sqlite_sequence": 2})  # fmt: skip
+    assert snapshot(folder) == before, "the refused start changed files"
+
+
 async def test_a_second_bot_on_the_same_database_is_refused(world: World) -> None:
     db = world.bot.db_path
     env = {**world.server.env(), "CASCADIA_GUILD_ID": str(world.guild)}
@@ -214,9 +344,14 @@ async def test_an_unreachable_discord_is_one_line_then_retried_until_it_answers(
     assert process.stdout is not None
     server = DiscordServer()
     try:
+        # The database is opened (and made) first: its migrations are logged before.
+        opened: list[str] = []
         async with asyncio.timeout(RUN_TIMEOUT):
-            first = (await process.stdout.readline()).decode()
-        assert "cannot reach Discord" in first, first
+            while "cannot reach Discord" not in (
+                first := (await process.stdout.readline()).decode()
+            ):
+                assert "applied migration" in first, first
+                opened.append(first)
         assert "DISCORD_API_BASE" in first, first
         assert process.returncode is None, "the bot exited instead of retrying"
         await server.start(port=port)
@@ -231,6 +366,6 @@ async def test_an_unreachable_discord_is_one_line_then_retried_until_it_answers(
             process.terminate()
         rest, _ = await process.communicate()
         await server.close()
-    lines = [first, *rest.decode(errors="replace").splitlines()]
+    lines = [*opened, first, *rest.decode(errors="replace").splitlines()]
     assert not [line for line in lines if "Traceback" in line or "ERROR" in line], lines
     assert sum("cannot reach Discord" in line for line in lines) == 1, lines

@@ -4,8 +4,11 @@ what to fix; a refused post waits for the fix instead of being retried on a time
 
 from __future__ import annotations
 
+import re
+
 from fakediscord import (
     ATTACH_FILES,
+    MANAGE_CHANNELS,
     READ_MESSAGE_HISTORY,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
@@ -152,3 +155,39 @@ async def test_without_read_message_history_a_restart_leaves_the_old_play(world:
     refused = [r for r in server.requests if r.method == "GET" and r.status == 403]
     assert len(refused) == 1, refused
     await table.play()
+
+
+async def test_end_skip_and_hand_over_ask_for_manage_channels_in_the_games_channel(
+    world: World,
+) -> None:
+    """Eve manages another channel, not the game's. A message there carrying the game's End,
+    Skip and Hand-over buttons (put there by the test: the bot posts them only in the game's
+    channel) lends her nothing: what counts is Manage Channels where the game is."""
+    table = world.table()
+    await table.setup([world.alice, world.bob])
+    game, turn = table.game_id, world.db.state(table.game_id).turn
+    other = world.new_channel()
+    world.server.set_overwrite(other, world.eve, allow=MANAGE_CHANNELS)
+    presses = {
+        f"cascadia:endgame:{game}": "only the host can end the game",
+        f"cascadia:skipturn:{game}:{turn}": "only the host can skip a turn",
+        f"cascadia:computer:{game}:1": "only the host can hand a seat to the computer",
+    }
+    row = [{"type": 2, "style": 4, "label": f"{n}", "custom_id": c} for n, c in enumerate(presses)]
+    body = {"content": "passed on", "components": [{"type": 1, "components": row}]}
+    elsewhere = world.server.world.messaging.create_message(other, world.server.bot_user_id, body)
+    for custom_id, reason in presses.items():
+        await table.settled()
+        before = world.db.snapshot()
+        answer = await table.reply(await world.server.click(world.eve, elsewhere, custom_id))
+        assert answer.ephemeral, answer.text
+        assert re.search(reason, answer.text, re.IGNORECASE), answer.text
+        assert world.db.snapshot() == before, f"{custom_id} changed the database"
+
+    # Manage Channels in the game's own channel is what counts, wherever the press comes from.
+    world.server.set_overwrite(table.channel, world.eve, allow=MANAGE_CHANNELS)
+    since = len(world.server.messages)
+    custom_id = f"cascadia:computer:{game}:1"
+    await table.reply(await world.server.click(world.eve, elsewhere, custom_id))
+    handed = await table.next_post(since, what="the seat handed to the computer")
+    assert "**eve**" in handed.text, handed.text

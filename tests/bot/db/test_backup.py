@@ -214,12 +214,28 @@ def test_the_backup_command_refuses(
 
 
 @pytest.mark.parametrize("command", ["backup --to /tmp/x.dump", "restore --from /tmp/x.dump"])
-def test_postgresql_is_pointed_at_pg_dump_without_the_password(command: str) -> None:
-    done = run(*command.split(), db="postgresql://cascadia:s3cret@db.example:5432/games")
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://cascadia:s3cret@db.example:5432/games",
+        "postgresql://cascadia@db.example:5432/games?password=s3cret",
+        "postgresql://cascadia:s3cret@db.example:5432/games?password=s3cret",
+    ],
+)
+def test_postgresql_is_pointed_at_pg_dump_without_the_password(command: str, url: str) -> None:
+    done = run(*command.split(), db=url)
     assert done.returncode == 2
     program = "pg_dump" if command.startswith("backup") else "pg_restore"
     assert f"  {program} " in done.stderr
     assert "'postgresql://cascadia@db.example:5432/games'" in done.stderr
+    assert "password in PGPASSWORD or ~/.pgpass" in done.stderr
+    assert "s3cret" not in done.stderr + done.stdout
+
+
+def test_the_pg_dump_command_keeps_the_other_parameters() -> None:
+    url = "postgresql://cascadia@/games?host=/run/pg&password=s3cret&sslmode=require"
+    done = run("backup", "--to", "/tmp/x.dump", db=url)
+    assert "'postgresql://cascadia@/games?host=/run/pg&sslmode=require'" in done.stderr
     assert "s3cret" not in done.stderr + done.stdout
 
 
@@ -304,6 +320,36 @@ def foreign(path: Path) -> None:
         db.commit()
 
 
+def older_in_name(path: Path) -> None:
+    """A backup whose version was set back by hand: its tables are a later version's."""
+    with closing(sqlite3.connect(path)) as db:
+        db.execute(f"PRAGMA user_version = {len(load_migrations()) - 1}")
+        db.commit()
+
+
+def without_a_trigger(path: Path) -> None:
+    """A backup made by hand without a trigger of its version (the next migration drops it)."""
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("DROP TRIGGER moves_no_delete")
+        db.commit()
+
+
+def an_orphan(path: Path) -> None:
+    """A backup with a seat whose game is not there (written with foreign keys off)."""
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("INSERT INTO seats (game_id, seat, user_id, name) VALUES (999, 0, 1, 'Ada')")
+        db.commit()
+
+
+def others_with_a_version(path: Path) -> None:
+    """Another application's tables of the same names, with a schema version of the bot's."""
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT)")
+        db.execute("CREATE TABLE moves (id INTEGER PRIMARY KEY, game INTEGER)")
+        db.execute(f"PRAGMA user_version = {len(load_migrations())}")
+        db.commit()
+
+
 @pytest.mark.parametrize(
     ("spoil", "message"),
     [
@@ -311,14 +357,22 @@ def foreign(path: Path) -> None:
         (newer, r"written by a newer version of the bot \(schema version (\d+), this one knows"),
         (lambda path: path.write_text("hello"), "is not a SQLite database"),
         (foreign, "is not a database of the bot"),
+        (
+            older_in_name,
+            r"is not a backup of the bot's database: its schema version is 11, but it is not "
+            r"made as that version is \(table packed_moves of a later version\)\. Pick another",
+        ),
+        (without_a_trigger, r"not made as that version is \(no trigger moves_no_delete\)"),
+        (others_with_a_version, r"\(no table away_periods, no table daily_attempts, .* more\)"),
+        (an_orphan, r"has rows that refer to rows it lacks \(seats row \d+ to games\)"),
     ],
-    ids=["damaged", "newer", "text", "foreign"],
+    ids=["damaged", "newer", "text", "foreign", "set back", "hand-made", "same names", "orphan"],
 )
 def test_restore_refuses_a_bad_file_and_changes_nothing(
     database: Path, tmp_path: Path, spoil: object, message: str
 ) -> None:
     bad = tmp_path / "bad.sqlite3"
-    if spoil is not foreign:
+    if spoil not in (foreign, others_with_a_version):
         backup(database, bad)
     assert callable(spoil)
     spoil(bad)
@@ -327,6 +381,7 @@ def test_restore_refuses_a_bad_file_and_changes_nothing(
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith("cascadia-bot restore: ")
+    assert len(done.stderr.splitlines()) == 1, done.stderr
     assert re.search(message, done.stderr), done.stderr
     assert digest(database) == before
     assert not [p for p in tmp_path.iterdir() if "restor" in p.name]

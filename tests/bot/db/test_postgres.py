@@ -17,7 +17,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.db.errors import DatabaseTooNew, StoreError
+from bot.db.errors import DatabaseTooNew, MigrationFailed, StoreError
 from bot.db.schema import Migration, load_migrations
 from bot.ops.target import describe, is_postgres_url, safe_url
 from bot.stores import PostgresStore, SqliteStore, open_store
@@ -107,8 +107,9 @@ async def test_a_failing_migration_leaves_the_last_good_version(postgres_url: st
         name="broken",
         sql="CREATE TABLE extra (x integer);\nCREATE TABLE games (y integer);\n",
     )
-    with pytest.raises(asyncpg.DuplicateTableError):
+    with pytest.raises(MigrationFailed, match='relation "games" already exists') as failed:
         await PostgresStore.connect(postgres_url, migrations=[*shipped, broken])
+    assert isinstance(failed.value.__cause__, asyncpg.DuplicateTableError)
     assert await scalar(postgres_url, "SELECT version FROM schema_version") == len(shipped)
     assert await scalar(postgres_url, "SELECT to_regclass('extra') IS NULL") is True
     async with PostgresStore.open(postgres_url) as store:
@@ -228,6 +229,12 @@ def test_a_password_is_never_shown() -> None:
     assert "s3cret" not in describe(url)
     assert describe("/data/cascadia.sqlite3") == "/data/cascadia.sqlite3"
     assert safe_url("postgresql://bot@db/cascadia") == "postgresql://bot@db/cascadia"
+    # libpq's other place for it, and URLs too broken for urlsplit (the start-up error quotes
+    # them).
+    query = "postgresql://bot@db/cascadia?sslmode=require&password=s3cret"
+    assert describe(query) == "postgresql://bot@db/cascadia?sslmode=require&password=***"
+    assert safe_url("postgresql://bot:s3cret@[::1/x") == "postgresql://bot:***@[::1/x"
+    assert safe_url("postgresql://b:s3cret@h:99999/x") == "postgresql://b:***@h:99999/x"
 
 
 async def test_open_store_picks_the_backend(postgres_url: str, tmp_path: Path) -> None:

@@ -1,62 +1,95 @@
-"""Migrations are written once from the first after those shipped twice: one file both
-databases run, and a PostgreSQL override only where its statements differ."""
+"""What a database is made of, checked against its schema version before anything migrates it,
+and a migration that fails: rolled back, and said in one sentence of what failed, where the
+database stands and what to do."""
 
 from __future__ import annotations
 
 import shutil
-from importlib import resources
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from bot.db.errors import StoreError
-from bot.db.schema import SHIPPED_TWICE, load_migrations
+from bot.db.errors import DatabaseTooNew, ForeignDatabase, MigrationFailed, SchemaMismatch
+from bot.db.schema import Migration, check_schema, load_migrations
+from bot.ops.target import is_postgres_url
+from bot.stores import PostgresStore, SqliteStore
 
-SHIPPED = Path(str(resources.files("bot.db").joinpath("migrations")))
-
-
-def _copy_shipped(tmp_path: Path) -> Path:
-    folder = tmp_path / "migrations"
-    shutil.copytree(SHIPPED, folder)
-    return folder
+KNOWN = len(load_migrations())
+V2 = Path(__file__).parent / "data" / "v2.sqlite3"
 
 
-def test_the_shipped_migrations_have_a_twin_each_up_to_the_last_shipped_twice() -> None:
-    sqlite, postgres = load_migrations("sqlite"), load_migrations("postgres")
-    assert [(m.version, m.name) for m in sqlite] == [(m.version, m.name) for m in postgres]
-    assert len(sqlite) >= SHIPPED_TWICE
-    first = (SHIPPED / "postgres" / f"0001_{sqlite[0].name}.sql").read_text(encoding="utf-8")
-    assert postgres[0].sql == first != sqlite[0].sql
+def checked(path: Path) -> int:
+    with closing(sqlite3.connect(path)) as db:
+        return check_schema(db)
 
 
-def test_a_migration_written_once_runs_on_both_databases(tmp_path: Path) -> None:
-    folder = _copy_shipped(tmp_path)
-    once = "-- 0013_note: one statement both databases run.\nALTER TABLE games ADD note TEXT;\n"
-    (folder / f"{SHIPPED_TWICE + 1:04d}_note.sql").write_text(once, encoding="utf-8")
-    for dialect in ("sqlite", "postgres"):
-        last = load_migrations(dialect, folder=folder)[-1]
-        assert (last.version, last.name, last.sql) == (SHIPPED_TWICE + 1, "note", once)
+@pytest.mark.parametrize("version", range(KNOWN + 1))
+async def test_the_bots_own_database_passes_at_every_version(tmp_path: Path, version: int) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    async with SqliteStore.open(path, migrations=load_migrations()[:version]):
+        pass
+    assert checked(path) == version
 
 
-def test_a_postgres_override_replaces_the_shared_file_for_postgres_only(tmp_path: Path) -> None:
-    folder = _copy_shipped(tmp_path)
-    name = f"{SHIPPED_TWICE + 1:04d}_note.sql"
-    (folder / name).write_text("ALTER TABLE games ADD note TEXT;\n", encoding="utf-8")
-    (folder / "postgres" / name).write_text("ALTER TABLE games ADD note text;\n", encoding="utf-8")
-    assert load_migrations("sqlite", folder=folder)[-1].sql.endswith("TEXT;\n")
-    assert load_migrations("postgres", folder=folder)[-1].sql.endswith("text;\n")
+async def test_a_database_the_bot_wrote_long_ago_passes_before_and_after_migrating(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    shutil.copyfile(V2, path)
+    assert checked(path) == 2
+    async with SqliteStore.open(path):
+        pass
+    assert checked(path) == KNOWN
 
 
-def test_an_override_without_its_shared_file_is_refused(tmp_path: Path) -> None:
-    folder = _copy_shipped(tmp_path)
-    stray = folder / "postgres" / f"{SHIPPED_TWICE + 1:04d}_stray.sql"
-    stray.write_text("SELECT 1;\n", encoding="utf-8")
-    with pytest.raises(StoreError, match="overrides no migration"):
-        load_migrations("postgres", folder=folder)
+def test_what_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "x.sqlite3"
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE notes (body TEXT)")
+        db.execute("CREATE VIEW recent AS SELECT body FROM notes")
+        with pytest.raises(ForeignDatabase) as foreign:
+            check_schema(db)
+        assert foreign.value.tables == ("notes", "recent")
+        db.execute("PRAGMA user_version = 3")
+        with pytest.raises(SchemaMismatch) as mismatch:
+            check_schema(db)
+        assert mismatch.value.problems[:2] == ("no table games", "no table moves")
+        db.execute(f"PRAGMA user_version = {KNOWN + 1}")
+        with pytest.raises(DatabaseTooNew):
+            check_schema(db)
 
 
-def test_a_migration_shipped_twice_keeps_its_twin(tmp_path: Path) -> None:
-    folder = _copy_shipped(tmp_path)
-    next((folder / "postgres").glob("0005_*.sql")).unlink()
-    with pytest.raises(StoreError, match="0005 was shipped with a postgres twin"):
-        load_migrations("sqlite", folder=folder)
+async def test_the_operators_own_tables_beside_the_bots_are_let_be(tmp_path: Path) -> None:
+    path = tmp_path / "cascadia.sqlite3"
+    async with SqliteStore.open(path):
+        pass
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE my_notes (body TEXT)")
+        db.execute("CREATE INDEX games_by_host ON games (host_id)")
+        db.commit()
+    assert checked(path) == KNOWN
+
+
+async def test_a_failed_migration_says_what_was_applied_before_it(database: str) -> None:
+    postgres = is_postgres_url(database)
+    shipped = load_migrations("postgres" if postgres else "sqlite")
+    kind = PostgresStore if postgres else SqliteStore
+    async with kind.open(database, migrations=shipped[:1]) as store:
+        assert await store.schema_version() == 1
+    broken = Migration(3, "broken", "CREATE TABLE games (id INTEGER);\n")
+    with pytest.raises(MigrationFailed) as failed:
+        async with kind.open(database, migrations=[*shipped[:2], broken]):
+            pass
+    assert (failed.value.number, failed.value.version, failed.value.applied) == (3, 2, 1)
+    message = str(failed.value)
+    assert message.startswith("migration 0003 (broken) failed: ")
+    assert "already exists" in message
+    assert (
+        "it was rolled back, but migration 0002 before it was applied: the database is at "
+        "schema version 2. Restore a backup made by this version of the bot" in message
+    )
+    assert "\n" not in message
+    async with kind.open(database, migrations=shipped[:2]) as store:
+        assert await store.schema_version() == 2

@@ -216,6 +216,55 @@ async def test_start_calls_the_first_player(service: GameService, store: Store) 
     assert start.names == ("u100", "u200")
 
 
+async def test_a_join_that_lands_just_before_start_is_in_the_game(
+    service: GameService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cy's Join commits after the host's Start read the lobby and before it wrote: the start
+    goes on, read again, with Cy seated, instead of answering that someone was faster."""
+    table = await _lobby(service, ADA, BOB)
+    start_game = store.start_game
+    landed: list[int] = []
+
+    async def join_lands_first(*args: Any, **kwargs: Any) -> Any:
+        if not landed:
+            landed.append(CY)
+            await service.lobby.join(table.game.id, user_id=CY, name="u300")
+        return await start_game(*args, **kwargs)
+
+    monkeypatch.setattr(store, "start_game", join_lands_first)
+    await service.lobby.start(table.game.id, user_id=ADA)
+    started = await service.game(CHANNEL)
+    assert started.game.status is GameStatus.ACTIVE
+    assert sorted(p.user_id for p in started.players) == [ADA, BOB, CY]
+    assert started.require_state().players == 3
+    (start,) = await _outbox(store)
+    assert "u300" in start.names
+
+
+async def test_a_lobby_that_keeps_changing_is_a_conflict_at_last(
+    service: GameService, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = await _lobby(service, ADA, BOB)
+    start_game = store.start_game
+    changes = iter(
+        [
+            lambda: service.lobby.join(table.game.id, user_id=CY, name="u300"),
+            lambda: service.lobby.leave(table.game.id, user_id=CY),
+            lambda: service.lobby.join(table.game.id, user_id=CY, name="u300"),
+        ]
+    )
+
+    async def a_change_each_time(*args: Any, **kwargs: Any) -> Any:
+        await next(changes)()
+        return await start_game(*args, **kwargs)
+
+    monkeypatch.setattr(store, "start_game", a_change_each_time)
+    with pytest.raises(RevisionConflict):
+        await service.lobby.start(table.game.id, user_id=ADA)
+    assert (await service.game(CHANNEL)).game.status is GameStatus.LOBBY
+    assert await store.pending() == []
+
+
 async def test_solo_game(service: GameService) -> None:
     table = await _started(service, ADA)
     assert table.require_state().solo
@@ -630,11 +679,14 @@ async def test_a_member_may_have_five_lobbies_open_in_a_server(service: GameServ
     assert len(refused) == 3
     assert all(isinstance(r, TooManyLobbies) for r in refused), refused
     assert "5 lobbies open in this server" in str(refused[0])
+    # The burst over, no member's lock is kept.
+    assert len(service.lobby.openers) == 0
     # Another server, and another member, are counted apart.
     await service.lobby.open_lobby(
         guild_id=GUILD + 1, channel_id=99, user_id=ADA, name="a", cards=None
     )
     await service.lobby.open_lobby(guild_id=GUILD, channel_id=98, user_id=BOB, name="b", cards=None)
+    assert len(service.lobby.openers) == 0
     # Starting one frees a place.
     first = next(r for r in opened if isinstance(r, LoadedGame))
     await service.lobby.join(first.game.id, user_id=BOB, name="b")

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from bot.attendance.reminders import catch_up
-from bot.db.errors import DatabaseTooNew, NotFound, StoreError
+from bot.db.errors import DatabaseTooNew, MigrationFailed, NotFound, StoreError
 from bot.db.schema import Migration, load_migrations, split_statements
 from bot.game.errors import (
     AlreadySeated,
@@ -939,8 +939,10 @@ async def test_a_failing_migration_leaves_the_last_good_version(db_path: Path) -
         name="broken",
         sql="CREATE TABLE extra (x INTEGER);\nCREATE TABLE games (y INTEGER);\n",
     )
-    with pytest.raises(sqlite3.OperationalError, match="already exists"):
+    with pytest.raises(MigrationFailed, match="already exists") as failed:
         await SqliteStore.connect(db_path, migrations=[*shipped, broken])
+    assert isinstance(failed.value.__cause__, sqlite3.OperationalError)
+    assert "migrations 0001 to 0012 before it were applied" in str(failed.value)
     with raw(db_path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == len(shipped)
         assert db.execute("SELECT name FROM sqlite_master WHERE name = 'extra'").fetchall() == []

@@ -12,6 +12,7 @@ import pytest
 
 from bot.__main__ import configure_logging
 from bot.ops.redact import MASK, Redactor
+from bot.ops.target import passwords
 
 BOT_TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB"
 INTERACTION_TOKEN = "aW50ZXJhY3Rpb246MTIzNDU2Nzg5OnNlY3JldA-_x9"
@@ -77,6 +78,12 @@ SECRETS = (BOT_TOKEN, INTERACTION_TOKEN, PASSWORD, "w3bh00k-t0ken")
             "postgresql://cascadia:***@db.example/cascadia",
         ),
         ("database %s", ("postgres://bot:other-secret@db/x",), "postgres://bot:***@db/x"),
+        (
+            "database %s",
+            ("postgresql://bot@db/x?sslmode=require&password=other-secret",),
+            "postgresql://bot@db/x?sslmode=require&password=***",
+        ),
+        ("database %s", ("postgresql://bot@db/x?Password=other-secret",), "?Password=***"),
     ],
 )
 def test_each_kind_of_secret_is_masked_at_debug(
@@ -132,3 +139,13 @@ def test_the_bots_handlers_carry_the_filter() -> None:
             for redactor in [f for f in handler.filters if isinstance(f, Redactor)]:
                 handler.removeFilter(redactor)
         root.setLevel(before[1])
+
+
+def test_every_way_to_give_the_database_a_password_is_a_secret() -> None:
+    url = "postgresql://bot:in%40url@db/x?password=in+query&sslmode=require"
+    found = passwords(url, {"PGPASSWORD": "in-env"})
+    redactor = Redactor([BOT_TOKEN, *found])
+    line = redactor.redact("asyncpg said in@url, in query and in-env to in%40url")
+    assert line == "asyncpg said ***, *** and *** to ***"
+    assert passwords("/data/cascadia.sqlite3", {}) == ()
+    assert passwords(None, {"PGPASSWORD": "in-env"}) == ("in-env",)
