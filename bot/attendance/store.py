@@ -355,11 +355,13 @@ class AttendanceStore(GameStore):
         outbox_messages: Sequence[OutboxMessage] = (),
     ) -> tuple[int, ...] | None:
         """Record that the user's digest of their own ``day`` is done and, in the same
-        transaction, queue ``outbox_messages`` (under ``game_id``); ``None`` if that day's was
-        done already (another process, or before a restart), else the outbox ids."""
+        transaction, queue ``outbox_messages`` (under ``game_id``); ``None`` if that day's, or
+        a later day's, was done already (another process, a pass that read the clock before
+        another queued the next day's, or before a restart), else the outbox ids."""
+        # Days as YYYY-MM-DD text: text order is day order, so a day never goes back.
         q = (
             "UPDATE notify_settings SET digest_day = $1 WHERE user_id = $2"
-            " AND (digest_day IS NULL OR digest_day <> $1) RETURNING user_id"
+            " AND (digest_day IS NULL OR digest_day < $1) RETURNING user_id"
         )
         async with self._transaction() as db:
             if await db.fetchval(q, day, user_id) is None:

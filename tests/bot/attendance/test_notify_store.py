@@ -63,6 +63,11 @@ async def test_a_digest_is_queued_once_a_day(store: Store) -> None:
     # A day with nothing to do is done too, without a message.
     assert await store.queue_digest(BOB, "2024-05-03", game_id=None) == ()
     assert await store.queue_digest(BOB, "2024-05-03", game_id=None) is None
+    # A pass that read the clock before another queued the next day's never goes back a day:
+    # the earlier day's digest is not queued again.
+    late = await store.queue_digest(BOB, "2024-05-02", game_id=game.id, outbox_messages=[digest])
+    assert late is None
+    assert (await store.notify_settings(BOB)).digest_day == "2024-05-03"
     assert _ids(await store.pending())[-1] == ids[0]
 
 
