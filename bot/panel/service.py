@@ -30,7 +30,7 @@ from engine import (
     Move,
     NatureWipe,
     WipeThree,
-    seat_score,
+    score_state,
 )
 from render import render_environment
 
@@ -371,10 +371,10 @@ class Panels:
 
 def draw_panel(offer: Offer, seat: int, name: str) -> bytes:
     """The panel's picture: ``seat``'s environment with the move so far drawn in and ringed,
-    headed by the score it would have (:func:`engine.seat_score`, as the panel's text and
-    every score change it lists). CPU work: run it off the event loop."""
+    headed by the total it would have if the game ended then, majority bonuses in (the number
+    of the standings and every other picture). CPU work: run it off the event loop."""
     state = offer.shown
-    score = seat_score(state, seat)
+    score = score_state(state).players[seat].total
     return render_environment(state, seat, name=name, score=score, highlight=offer.highlight)
 
 

@@ -51,7 +51,6 @@ from engine import (
     Wildlife,
     apply,
     can_wipe_three,
-    own_score,
     score_state,
 )
 
@@ -255,12 +254,13 @@ def _heading(state: GameState) -> list[str]:
     player = state.current_player
     env = player.environment
     nature = player.nature_tokens
-    score = own_score(state.cards, env, nature, solo=state.solo)
+    # The total the standings and every picture show: if it ended now, bonuses in.
+    score = score_state(state).players[state.current].total
     tokens = len(env.tokens())
     return [
         f"Your environment: {len(env)} tiles, {tokens} wildlife tokens, "
         f"{nature} nature token{'' if nature == 1 else 's'}; score {score} "
-        "(majority bonuses not counted)."
+        "if it ended now, bonuses in."
     ]
 
 

@@ -468,7 +468,8 @@ def _points(message: MessageRecord, filename: str) -> int:
 
 async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world: World) -> None:
     # Three players: majority bonuses (+3 for the largest corridor, +1 for the second) are
-    # in play from the starting tiles on, so a score that counted them would show.
+    # in play from the starting tiles on; every total shown counts them, as if it ended now,
+    # and the move's own points are the change the panel lists.
     table = world.table()
     message = await table.setup([world.alice, world.bob, world.carol])
     for _ in range(4):
@@ -476,7 +477,7 @@ async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world:
         assert mover is not None
         name = world.name(mover)
         panel = await open_panel(table, mover, message)
-        found = re.search(r"score (-?\d+) \(majority bonuses not counted\)", panel.text)
+        found = re.search(r"score (-?\d+) if it ended now, bonuses in", panel.text)
         assert found, panel.text
         score = int(found[1])
         assert _points(panel.message, "panel.png") == score
@@ -500,12 +501,13 @@ async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world:
             assert await panel.press("Return to bag") is None
         assert panel.at_check, panel.text
         assert f"Score: {listed:+d}" in panel.text, (listed, panel.text)
-        assert _points(panel.message, "panel.png") == score + listed
+        after = _points(panel.message, "panel.png")
 
         since = len(table.server.messages)
         await panel.press("Confirm")
         message = await table.turn_posted(since, mover)
-        assert _points(message, f"{name}.png") == score + listed
+        assert _points(message, f"{name}.png") == after
+        assert f"{world.name(mover)}** {after}" in message.text, message.text
 
 
 def _live_play(table: GameChannel) -> list[int]:
