@@ -38,6 +38,8 @@ from engine import (
 
 HEADING = "Since your last turn"
 """The words every such block starts with (part of the bot's contract with its players)."""
+FIRST_HEADING = "Since the game began"
+"""The heading before a player's first turn, when there is no last turn to count from."""
 MAX_LINES = 8
 """Lines of moves and wipes at most: four players' worth of turns with their wipes. Older
 ones give way to a count, the latest always shows."""
@@ -93,7 +95,7 @@ class SinceLastTurn:
 
     def text(self, *, latest: str | None = None) -> str:
         """The heading, the lines (see :meth:`lines`) and the standings."""
-        head = f"{HEADING} (none yet):" if self.first else f"{HEADING}:"
+        head = f"{FIRST_HEADING}:" if self.first else f"{HEADING}:"
         return "\n".join((head, *self.lines(latest=latest), self.standings))
 
 

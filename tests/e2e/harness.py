@@ -620,7 +620,9 @@ class GameChannel:
         assert message.mentions == [expected], message.mentions
         if mover is not None and mover != expected:
             # The player called reads first what the others did since their last turn.
-            assert message.text.startswith("Since your last turn"), message.text
+            assert message.text.startswith(("Since your last turn", "Since the game began")), (
+                message.text
+            )
             assert message.text.count("\nStandings if it ended now") == 1, message.text
         written = [int(u) for u in re.findall(r"<@!?(\d+)>", message.text)]
         assert written == [expected], f"the message names others with <@…>: {message.text!r}"

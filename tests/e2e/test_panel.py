@@ -458,6 +458,9 @@ async def test_free_choice_and_wipe_through_the_panel(world: World) -> None:
 _POINTS = re.compile(r"(\S+)'s environment: \d+ tiles?, (-?\d+) points?")
 
 
+_RETURNED = r"to the bag \((?:then )?the move scores ([+-]\d+)\)"
+
+
 def _points(message: MessageRecord, filename: str) -> int:
     """The points an environment picture of ``message`` is described with."""
     [picture] = [a for a in message.attachments if a.filename == filename]
@@ -491,7 +494,7 @@ async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world:
         assert await panel.choose("Where the tile goes", [str(best["value"])]) is None
         if Verb.LEFT in panel.verbs():  # the Turn step
             assert await panel.press("Next") is None
-        returned = int(re.search(r"to the bag \(([+-]\d+)\)", panel.text)[1])  # type: ignore[index]
+        returned = int(re.search(_RETURNED, panel.text)[1])  # type: ignore[index]
         targets = selects(panel.message)
         if not targets:
             assert await panel.press("Next") is None

@@ -76,7 +76,8 @@ def test_the_first_round_lists_every_move_since_the_start(players: int) -> None:
     text = table.since()
     assert text is not None
     head, *lines, last = text.split("\n")
-    assert head == f"{HEADING} (none yet):"
+    # A public message: no "your last turn (none yet)" before a player has had one.
+    assert head == "Since the game began:"
     assert len(lines) == players - 1
     assert all(LINE.match(line) for line in lines), lines
     assert last.startswith(f"{STANDINGS_HEAD} ")

@@ -414,7 +414,7 @@ def test_option_gains_equal_the_difference_of_two_full_scorings(seed: int) -> No
         b.label for row in token_step.buttons for b in row if b.verb in (Verb.RETURN, Verb.NEXT)
     ]
     after = apply(placed, PlaceToken(None))
-    assert f"({_own(after, seat) - base:+d})" in returned[0]
+    assert f"(move scores {_own(after, seat) - base:+d})" in returned[0]
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -506,7 +506,7 @@ def test_the_panels_text_picture_gains_and_check_agree_on_the_score(players: int
     if token.selects:
         first = token.selects[0].options[0]
         token_gain = int(re.match(r"\S+: ([+-]\d+)", first.label)[1])  # type: ignore[index]
-        returned = int(re.search(r"\(([+-]\d+)\)", token.buttons[0][0].label)[1])  # type: ignore[index]
+        returned = int(re.search(r"\(move scores ([+-]\d+)\)", token.buttons[0][0].label)[1])  # type: ignore[index]
         if token_gain >= returned:
             draft = advance(state, draft, Press(Verb.TOKEN, (first.value,)))
         else:
@@ -527,3 +527,28 @@ def test_the_panels_text_picture_gains_and_check_agree_on_the_score(players: int
     )
     # Here the move also shifts a majority bonus, so the total moves by more than its points.
     assert total - start != listed
+
+
+def test_the_panel_says_rotation_why_step_3_is_skipped_and_what_a_return_scores() -> None:
+    # "turn 2" meant a rotation here and a game turn elsewhere; "Return to bag (+1)" read as
+    # a point for returning; a single-habitat tile went from step 2 to 4 without a word.
+    seen = {"single": False, "turned": False}
+    for seed in range(40):
+        state = new_game(players=2, seed=seed, cards="A")
+        for slot in (1, 2, 3, 4):
+            draft = advance(state, Draft(), Press(Verb.PAIR, (str(slot),)))
+            where = offer(state, draft).selects[0].options[0].value
+            draft = advance(state, draft, Press(Verb.WHERE, (where,)))
+            step = offer(state, draft)
+            if draft.step is Step.TURN:
+                assert re.search(r"\(rotation \d: corridors [+-]\d+\)", step.text), step.text
+                seen["turned"] = True
+                continue
+            assert draft.step is Step.TOKEN
+            assert "No step 3: a single-habitat tile looks the same every way round." in step.text
+            [returned] = [b.label for row in step.buttons for b in row if b.verb is Verb.RETURN]
+            assert re.fullmatch(r"Return to bag \(move scores [+-]\d+\)", returned), returned
+            seen["single"] = True
+        if all(seen.values()):
+            return
+    pytest.fail(f"not every case came up: {seen}")
