@@ -103,10 +103,12 @@ class Panels:
         loaded = await self.service.game_by_id(game_id)
         state, seat = self._check_live(loaded, user_id, turn)
         row = await self.store.get_panel(game_id, user_id)
-        draft = Draft()
+        draft, notice = Draft(), ""
         live = row is not None and row.draft != CLOSED
         if live and row is not None and row.turn == turn and row.revision == loaded.game.revision:
             draft = self._fitting(row, state, seat) or Draft()
+        elif live and row is not None and row.turn < turn and seat == state.current:
+            draft, notice = self._carried(row, state, seat)
         expected = None if row is None else row.version
         saved = await self.store.save_panel(
             game_id,
@@ -116,7 +118,37 @@ class Panels:
             draft=draft.dumps(),
             expected_version=expected,
         )
-        return self._show(loaded, state, seat, saved, draft)
+        return dataclasses.replace(self._show(loaded, state, seat, saved, draft), notice=notice)
+
+    def _carried(self, row: PanelRow, state: GameState, seat: int) -> tuple[Draft, str]:
+        """A plan made while waiting, brought to the turn it was for: the whole plan when
+        its pair is still in the display (in whichever slots it now is), else the first
+        step and what changed."""
+        try:
+            plan = Draft.loads(row.draft)
+        except CascadiaError:
+            return Draft(), ""
+        if plan.planned is None:
+            return Draft(), ""
+        tile, token = plan.planned
+        tiles = [str(t) if t is not None else "" for t in state.display_tiles]
+        tokens = [t.value if t is not None else "" for t in state.display_tokens]
+        tile_slot = tiles.index(tile) + 1 if tile in tiles else None
+        token_slot: int | None = None
+        if tile_slot is not None and not plan.free:
+            token_slot = tile_slot if tokens[tile_slot - 1] == token else None
+        elif tile_slot is not None:
+            token_slot = next(
+                (i for i, t in enumerate(tokens, start=1) if t == token and i != tile_slot), None
+            )
+        if tile_slot is None or token_slot is None:
+            return Draft(), panel_steps.plan_changed_text(tile_gone=tile_slot is None, token=token)
+        kept = dataclasses.replace(plan, tile=tile_slot, token=token_slot, page=0)
+        try:
+            offered = panel_steps.offer(as_seat(state, seat), kept)
+        except CascadiaError:
+            return Draft(), panel_steps.plan_changed_text(tile_gone=False, token=token)
+        return kept, panel_steps.plan_kept_text(tile_slot, confirm=offered.step is Step.CHECK)
 
     async def press(
         self, game_id: int, *, user_id: int, turn: int, version: int, press: Press
@@ -179,6 +211,8 @@ class Panels:
             new = panel_steps.suggestion(before, move)
         else:
             new = panel_steps.advance(before, draft, press, planning=planning)
+        if planning:
+            new = dataclasses.replace(new, planned=_pair_of(before, new))
         saved = await self.store.save_panel(
             game_id,
             user_id,
@@ -367,6 +401,16 @@ class Panels:
             planning=planning,
             to_move=loaded.players[loaded.require_state().current].name,
         )
+
+
+def _pair_of(state: GameState, draft: Draft) -> tuple[str, str] | None:
+    """The tile (text form) and token ``draft`` takes from ``state``'s display, if any."""
+    if draft.tile is None or draft.token is None:
+        return None
+    tile, token = state.display_tiles[draft.tile - 1], state.display_tokens[draft.token - 1]
+    if tile is None or token is None:
+        return None
+    return str(tile), token.value
 
 
 def draw_panel(offer: Offer, seat: int, name: str) -> bytes:

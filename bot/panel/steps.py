@@ -572,3 +572,15 @@ def _difference(old: PlayerScore, new: PlayerScore, *, bonuses: bool) -> ScoreCh
 
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def plan_kept_text(slot: int, *, confirm: bool) -> str:
+    """The notice on a panel whose plan, made while waiting, still holds now the turn came."""
+    then = "check it and press **Confirm**" if confirm else "carry on from where you left off"
+    return f"Your plan is kept: its pair is still in the display (now pair {slot}), so {then}."
+
+
+def plan_changed_text(*, tile_gone: bool, token: str) -> str:
+    """The notice on a panel whose plan, made while waiting, no longer holds."""
+    what = "the tile you planned to take" if tile_gone else f"the {token} you planned to take"
+    return f"Your plan changed: {what} is no longer in the display, so choose again."
