@@ -120,6 +120,19 @@ class Panels:
         )
         return dataclasses.replace(self._show(loaded, state, seat, saved, draft), notice=notice)
 
+    async def _planned_turn(self, loaded: LoadedGame, user_id: int, turn: int) -> Shown | None:
+        """``user_id``'s panel for their turn, now come, if their panel of ``turn`` was a
+        plan made while waiting; else ``None``."""
+        state, seat = loaded.require_state(), loaded.seat_of(user_id)
+        if seat != state.current or state.turn <= turn or state.is_over:
+            return None
+        if loaded.game.status is not GameStatus.ACTIVE:
+            return None
+        row = await self.store.get_panel(loaded.game.id, user_id)
+        if row is None or row.draft == CLOSED or row.turn != turn:
+            return None
+        return await self.open(loaded.game.id, user_id=user_id, turn=state.turn)
+
     def _carried(self, row: PanelRow, state: GameState, seat: int) -> tuple[Draft, str]:
         """A plan made while waiting, brought to the turn it was for: the whole plan when
         its pair is still in the display (in whichever slots it now is), else the first
@@ -159,9 +172,13 @@ class Panels:
         try:
             state, seat = self._check_live(loaded, user_id, turn)
             row = await self._live_row(loaded, user_id, turn)
-        except PanelGone:
+        except PanelGone as gone:
             # A second tap on Confirm after the first played the turn: say it was played.
             played = await self._own_turn(loaded, user_id, turn, press)
+            if played is None and isinstance(gone, TurnPassed):
+                # A press on a planning panel once the turn it planned for has come: the
+                # plan, brought to this turn (the press itself is not acted on).
+                played = await self._planned_turn(loaded, user_id, turn)
             if played is None:
                 raise
             return played

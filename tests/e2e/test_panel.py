@@ -271,14 +271,14 @@ async def test_planning_mode_and_refusals_change_nothing(world: World) -> None:
     assert "Play" not in labels(start), "the start message still offers Play"
     assert "Play" in labels(message)
 
-    # The planner's panel belongs to a passed turn: it plays nothing, and says so in place,
-    # once (no second message), with a link to the latest turn message and no buttons left.
+    # The planner's panel was a plan for the turn that has now come: a press plays nothing
+    # and brings the plan, in place, to this turn (kept, or what changed said).
+    played = world.db.snapshot()["moves"]
     planned = [b for b in buttons(planner.message) if b["label"] != "Cancel"]
     assert await planner.press_id(str(planned[0]["custom_id"])) is None
-    assert "turn has passed" in planner.text
-    link = f"https://discord.com/channels/{message.guild_id}/{message.channel_id}/{message.id}"
-    assert f"[latest turn]({link})" in planner.text, planner.text
-    assert planner.labels() == []
+    assert world.db.snapshot()["moves"] == played
+    assert planner.text.startswith(("Your plan is kept", "Your plan changed")), planner.text
+    assert "turn has passed" not in planner.text
 
 
 async def test_suggest_is_the_turns_hint_counted_once(world: World) -> None:

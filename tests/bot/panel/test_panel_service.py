@@ -456,3 +456,22 @@ async def test_a_plan_whose_pair_was_taken_says_so_and_starts_again(
         "Your plan changed: the tile you planned to take is no longer in the display, "
         "so choose again."
     )
+
+
+async def test_a_press_on_the_planning_panel_once_the_turn_came_shows_the_plan(
+    service: GameService, panels: Panels
+) -> None:
+    loaded = await _started(service, ADA, BOB)
+    mover, waiting = _mover(loaded)
+    game_id = loaded.game.id
+    planned = await _to_check(panels, await panels.open(game_id, user_id=waiting, turn=0))
+    shown = await panels.open(game_id, user_id=mover, turn=0)
+    shown = await _to_check(panels, await _press(panels, shown, Verb.PAIR, "4"))
+    assert (await _press(panels, shown, Verb.CONFIRM)).outcome is Outcome.PLAYED
+    # Not "the turn has passed": the plan, ready for Confirm.
+    turn = await _press(panels, planned, Verb.BACK)
+    assert turn.turn == 1
+    assert turn.offer is not None
+    assert turn.offer.step is Step.CHECK
+    assert turn.notice.startswith("Your plan is kept"), turn.notice
+    assert (await _press(panels, turn, Verb.CONFIRM)).outcome is Outcome.PLAYED
