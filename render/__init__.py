@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from engine import Environment, GameState, Hex, Round, ScoreSheet
-from render.chart import render_chart_image
+from render.chart import CHART_TITLE, render_chart_image
 from render.display import render_display_image
 from render.environment import draw_environment, plan_environment, shared_hex_size
 from render.png import encode
@@ -126,7 +126,7 @@ def render_scores(sheet: ScoreSheet, *, title: str = "Final scores", final: bool
     return encode(render_scores_image(sheet, title=title, final=final))
 
 
-def render_score_chart(rounds: Sequence[Round], *, title: str = "Score after each round") -> bytes:
+def render_score_chart(rounds: Sequence[Round], *, title: str = CHART_TITLE) -> bytes:
     """The score-by-round chart of ``rounds`` (one game's, from :func:`engine.replay_rounds`)
     as PNG bytes: one line a player in the seat's colour, ending in the seat's mark, the
     player's name and the final score at the right edge."""

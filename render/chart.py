@@ -20,6 +20,9 @@ from render.names import draw_line, fit_name
 from render.palette import draw_text, new_image
 
 WIDTH = 880
+CHART_TITLE = "Score if it had ended after each round, bonuses in"
+"""What the chart's lines mean, said on it: like every running score the bot shows, the
+total with the majority bonuses as they stood then, so a line may dip when a bonus moves."""
 HEIGHT = 560
 TITLE_HEIGHT = 60
 MARGIN = 18
@@ -66,9 +69,7 @@ def spread_labels(targets: Sequence[float], *, gap: float, low: float, high: flo
     return placed
 
 
-def render_chart_image(
-    rounds: Sequence[Round], *, title: str = "Score after each round"
-) -> Image.Image:
+def render_chart_image(rounds: Sequence[Round], *, title: str = CHART_TITLE) -> Image.Image:
     """The chart of ``rounds`` (those of one game, in order) as a palette image; with no
     round, the title alone."""
     image = new_image(theme.PALETTE, (WIDTH, HEIGHT), theme.BG)

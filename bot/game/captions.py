@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.game.messages import places
-from engine import GameState, ScoreSheet, score_state, seat_score
+from engine import GameState, ScoreSheet, score_state
 
 MAX_CHOICES = 25
 """The most choices Discord takes in one autocomplete answer."""
@@ -56,18 +56,18 @@ def environment_files(names: Sequence[str]) -> list[str]:
 
 
 def environment_score(state: GameState, seat: int) -> int:
-    """The score an environment's picture is headed by: while the game is played the seat's
-    score so far (:func:`engine.seat_score`, majority bonuses left for the end, as in every
-    score change the panel lists), once it is over its final total, bonuses in."""
-    if state.is_over:
-        return score_state(state).players[seat].total
-    return seat_score(state, seat)
+    """The score an environment's picture is headed by: the seat's total if the game ended
+    now, majority bonuses in (once it is over, its final total), the number the standings,
+    ``/cascadia score`` and the replay show."""
+    return score_state(state).players[seat].total
 
 
 def environment_description(name: str, state: GameState, seat: int, points: int) -> str:
-    """E.g. "alice's environment: 23 tiles, 47 points"."""
+    """E.g. "alice's environment: 23 tiles, 47 points" (mid-game "47 points if it ended
+    now, bonuses in")."""
     tiles = len(state.seats[seat].environment)
-    return _clip(f"{name}'s environment: {_count(tiles, 'tile')}, {_count(points, 'point')}")
+    now = "" if state.is_over else " if it ended now, bonuses in"
+    return _clip(f"{name}'s environment: {_count(tiles, 'tile')}, {_count(points, 'point')}{now}")
 
 
 def display_description(state: GameState) -> str:

@@ -449,13 +449,14 @@ def _hours(hours: int) -> str:
     return f"{hours} hour{'s' if hours != 1 else ''}"
 
 
-def preview_message(before: int, after: int, *, your_turn: bool = True) -> str:
-    """The score change of a previewed turn; a player waiting for their turn is told that
-    the display may change before it comes."""
-    change = after - before
+def preview_message(gain: int, total: int, *, your_turn: bool = True) -> str:
+    """The score change of a previewed turn (``gain``, the move's own points) and the total
+    it would lead to if the game ended then (``total``, majority bonuses in, as the standings
+    show it); a player waiting for their turn is told that the display may change before it
+    comes."""
     text = (
-        f"Preview only, nothing was played. Your score would go from {before} to {after} "
-        f"({change:+d})."
+        f"Preview only, nothing was played. This move would score {gain:+d}; your total if it "
+        f"ended now would be {total}, bonuses in."
     )
     if not your_turn:
         return f"{text} The display may change before your turn."

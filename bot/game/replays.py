@@ -158,7 +158,7 @@ def replay_description(rounds: Sequence[Round]) -> str:
 def chart_description(rounds: Sequence[Round]) -> str:
     """The score chart's alt text: what it shows, then :func:`story`."""
     whose = "the" if len(rounds[-1].sheet.players) == 1 else "each player's total"
-    what = f"Chart of {whose} score after every round."
+    what = f"Chart of {whose} score if the game had ended after every round, bonuses in."
     return f"{what} {story(rounds, room=MAX_DESCRIPTION - len(what) - 1)}"
 
 

@@ -32,11 +32,14 @@ from engine import (
     WipeThree,
     apply,
     new_game,
+    score_state,
     seat_score,
 )
 
 HEADING = "Since your last turn"
 """The words every such block starts with (part of the bot's contract with its players)."""
+FIRST_HEADING = "Since the game began"
+"""The heading before a player's first turn, when there is no last turn to count from."""
 MAX_LINES = 8
 """Lines of moves and wipes at most: four players' worth of turns with their wipes. Older
 ones give way to a count, the latest always shows."""
@@ -92,7 +95,7 @@ class SinceLastTurn:
 
     def text(self, *, latest: str | None = None) -> str:
         """The heading, the lines (see :meth:`lines`) and the standings."""
-        head = f"{HEADING} (none yet):" if self.first else f"{HEADING}:"
+        head = f"{FIRST_HEADING}:" if self.first else f"{HEADING}:"
         return "\n".join((head, *self.lines(latest=latest), self.standings))
 
 
@@ -152,13 +155,20 @@ def _window_start(moves: Sequence[MoveRow], players: Sequence[Player], seat: int
     return own[-1] + 1 if own else 0
 
 
+STANDINGS_HEAD = "Standings if it ended now, bonuses in:"
+"""The standings' heading: the totals are those of ``/cascadia score``, the pictures and the
+final result (majority bonuses in), so a player compares one number wherever it shows."""
+
+
 def standings(state: GameState, players: Sequence[Player]) -> str:
-    """The players best first with the score the game shows, in one line, e.g.
-    ``"Standings: **Ada** 23 · **Bob** 20"``."""
-    scores = [seat_score(state, seat) for seat in range(state.players)]
+    """The players best first with their totals if the game ended now (majority bonuses
+    in, :func:`engine.score_state`), in one line, e.g.
+    ``"Standings if it ended now, bonuses in: **Ada** 23 · **Bob** 20"``."""
+    sheet = score_state(state)
+    scores = [score.total for score in sheet.players]
     # Best first; a tie keeps seat order.
     order = sorted(range(state.players), key=lambda seat: -scores[seat])
-    return "Standings: " + " · ".join(f"{players[s].shown} {scores[s]}" for s in order)
+    return f"{STANDINGS_HEAD} " + " · ".join(f"{players[s].shown} {scores[s]}" for s in order)
 
 
 Played = tuple[GameState, GameState, list[Action], MoveRow]

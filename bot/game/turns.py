@@ -35,6 +35,7 @@ from engine import (
     NatureWipe,
     WipeThree,
     apply,
+    score_state,
     seat_score,
 )
 
@@ -42,7 +43,9 @@ from engine import (
 @dataclass(frozen=True, slots=True)
 class Preview:
     """A turn worked out but not played: the state it would lead to, where it puts its tile
-    and token (``placed``), and the score change."""
+    and token (``placed``), the score change (``score_after - score_before``, the move's own
+    points, as the panel lists them) and ``total_after``, the seat's total if the game ended
+    after it, majority bonuses in (the number the pictures and the standings show)."""
 
     game: LoadedGame
     seat: int
@@ -50,6 +53,7 @@ class Preview:
     placed: tuple[Hex, ...]
     score_before: int
     score_after: int
+    total_after: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +265,7 @@ class Turns:
             placed=placed_hexes(move.at, move.token_at),
             score_before=seat_score(before, seat),
             score_after=seat_score(after, seat),
+            total_after=score_state(after).players[seat].total,
         )
 
     async def wipe(self, channel_id: int, *, user_id: int, tokens: str | None) -> CommitResult:

@@ -36,7 +36,7 @@ from bot.panel.service import (
 )
 from bot.shell import errors
 from bot.shell.buttons import IdItem
-from engine import seat_score
+from engine import score_state
 
 if TYPE_CHECKING:
     from bot.shell.client import CascadiaBot
@@ -184,7 +184,7 @@ async def _render(shown: Shown) -> tuple[str, list[discord.File]]:
     if offer is None:
         return panel_text(shown), []
     image = await asyncio.to_thread(draw_panel, offer, shown.seat, shown.name)
-    points = seat_score(offer.shown, shown.seat)
+    points = score_state(offer.shown).players[shown.seat].total
     about = environment_description(shown.name, offer.shown, shown.seat, points)
     picture = discord.File(
         io.BytesIO(image), filename=PICTURE, description=f"With this move, {about}"

@@ -164,6 +164,9 @@ class Draft:
     """The token step is answered (``token_at`` ``None``: returned to the bag)."""
     page: int = 0
     """The page of places shown on the Where step."""
+    planned: tuple[str, str] | None = None
+    """A plan made while waiting: the tile (its text form) and the token taken, so that
+    when the turn comes the same pair can be found again in the display, wherever it is."""
 
     @property
     def step(self) -> Step:
@@ -205,6 +208,7 @@ class Draft:
             "token_at": None if self.token_at is None else str(self.token_at),
             "token_done": self.token_done,
             "page": self.page,
+            **({} if self.planned is None else {"planned": list(self.planned)}),
         }
 
     @classmethod
@@ -214,6 +218,7 @@ class Draft:
             wipe = data.get("wipe")
             at = data.get("at")
             token_at = data.get("token_at")
+            planned = data.get("planned")
             return cls(
                 tile=_optional_slot(data.get("tile")),
                 token=_optional_slot(data.get("token")),
@@ -226,6 +231,7 @@ class Draft:
                 token_at=None if token_at is None else Hex.parse(str(token_at)),
                 token_done=bool(data.get("token_done", False)),
                 page=max(0, int(data.get("page", 0))),
+                planned=None if planned is None else (str(planned[0]), str(planned[1])),
             )
         except (TypeError, ValueError, AttributeError) as error:
             raise InvalidInput(f"not a stored panel: {error}") from None

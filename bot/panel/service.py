@@ -30,7 +30,7 @@ from engine import (
     Move,
     NatureWipe,
     WipeThree,
-    seat_score,
+    score_state,
 )
 from render import render_environment
 
@@ -103,10 +103,12 @@ class Panels:
         loaded = await self.service.game_by_id(game_id)
         state, seat = self._check_live(loaded, user_id, turn)
         row = await self.store.get_panel(game_id, user_id)
-        draft = Draft()
+        draft, notice = Draft(), ""
         live = row is not None and row.draft != CLOSED
         if live and row is not None and row.turn == turn and row.revision == loaded.game.revision:
             draft = self._fitting(row, state, seat) or Draft()
+        elif live and row is not None and row.turn < turn and seat == state.current:
+            draft, notice = self._carried(row, state, seat)
         expected = None if row is None else row.version
         saved = await self.store.save_panel(
             game_id,
@@ -116,7 +118,50 @@ class Panels:
             draft=draft.dumps(),
             expected_version=expected,
         )
-        return self._show(loaded, state, seat, saved, draft)
+        return dataclasses.replace(self._show(loaded, state, seat, saved, draft), notice=notice)
+
+    async def _planned_turn(self, loaded: LoadedGame, user_id: int, turn: int) -> Shown | None:
+        """``user_id``'s panel for their turn, now come, if their panel of ``turn`` was a
+        plan made while waiting; else ``None``."""
+        state, seat = loaded.require_state(), loaded.seat_of(user_id)
+        if seat != state.current or state.turn <= turn or state.is_over:
+            return None
+        if loaded.game.status is not GameStatus.ACTIVE:
+            return None
+        row = await self.store.get_panel(loaded.game.id, user_id)
+        if row is None or row.draft == CLOSED or row.turn != turn:
+            return None
+        return await self.open(loaded.game.id, user_id=user_id, turn=state.turn)
+
+    def _carried(self, row: PanelRow, state: GameState, seat: int) -> tuple[Draft, str]:
+        """A plan made while waiting, brought to the turn it was for: the whole plan when
+        its pair is still in the display (in whichever slots it now is), else the first
+        step and what changed."""
+        try:
+            plan = Draft.loads(row.draft)
+        except CascadiaError:
+            return Draft(), ""
+        if plan.planned is None:
+            return Draft(), ""
+        tile, token = plan.planned
+        tiles = [str(t) if t is not None else "" for t in state.display_tiles]
+        tokens = [t.value if t is not None else "" for t in state.display_tokens]
+        tile_slot = tiles.index(tile) + 1 if tile in tiles else None
+        token_slot: int | None = None
+        if tile_slot is not None and not plan.free:
+            token_slot = tile_slot if tokens[tile_slot - 1] == token else None
+        elif tile_slot is not None:
+            token_slot = next(
+                (i for i, t in enumerate(tokens, start=1) if t == token and i != tile_slot), None
+            )
+        if tile_slot is None or token_slot is None:
+            return Draft(), panel_steps.plan_changed_text(tile_gone=tile_slot is None, token=token)
+        kept = dataclasses.replace(plan, tile=tile_slot, token=token_slot, page=0)
+        try:
+            offered = panel_steps.offer(as_seat(state, seat), kept)
+        except CascadiaError:
+            return Draft(), panel_steps.plan_changed_text(tile_gone=False, token=token)
+        return kept, panel_steps.plan_kept_text(tile_slot, confirm=offered.step is Step.CHECK)
 
     async def press(
         self, game_id: int, *, user_id: int, turn: int, version: int, press: Press
@@ -127,9 +172,13 @@ class Panels:
         try:
             state, seat = self._check_live(loaded, user_id, turn)
             row = await self._live_row(loaded, user_id, turn)
-        except PanelGone:
+        except PanelGone as gone:
             # A second tap on Confirm after the first played the turn: say it was played.
             played = await self._own_turn(loaded, user_id, turn, press)
+            if played is None and isinstance(gone, TurnPassed):
+                # A press on a planning panel once the turn it planned for has come: the
+                # plan, brought to this turn (the press itself is not acted on).
+                played = await self._planned_turn(loaded, user_id, turn)
             if played is None:
                 raise
             return played
@@ -179,6 +228,8 @@ class Panels:
             new = panel_steps.suggestion(before, move)
         else:
             new = panel_steps.advance(before, draft, press, planning=planning)
+        if planning:
+            new = dataclasses.replace(new, planned=_pair_of(before, new))
         saved = await self.store.save_panel(
             game_id,
             user_id,
@@ -369,12 +420,22 @@ class Panels:
         )
 
 
+def _pair_of(state: GameState, draft: Draft) -> tuple[str, str] | None:
+    """The tile (text form) and token ``draft`` takes from ``state``'s display, if any."""
+    if draft.tile is None or draft.token is None:
+        return None
+    tile, token = state.display_tiles[draft.tile - 1], state.display_tokens[draft.token - 1]
+    if tile is None or token is None:
+        return None
+    return str(tile), token.value
+
+
 def draw_panel(offer: Offer, seat: int, name: str) -> bytes:
     """The panel's picture: ``seat``'s environment with the move so far drawn in and ringed,
-    headed by the score it would have (:func:`engine.seat_score`, as the panel's text and
-    every score change it lists). CPU work: run it off the event loop."""
+    headed by the total it would have if the game ended then, majority bonuses in (the number
+    of the standings and every other picture). CPU work: run it off the event loop."""
     state = offer.shown
-    score = seat_score(state, seat)
+    score = score_state(state).players[seat].total
     return render_environment(state, seat, name=name, score=score, highlight=offer.highlight)
 
 

@@ -51,7 +51,6 @@ from engine import (
     Wildlife,
     apply,
     can_wipe_three,
-    own_score,
     score_state,
 )
 
@@ -255,12 +254,13 @@ def _heading(state: GameState) -> list[str]:
     player = state.current_player
     env = player.environment
     nature = player.nature_tokens
-    score = own_score(state.cards, env, nature, solo=state.solo)
+    # The total the standings and every picture show: if it ended now, bonuses in.
+    score = score_state(state).players[state.current].total
     tokens = len(env.tokens())
     return [
         f"Your environment: {len(env)} tiles, {tokens} wildlife tokens, "
         f"{nature} nature token{'' if nature == 1 else 's'}; score {score} "
-        "(majority bonuses not counted)."
+        "if it ended now, bonuses in."
     ]
 
 
@@ -379,7 +379,7 @@ def _where_step(
     lines = [
         f"**Step 2 of 5: where does the tile go?** {took}",
         "Places are labelled as on the picture, best first: the score change of the whole "
-        "move with the best turn and the best spot for the token (majority bonuses not "
+        "move with the best rotation and the best spot for the token (majority bonuses not "
         "counted).",
     ]
     if pages > 1:
@@ -430,7 +430,8 @@ def _turn_step(
     take = _take(draft)
     gain = gains.rotation_gain(before, take, at, draft.rotation)
     lines = [
-        f"**Step 3 of 5: turn the tile** at `{at}` (turn {draft.rotation}: corridors {gain:+d}).",
+        f"**Step 3 of 5: turn the tile** at `{at}` "
+        f"(rotation {draft.rotation}: corridors {gain:+d}).",
         f"Now: {rotation_words(tile, at, draft.rotation, taken)}.",
         "Rotate until it fits, then **Next**.",
     ]
@@ -461,21 +462,25 @@ def _token_step(
         for hex_, gain in ordered[:PAGE_SIZE]
     )
     lines = [f"**Step 4 of 5: the {token.value} token.** The tile is at `{at}`."]
+    if len(tile.rotations) == 1:
+        lines[0] += " No step 3: a single-habitat tile looks the same every way round."
     selects: tuple[Select, ...] = ()
     if options:
         lines.append(
             f"Pick a tile for the {token.value} (the whole move's score change shown), or "
-            f"return it to the bag ({found.returned:+d})."
+            f"return it to the bag (then the move scores {found.returned:+d})."
         )
         selects = (Select(Verb.TOKEN, f"Where the {token.value} goes", options),)
-        first = Button(Verb.RETURN, f"Return to bag ({found.returned:+d})")
+        first = Button(Verb.RETURN, f"Return to bag (move scores {found.returned:+d})")
     else:
         lines.append(
             f"None of your tiles can take the {token.value}: it goes back to the bag "
-            f"({found.returned:+d}). Press **Next**."
+            f"(the move scores {found.returned:+d}). Press **Next**."
         )
         first = Button(
-            Verb.NEXT, f"Next: return the token to the bag ({found.returned:+d})", style="primary"
+            Verb.NEXT,
+            f"Next: token back to the bag (move scores {found.returned:+d})",
+            style="primary",
         )
     return Offer(Step.TOKEN, tuple(lines), selects, ((first, BACK, CANCEL),), placed, (at,))
 
@@ -505,7 +510,7 @@ def _check_step(
     lines = [
         "**Step 5 of 5: check your move.** " + took,
         f"The tile goes at `{draft.at}`"
-        + (f", turn {draft.rotation}" if len(tile.rotations) > 1 else "")
+        + (f", rotation {draft.rotation}" if len(tile.rotations) > 1 else "")
         + f"; {token_words}.",
     ]
     if draft.at is not None and len(tile.rotations) > 1:
@@ -567,3 +572,15 @@ def _difference(old: PlayerScore, new: PlayerScore, *, bonuses: bool) -> ScoreCh
 
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def plan_kept_text(slot: int, *, confirm: bool) -> str:
+    """The notice on a panel whose plan, made while waiting, still holds now the turn came."""
+    then = "check it and press **Confirm**" if confirm else "carry on from where you left off"
+    return f"Your plan is kept: its pair is still in the display (now pair {slot}), so {then}."
+
+
+def plan_changed_text(*, tile_gone: bool, token: str) -> str:
+    """The notice on a panel whose plan, made while waiting, no longer holds."""
+    what = "the tile you planned to take" if tile_gone else f"the {token} you planned to take"
+    return f"Your plan changed: {what} is no longer in the display, so choose again."

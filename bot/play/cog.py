@@ -271,11 +271,13 @@ async def preview(
         found.seat,
         name=found.game.players[found.seat].name,
         highlight=found.placed,
-        score=found.score_after,
+        score=found.total_after,
     )
     await interaction.followup.send(
         messages.preview_message(
-            found.score_before, found.score_after, your_turn=found.seat == state.current
+            found.score_after - found.score_before,
+            found.total_after,
+            your_turn=found.seat == state.current,
         ),
         file=_png(
             "preview.png",
@@ -285,7 +287,7 @@ async def preview(
                 found.game.players[found.seat].name,
                 found.after,
                 found.seat,
-                found.score_after,
+                found.total_after,
             ),
         ),
         ephemeral=True,
@@ -309,10 +311,10 @@ async def hint(interaction: Interaction) -> None:
             best.seat,
             name=best.game.players[best.seat].name,
             highlight=best.placed,
-            score=best.score_after,
+            score=best.total_after,
         )
         description = "Hint: " + environment_description(
-            best.game.players[best.seat].name, best.after, best.seat, best.score_after
+            best.game.players[best.seat].name, best.after, best.seat, best.total_after
         )
         files.append(_png("hint.png", image, description))
     await interaction.followup.send(found.text(), files=files, ephemeral=True)

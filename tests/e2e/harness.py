@@ -219,7 +219,7 @@ class World:
 def check_pngs(message: MessageRecord, *, expect: Iterable[str]) -> None:
     """The message carries valid, non-trivial PNG pictures with exactly the ``expect`` names,
     each described for screen readers (an environment: "alice's environment: 3 tiles, 0
-    points")."""
+    points", while played "... if it ended now, bonuses in")."""
     pngs = [a for a in message.attachments if a.filename.endswith(".png")]
     assert sorted(a.filename for a in pngs) == sorted(expect), (
         f"pictures of message {message.id}: {[a.filename for a in message.attachments]}"
@@ -236,7 +236,8 @@ def check_pngs(message: MessageRecord, *, expect: Iterable[str]) -> None:
         assert attachment.description, f"{attachment.filename} has no description"
         if attachment.filename not in ("display.png", "scores.png", "preview.png", CHART):
             assert re.fullmatch(
-                r".+'s environment: \d+ tiles?, -?\d+ points?", attachment.description
+                r".+'s environment: \d+ tiles?, -?\d+ points?( if it ended now, bonuses in)?",
+                attachment.description,
             ), (attachment.filename, attachment.description)
         with Image.open(io.BytesIO(attachment.data)) as image:
             image.load()  # decodes every pixel: a truncated or corrupt file raises here
@@ -619,8 +620,10 @@ class GameChannel:
         assert message.mentions == [expected], message.mentions
         if mover is not None and mover != expected:
             # The player called reads first what the others did since their last turn.
-            assert message.text.startswith("Since your last turn"), message.text
-            assert message.text.count("\nStandings: ") == 1, message.text
+            assert message.text.startswith(("Since your last turn", "Since the game began")), (
+                message.text
+            )
+            assert message.text.count("\nStandings if it ended now") == 1, message.text
         written = [int(u) for u in re.findall(r"<@!?(\d+)>", message.text)]
         assert written == [expected], f"the message names others with <@…>: {message.text!r}"
         check_pngs(message, expect=["display.png", *environments])

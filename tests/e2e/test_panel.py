@@ -271,14 +271,14 @@ async def test_planning_mode_and_refusals_change_nothing(world: World) -> None:
     assert "Play" not in labels(start), "the start message still offers Play"
     assert "Play" in labels(message)
 
-    # The planner's panel belongs to a passed turn: it plays nothing, and says so in place,
-    # once (no second message), with a link to the latest turn message and no buttons left.
+    # The planner's panel was a plan for the turn that has now come: a press plays nothing
+    # and brings the plan, in place, to this turn (kept, or what changed said).
+    played = world.db.snapshot()["moves"]
     planned = [b for b in buttons(planner.message) if b["label"] != "Cancel"]
     assert await planner.press_id(str(planned[0]["custom_id"])) is None
-    assert "turn has passed" in planner.text
-    link = f"https://discord.com/channels/{message.guild_id}/{message.channel_id}/{message.id}"
-    assert f"[latest turn]({link})" in planner.text, planner.text
-    assert planner.labels() == []
+    assert world.db.snapshot()["moves"] == played
+    assert planner.text.startswith(("Your plan is kept", "Your plan changed")), planner.text
+    assert "turn has passed" not in planner.text
 
 
 async def test_suggest_is_the_turns_hint_counted_once(world: World) -> None:
@@ -458,6 +458,9 @@ async def test_free_choice_and_wipe_through_the_panel(world: World) -> None:
 _POINTS = re.compile(r"(\S+)'s environment: \d+ tiles?, (-?\d+) points?")
 
 
+_RETURNED = r"to the bag \((?:then )?the move scores ([+-]\d+)\)"
+
+
 def _points(message: MessageRecord, filename: str) -> int:
     """The points an environment picture of ``message`` is described with."""
     [picture] = [a for a in message.attachments if a.filename == filename]
@@ -468,7 +471,8 @@ def _points(message: MessageRecord, filename: str) -> int:
 
 async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world: World) -> None:
     # Three players: majority bonuses (+3 for the largest corridor, +1 for the second) are
-    # in play from the starting tiles on, so a score that counted them would show.
+    # in play from the starting tiles on; every total shown counts them, as if it ended now,
+    # and the move's own points are the change the panel lists.
     table = world.table()
     message = await table.setup([world.alice, world.bob, world.carol])
     for _ in range(4):
@@ -476,7 +480,7 @@ async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world:
         assert mover is not None
         name = world.name(mover)
         panel = await open_panel(table, mover, message)
-        found = re.search(r"score (-?\d+) \(majority bonuses not counted\)", panel.text)
+        found = re.search(r"score (-?\d+) if it ended now, bonuses in", panel.text)
         assert found, panel.text
         score = int(found[1])
         assert _points(panel.message, "panel.png") == score
@@ -490,7 +494,7 @@ async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world:
         assert await panel.choose("Where the tile goes", [str(best["value"])]) is None
         if Verb.LEFT in panel.verbs():  # the Turn step
             assert await panel.press("Next") is None
-        returned = int(re.search(r"to the bag \(([+-]\d+)\)", panel.text)[1])  # type: ignore[index]
+        returned = int(re.search(_RETURNED, panel.text)[1])  # type: ignore[index]
         targets = selects(panel.message)
         if not targets:
             assert await panel.press("Next") is None
@@ -500,12 +504,13 @@ async def test_the_panel_its_pictures_and_the_turn_message_give_one_score(world:
             assert await panel.press("Return to bag") is None
         assert panel.at_check, panel.text
         assert f"Score: {listed:+d}" in panel.text, (listed, panel.text)
-        assert _points(panel.message, "panel.png") == score + listed
+        after = _points(panel.message, "panel.png")
 
         since = len(table.server.messages)
         await panel.press("Confirm")
         message = await table.turn_posted(since, mover)
-        assert _points(message, f"{name}.png") == score + listed
+        assert _points(message, f"{name}.png") == after
+        assert f"{world.name(mover)}** {after}" in message.text, message.text
 
 
 def _live_play(table: GameChannel) -> list[int]:

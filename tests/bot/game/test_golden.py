@@ -174,14 +174,16 @@ async def test_a_lobby_closed_and_a_game_with_a_computer_ended_early(
     preview = await service.turns.preview(CHANNEL, user_id=waiting.user_id, move=plan)
     script.shown(
         f"answer to {waiting.name}: /cascadia preview",
-        messages.preview_message(preview.score_before, preview.score_after, your_turn=False),
+        messages.preview_message(
+            preview.score_after - preview.score_before, preview.total_after, your_turn=False
+        ),
     )
     move = hint.moves[0]
     script.step(f"{name} previews and plays `{move}`, the hint's first")
     preview = await service.turns.preview(CHANNEL, user_id=user, move=move)
     script.shown(
         f"answer to {name}: /cascadia preview",
-        messages.preview_message(preview.score_before, preview.score_after),
+        messages.preview_message(preview.score_after - preview.score_before, preview.total_after),
     )
     await service.turns.play(CHANNEL, user_id=user, move=move)
     await script.posts()

@@ -172,8 +172,9 @@ def test_status_message() -> None:
 
 
 def test_preview_message_shows_the_change() -> None:
-    assert "from 10 to 14 (+4)" in messages.preview_message(10, 14)
-    assert "(+0)" in messages.preview_message(3, 3)
+    text = messages.preview_message(4, 17)
+    assert "This move would score +4; your total if it ended now would be 17, bonuses in." in text
+    assert "score +0;" in messages.preview_message(0, 3)
 
 
 def test_hint_says_what_its_order_ranks_by() -> None:

@@ -28,7 +28,7 @@ from bot.game.outbox import (
 from bot.game.records import state_text
 from bot.game.rows import Claimer, GameRow, OutboxRow
 from bot.stores import Store, open_store
-from engine import Hex, Phase, apply, new_game, score_state, seat_score, state_to_json
+from engine import Hex, Phase, apply, new_game, score_state, state_to_json
 from engine.players import random_action
 from render import environment_scale, render_environment
 from tests.engine.helpers import state_at_turn
@@ -283,7 +283,9 @@ def test_render_pictures_draws_display_environments_and_scores() -> None:
     assert [f.name for f in files] == ["display.png", "Ada.png", "Bob.png", "scores.png"]
     assert all(f.data.startswith(b"\x89PNG") for f in files)
     assert files[0].description.startswith("The display: 1: ")
-    assert files[1].description == "Ada's environment: 3 tiles, 5 points"
+    assert (
+        files[1].description == "Ada's environment: 3 tiles, 10 points if it ended now, bonuses in"
+    )
     assert files[3].description.startswith("Final scores: 1. ")
     assert render_pictures(Announcement(kind="reminder", text="")) == []
 
@@ -296,16 +298,18 @@ def test_the_environments_of_a_message_are_drawn_at_one_scale() -> None:
     line, cluster = render_pictures(announcement)
     scale = environment_scale(state)
     drawn = [
-        render_environment(state, seat, name=name, score=seat_score(state, seat), hex_size=scale)
+        render_environment(
+            state, seat, name=name, score=score_state(state).players[seat].total, hex_size=scale
+        )
         for seat, name in enumerate(("Al", "Bo"))
     ]
     assert [line.data, cluster.data] == drawn
     # On its own the compact one would have had larger hexes.
-    alone = render_environment(state, 1, name="Bo", score=seat_score(state, 1))
+    alone = render_environment(state, 1, name="Bo", score=score_state(state).players[1].total)
     assert cluster.data != alone
 
 
-def test_environments_show_the_score_so_far_then_the_final_total() -> None:
+def test_environments_show_the_total_with_bonuses_while_played_and_at_the_end() -> None:
     playing = state_at_turn(3, 4, 30, cards="A")
     rng = random.Random(4)
     over = playing
@@ -321,9 +325,13 @@ def test_environments_show_the_score_so_far_then_the_final_total() -> None:
         )
         sheet = score_state(state)
         for seat, attachment in enumerate(render_pictures(announcement)):
-            # While the game is played, the majority bonuses are left for the end.
-            points = sheet.players[seat].total if state.is_over else seat_score(state, seat)
-            assert attachment.description.endswith(f", {points} points"), attachment.description
+            # One number wherever it shows: the total with the majority bonuses, said so
+            # while the game is played.
+            points = sheet.players[seat].total
+            now = "" if state.is_over else " if it ended now, bonuses in"
+            assert attachment.description.endswith(f", {points} points{now}"), (
+                attachment.description
+            )
     bonuses = [sum(column.habitat_bonus.values()) for column in score_state(playing).players]
     assert any(bonuses), "no majority bonus: the two scores would be the same"
 

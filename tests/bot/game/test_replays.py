@@ -126,7 +126,9 @@ def test_a_solo_story_follows_the_score() -> None:
     assert story(rounds) == (
         "sam went from 4 points after round 1 to 11 after round 3; the best round was round 2, +5."
     )
-    assert chart_description(rounds).startswith("Chart of the score after every round. sam")
+    assert chart_description(rounds).startswith(
+        "Chart of the score if the game had ended after every round, bonuses in. sam"
+    )
     assert "the environment as it grew" in replay_description(rounds)
 
 
@@ -148,7 +150,8 @@ def test_the_descriptions_say_what_each_picture_shows() -> None:
         " each round's new tile ringed, the totals so far. " + story(rounds)
     )
     assert chart_description(rounds) == (
-        "Chart of each player's total score after every round. " + story(rounds)
+        "Chart of each player's total score if the game had ended after every round, bonuses in. "
+        + story(rounds)
     )
 
 

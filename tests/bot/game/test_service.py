@@ -51,6 +51,7 @@ from engine import (
     WipeThree,
     apply,
     legal_actions,
+    score_state,
     seat_score,
     state_to_json,
 )
@@ -496,6 +497,8 @@ async def test_preview_commits_nothing(service: GameService, store: Store) -> No
     assert set(preview.placed) == {turn.at, turn.token_at} - {None}
     assert preview.score_before == seat_score(table.require_state(), preview.seat)
     assert preview.score_after == seat_score(preview.after, preview.seat)
+    # The total the preview's picture shows is the standings' number, bonuses in.
+    assert preview.total_after == score_state(preview.after).players[preview.seat].total
     waiting = BOB if mover == ADA else ADA
     other = await service.turns.preview(CHANNEL, user_id=waiting, move=turn)
     assert other.seat == table.seat_of(waiting)

@@ -8,10 +8,11 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.game.captions import environment_score
 from bot.game.messages import Player, plural
 from bot.game.records import move_text
 from bot.game.rows import MoveRow
-from bot.game.since import HEADING, MAX_LINES, since_last_turn, standings
+from bot.game.since import HEADING, MAX_LINES, STANDINGS_HEAD, since_last_turn, standings
 from engine import (
     Action,
     NatureWipe,
@@ -22,6 +23,7 @@ from engine import (
     apply,
     choose,
     new_game,
+    score_state,
     seat_score,
 )
 
@@ -74,10 +76,11 @@ def test_the_first_round_lists_every_move_since_the_start(players: int) -> None:
     text = table.since()
     assert text is not None
     head, *lines, last = text.split("\n")
-    assert head == f"{HEADING} (none yet):"
+    # A public message: no "your last turn (none yet)" before a player has had one.
+    assert head == "Since the game began:"
     assert len(lines) == players - 1
     assert all(LINE.match(line) for line in lines), lines
-    assert last.startswith("Standings: ")
+    assert last.startswith(f"{STANDINGS_HEAD} ")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -244,3 +247,24 @@ def test_a_user_in_two_seats_is_replayed_from_the_start() -> None:
     assert since_last_turn(table.state, table.moves, table.players, known=known) == since_last_turn(
         table.state, table.moves, table.players
     )
+
+
+def test_the_standings_and_the_pictures_show_the_total_with_bonuses_as_score_does() -> None:
+    # One number wherever a player compares: the standings, each board picture and
+    # /cascadia score all give the total if the game ended now, majority bonuses in.
+    table = Table(3, seed=4)
+    with_bonus = False
+    for _ in range(15):
+        table.turn()
+        sheet = score_state(table.state)
+        totals = [score.total for score in sheet.players]
+        line = standings(table.state, table.players)
+        assert line.startswith(f"{STANDINGS_HEAD} ")
+        shown = sorted(int(p) for p in re.findall(r" (\d+)(?: ·|$)", line))
+        assert shown == sorted(totals)
+        for seat in range(table.state.players):
+            assert environment_score(table.state, seat) == totals[seat]
+        with_bonus |= any(
+            total != seat_score(table.state, seat) for seat, total in enumerate(totals)
+        )
+    assert with_bonus, "no majority bonus arose, so the test shows nothing"

@@ -416,3 +416,62 @@ async def test_a_suggestion_from_before_a_wipe_is_not_shown_again(store: Store) 
         await _press(panels, wiped, Verb.SUGGEST)
     assert await store.hints(game_id) == [hint]
     assert await _stored_draft(store, game_id, mover) == Draft()
+
+
+async def _plan_then_play(panels: Panels, service: GameService, *, mover_pair: str) -> Shown:
+    """The waiting player plans pair 1 to Check, the mover plays ``mover_pair``; the
+    waiting player's panel opened for the turn that came."""
+    loaded = await _started(service, ADA, BOB)
+    mover, waiting = _mover(loaded)
+    game_id = loaded.game.id
+    planned = await _to_check(panels, await panels.open(game_id, user_id=waiting, turn=0))
+    assert planned.planning
+    shown = await panels.open(game_id, user_id=mover, turn=0)
+    shown = await _to_check(panels, await _press(panels, shown, Verb.PAIR, mover_pair))
+    assert (await _press(panels, shown, Verb.CONFIRM)).outcome is Outcome.PLAYED
+    return await panels.open(game_id, user_id=waiting, turn=1)
+
+
+async def test_a_plan_made_while_waiting_is_kept_when_its_pair_is_still_there(
+    service: GameService, store: Store, panels: Panels
+) -> None:
+    turn = await _plan_then_play(panels, service, mover_pair="4")
+    assert not turn.planning
+    assert turn.offer is not None
+    assert turn.offer.step is Step.CHECK, turn.offer.text
+    assert turn.notice.startswith("Your plan is kept"), turn.notice
+    assert "press **Confirm**" in turn.notice
+    # One press plays it.
+    assert (await _press(panels, turn, Verb.CONFIRM)).outcome is Outcome.PLAYED
+    assert len(await store.moves(turn.game_id)) == 2
+
+
+async def test_a_plan_whose_pair_was_taken_says_so_and_starts_again(
+    service: GameService, panels: Panels
+) -> None:
+    turn = await _plan_then_play(panels, service, mover_pair="1")
+    assert turn.offer is not None
+    assert turn.offer.step is Step.PAIR
+    assert turn.notice == (
+        "Your plan changed: the tile you planned to take is no longer in the display, "
+        "so choose again."
+    )
+
+
+async def test_a_press_on_the_planning_panel_once_the_turn_came_shows_the_plan(
+    service: GameService, panels: Panels
+) -> None:
+    loaded = await _started(service, ADA, BOB)
+    mover, waiting = _mover(loaded)
+    game_id = loaded.game.id
+    planned = await _to_check(panels, await panels.open(game_id, user_id=waiting, turn=0))
+    shown = await panels.open(game_id, user_id=mover, turn=0)
+    shown = await _to_check(panels, await _press(panels, shown, Verb.PAIR, "4"))
+    assert (await _press(panels, shown, Verb.CONFIRM)).outcome is Outcome.PLAYED
+    # Not "the turn has passed": the plan, ready for Confirm.
+    turn = await _press(panels, planned, Verb.BACK)
+    assert turn.turn == 1
+    assert turn.offer is not None
+    assert turn.offer.step is Step.CHECK
+    assert turn.notice.startswith("Your plan is kept"), turn.notice
+    assert (await _press(panels, turn, Verb.CONFIRM)).outcome is Outcome.PLAYED

@@ -414,7 +414,7 @@ def test_option_gains_equal_the_difference_of_two_full_scorings(seed: int) -> No
         b.label for row in token_step.buttons for b in row if b.verb in (Verb.RETURN, Verb.NEXT)
     ]
     after = apply(placed, PlaceToken(None))
-    assert f"({_own(after, seat) - base:+d})" in returned[0]
+    assert f"(move scores {_own(after, seat) - base:+d})" in returned[0]
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -485,9 +485,11 @@ def _majority_move(players: int) -> tuple[GameState, int, Hex]:
 def test_the_panels_text_picture_gains_and_check_agree_on_the_score(players: int) -> None:
     state, slot, at = _majority_move(players)
     seat, name = state.current, "Ada"
-    start = seat_score(state, seat)
+    # Every total shown is the one if it ended now, bonuses in; the gains are the move's own.
+    own = seat_score(state, seat)
+    start = score_state(state).players[seat].total
     pair = offer(state, Draft())
-    assert re.search(rf"\bscore {start}\b", pair.text), pair.text
+    assert re.search(rf"\bscore {start} if it ended now, bonuses in\b", pair.text), pair.text
     assert draw_panel(pair, seat, name) == render_environment(
         state, seat, name=name, score=start, highlight=pair.highlight
     )
@@ -504,7 +506,7 @@ def test_the_panels_text_picture_gains_and_check_agree_on_the_score(players: int
     if token.selects:
         first = token.selects[0].options[0]
         token_gain = int(re.match(r"\S+: ([+-]\d+)", first.label)[1])  # type: ignore[index]
-        returned = int(re.search(r"\(([+-]\d+)\)", token.buttons[0][0].label)[1])  # type: ignore[index]
+        returned = int(re.search(r"\(move scores ([+-]\d+)\)", token.buttons[0][0].label)[1])  # type: ignore[index]
         if token_gain >= returned:
             draft = advance(state, draft, Press(Verb.TOKEN, (first.value,)))
         else:
@@ -518,10 +520,35 @@ def test_the_panels_text_picture_gains_and_check_agree_on_the_score(players: int
     change = score_change(state, after, seat)
     assert f"Score: {change}." in check.text
     assert change.total == listed
-    assert seat_score(after, seat) == start + listed
+    assert seat_score(after, seat) == own + listed
+    total = score_state(after).players[seat].total
     assert draw_panel(check, seat, name) == render_environment(
-        after, seat, name=name, score=start + listed, highlight=check.highlight
+        after, seat, name=name, score=total, highlight=check.highlight
     )
-    # The score sheet's total, majority bonuses in, would have said otherwise.
-    sheet = score_state(after).players[seat].total - score_state(state).players[seat].total
-    assert sheet != listed
+    # Here the move also shifts a majority bonus, so the total moves by more than its points.
+    assert total - start != listed
+
+
+def test_the_panel_says_rotation_why_step_3_is_skipped_and_what_a_return_scores() -> None:
+    # "turn 2" meant a rotation here and a game turn elsewhere; "Return to bag (+1)" read as
+    # a point for returning; a single-habitat tile went from step 2 to 4 without a word.
+    seen = {"single": False, "turned": False}
+    for seed in range(40):
+        state = new_game(players=2, seed=seed, cards="A")
+        for slot in (1, 2, 3, 4):
+            draft = advance(state, Draft(), Press(Verb.PAIR, (str(slot),)))
+            where = offer(state, draft).selects[0].options[0].value
+            draft = advance(state, draft, Press(Verb.WHERE, (where,)))
+            step = offer(state, draft)
+            if draft.step is Step.TURN:
+                assert re.search(r"\(rotation \d: corridors [+-]\d+\)", step.text), step.text
+                seen["turned"] = True
+                continue
+            assert draft.step is Step.TOKEN
+            assert "No step 3: a single-habitat tile looks the same every way round." in step.text
+            [returned] = [b.label for row in step.buttons for b in row if b.verb is Verb.RETURN]
+            assert re.fullmatch(r"Return to bag \(move scores [+-]\d+\)", returned), returned
+            seen["single"] = True
+        if all(seen.values()):
+            return
+    pytest.fail(f"not every case came up: {seen}")
