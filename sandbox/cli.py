@@ -73,7 +73,9 @@ async def run(*, port: int, players: int, db_path: Path, log_path: Path) -> int:
         people = tuple(server.add_user(name) for name in PLAYER_NAMES[:players])
         for person in people:
             server.add_member(guild, person)
-        bot = BotProcess(server, db_path=db_path, guild_id=guild, log_path=log_path)
+        # Global commands, as on a real deployment: a guild's commands cannot be used in
+        # direct messages, where the daily trek is played.
+        bot = BotProcess(server, db_path=db_path, guild_id=None, log_path=log_path)
         stopping = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):

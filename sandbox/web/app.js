@@ -1,4 +1,5 @@
-// The sandbox page: one channel as one pretend player sees it, kept live by server-sent
+// The sandbox page: one channel, or the direct messages with the bot, as one pretend player
+// sees it, kept live by server-sent
 // events, and a composer that sends slash commands the way Discord's app does.
 "use strict";
 
@@ -45,7 +46,11 @@ async function start() {
   const world = await (await fetch("/api/world")).json();
   // An address without a known player or channel gets the first of each.
   if (!world.players.some((p) => p.id === page.me)) page.me = world.players[0].id;
-  if (!world.channels.some((c) => c.id === page.channel)) page.channel = world.channels[0].id;
+  page.players = world.players;
+  const dm = world.players.find((p) => p.id === page.me).dm;
+  if (page.channel !== dm && !world.channels.some((c) => c.id === page.channel)) {
+    page.channel = world.channels[0].id;
+  }
   page.commands = await (await fetch("/api/commands")).json();
   fillCommands();
   listen();
@@ -55,15 +60,18 @@ async function start() {
 
 function show(state) {
   page.state = state;
-  $("hint").hidden = state.messages.length > 0;
+  $("hint").hidden = state.messages.length > 0 || state.channel === state.dm;
+  $("dm-hint").hidden = state.messages.length > 0 || state.channel !== state.dm;
   $("status").textContent = state.connected ? "" : "the bot is offline";
   $("status").className = state.connected ? "" : "down";
   // Rebuilt only when they change, so that a menu being opened is left alone.
   const header = JSON.stringify([state.channel, state.channels, state.me, state.players]);
   if (header !== page.header) {
     page.header = header;
-    $("channels").replaceChildren(...state.channels.map((c) => {
+    const places = [...state.channels, { id: state.dm, name: "Direct messages", dm: true }];
+    $("channels").replaceChildren(...places.map((c) => {
       const button = element("button", c.id === state.channel ? "current" : "", c.name);
+      if (c.dm) button.classList.add("dm");
       button.type = "button";
       button.dataset.channel = c.id;
       button.onclick = () => switchTo(page.me, c.id);
@@ -154,6 +162,7 @@ function switchTo(player, channel) {
   page.channel = channel;
   page.rendered.clear();
   $("hint").hidden = true;
+  $("dm-hint").hidden = true;
   grown.disconnect();
   $("messages").replaceChildren();
   page.follow = true;
@@ -367,7 +376,12 @@ $("lightbox").onclick = () => { $("lightbox").hidden = true; };
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape") $("lightbox").hidden = true;
 });
-$("player").onchange = () => switchTo($("player").value, page.channel);
+// Another player's view of the same place: the same channel, or their own direct messages.
+$("player").onchange = () => {
+  const player = $("player").value;
+  const inDms = page.state && page.channel === page.state.dm;
+  switchTo(player, inDms ? page.players.find((p) => p.id === player).dm : page.channel);
+};
 
 // --- the composer ----------------------------------------------------------------------------
 
