@@ -112,6 +112,13 @@ function show(state) {
       page.rendered.delete(id);
     }
   }
+  if (page.wanted && page.rendered.has(page.wanted)) {
+    const [, target] = page.rendered.get(page.wanted);
+    page.wanted = null;
+    page.follow = false;
+    target.classList.add("linked");
+    target.scrollIntoView({ block: "center" });
+  }
   if (page.follow) toNewest();
 }
 
@@ -170,6 +177,51 @@ function switchTo(player, channel) {
   listen();
 }
 
+// A link to a message or channel on Discord opens the page's own view of it: a channel of
+// the server, or the player's direct messages; anything else opens as a web link.
+const DISCORD_LINK = /^https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/channels\/[^/]+\/(\d+)(?:\/(\d+))?\/?$/;
+
+function linkTo(url, text) {
+  const link = element("a", "link");
+  link.append(...text);
+  const inside = url.match(DISCORD_LINK);
+  if (!inside) {
+    link.href = url;
+    link.target = "_blank";
+    link.rel = "noopener";
+    return link;
+  }
+  const [, channel, message] = inside;
+  link.href = `?as=${page.me}&channel=${channel}${message ? `#${message}` : ""}`;
+  link.dataset.channel = channel;
+  if (message) link.dataset.message = message;
+  link.title = url;
+  return link;
+}
+
+function openLink(channel, message) {
+  const known = channel === page.state.dm || page.state.channels.some((c) => c.id === channel);
+  if (!known) {
+    notice("That link leads to a place this player cannot open.");
+    return;
+  }
+  page.wanted = message || null;
+  if (channel === page.channel) {
+    show(page.state);
+  } else {
+    switchTo(page.me, channel);
+    page.wanted = message || null;
+  }
+  if (!message) followNewest();
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest && event.target.closest("a[data-channel]");
+  if (!link) return;
+  event.preventDefault();
+  openLink(link.dataset.channel, link.dataset.message);
+});
+
 function nameOf(id) {
   const state = page.state;
   const player = state.players.find((p) => p.id === id);
@@ -184,7 +236,14 @@ function escapeHtml(text) {
 
 // Discord's markdown, as much of it as the bot writes.
 function markdown(text) {
+  const links = [];
   const lines = text.split("\n").map((line) => {
+    // [text](url) and [text](<url>), as Discord renders them: kept aside while the rest is
+    // escaped and formatted, then put back as links.
+    line = line.replace(/\[([^\]\n]+)\]\(<?(https?:\/\/[^\s<>()]+)>?\)/g, (_, label, url) => {
+      links.push([label, url]);
+      return `\u0000${links.length - 1}\u0000`;
+    });
     let html = escapeHtml(line);
     html = html.replace(/`([^`]+)`/g, "<code>$1</code>");
     html = html.replace(/\*\*(.+?)\*\*/g, "<b>$1</b>");
@@ -213,7 +272,13 @@ function markdown(text) {
     if (heading) return `<h${heading[1].length}>${heading[2]}</h${heading[1].length}>`;
     return html;
   });
-  return lines.join("\n").replace(/<\/(blockquote|h\d)>\n/g, "</$1>");
+  const html = lines.join("\n").replace(/<\/(blockquote|h\d)>\n/g, "</$1>");
+  return html.replace(/\u0000(\d+)\u0000/g, (_, index) => {
+    const [label, url] = links[Number(index)];
+    const holder = document.createElement("span");
+    holder.innerHTML = markdown(label);
+    return linkTo(url, [...holder.childNodes]).outerHTML;
+  });
 }
 
 function relative(when) {
@@ -297,10 +362,8 @@ function renderRow(message, components) {
   const row = element("div", "row");
   for (const c of components) {
     if (c.type === 2 && c.style === 5) {
-      const link = element("a", "s5", c.label || "link");
-      link.href = c.url;
-      link.target = "_blank";
-      link.rel = "noopener";
+      const link = linkTo(c.url, [c.label || "link"]);
+      link.className = "s5";
       row.append(link);
     } else if (c.type === 2) {
       const label = [c.emoji && c.emoji.name, c.label].filter(Boolean).join(" ");

@@ -1,5 +1,7 @@
-"""The page's direct-messages view, in a real browser: the daily trek started and played to
-the end in a player's direct messages with the bot."""
+"""The page's direct-messages view and its links, in a real browser: the daily trek started
+and played to the end in a player's direct messages with the bot, a turn notice's Play button
+pressed there, and links in the bot's words opening the page's own view of the message they
+name."""
 
 from __future__ import annotations
 
@@ -46,6 +48,18 @@ def play_in_place(page: Page, turn: Shown) -> Shown:
     page.press(panel, "Confirm")
     message = page.wait_for_public(before + 1, "the message after the turn")
     return page.wait_pictures(message.id, {p["name"] for p in message.pictures})
+
+
+def links(page: Page, message: Shown) -> list[dict[str, str]]:
+    """The links shown in ``message``'s words: their text and where they lead."""
+    found: list[dict[str, str]] = page.driver.execute_script(
+        """return [...document.querySelectorAll(
+             `article[data-id="${arguments[0]}"] .content a`)].map((a) => ({
+             text: a.textContent, channel: a.dataset.channel || '',
+             message: a.dataset.message || '', href: a.getAttribute('href')}));""",
+        message.id,
+    )
+    return found
 
 
 def current_place(page: Page) -> str:
@@ -95,3 +109,72 @@ def test_the_daily_trek_is_played_to_the_end_in_direct_messages(
         "table-1 with the answer to /cascadia daily",
     )
     assert not shown & {m.id for m in page.messages()}
+
+
+def test_a_turn_notice_in_direct_messages_links_to_the_turn_and_opens_the_panel(
+    running: Running, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    page = Page(browser, running.url)
+    page.switch_player("bob")
+    page.command("cascadia notify", dm="True")
+    page.wait_until(lambda: any(m.ephemeral for m in page.messages()), "the answer to bob's notify")
+    page.switch_player("alice")
+    page.command("cascadia new", cards=("A", 0))
+    lobby = page.wait_for_public(1, "the lobby")
+    page.switch_player("bob")
+    page.press(lobby, "Join")
+    page.wait_until(lambda: "bob" in page.public()[0].text, "the lobby to seat bob")
+    page.switch_player("alice")
+    page.press(page.public()[0], "Start")
+    turn = page.wait_for_public(2, "the first turn message")
+    if page.pinged() == ["alice"]:
+        turn = play_in_place(page, turn)
+    assert page.pinged() == ["bob"], page.pinged()
+    turn_id = turn.id
+
+    page.switch_player("bob")
+    page.switch_channel(DMS)
+    notice: Shown = page.wait_until(
+        lambda: next((m for m in page.public() if m.enabled("Play") and links(page, m)), None),
+        "bob's direct message of his turn, with a Play button and a link",
+    )
+    assert "](" not in notice.text, f"a raw markdown link: {notice.text}"
+    [link] = links(page, notice)
+    assert link["message"] == turn_id, (link, turn_id)
+    screenshot(browser, tmp_path / "notice.png")
+
+    # The link opens the channel with the turn message in view.
+    page.driver.find_element(By.CSS_SELECTOR, f'article[data-id="{notice.id}"] .content a').click()
+    page.wait_until(lambda: current_place(page) == "table-1", "the link to open table-1")
+    page.wait_until(
+        lambda: page.driver.execute_script(
+            """const a = document.querySelector(`article[data-id="${arguments[0]}"]`);
+               if (!a || !a.classList.contains('linked')) return false;
+               const r = a.getBoundingClientRect(), box =
+                 document.getElementById('messages').getBoundingClientRect();
+               return r.bottom > box.top && r.top < box.bottom;""",
+            turn_id,
+        ),
+        "the linked turn message to be marked and in view",
+    )
+
+    # The notice's Play button opens bob's panel there, and the turn is played from it.
+    page.switch_channel(DMS)
+    notice = page.wait_until(
+        lambda: next((m for m in page.public() if m.id == notice.id), None), "the notice again"
+    )
+    panels = {m.id for m in page.messages() if m.ephemeral}
+    page.press(notice, "Play")
+    panel = new_panel(page, panels, "bob's turn panel opened from his direct messages")
+    page.press(panel, "Suggest")
+    panel = page.wait_until(
+        lambda: next(
+            (m for m in page.messages() if m.id == panel.id and m.enabled("Confirm")), None
+        ),
+        "the panel's suggested move in the DMs",
+    )
+    page.press(panel, "Confirm")
+    page.switch_channel("table-1")
+    page.wait_until(
+        lambda: "alice" in page.pinged(), "bob's turn, played from his DMs, to reach the channel"
+    )
