@@ -2,8 +2,9 @@
 played in a web page, without Discord.
 
 Starts the local Discord-compatible server on 127.0.0.1 with a guild, two channels and the
-pretend players; the real bot as its own process (``python -m bot``, only the API, gateway and
-CDN addresses differ from production) on an SQLite file; and the page. Prints the page's
+pretend players (each with direct messages with the bot); the real bot as its own process
+(``python -m bot``, only the API, gateway and CDN addresses differ from production; its
+commands global, as direct messages need) on an SQLite file; and the page. Prints the page's
 address, then runs until Ctrl-C or SIGTERM, and stops the page, the bot and the server in that
 order. Everything runs in this process group; nothing listens beyond 127.0.0.1.
 """
@@ -73,7 +74,9 @@ async def run(*, port: int, players: int, db_path: Path, log_path: Path) -> int:
         people = tuple(server.add_user(name) for name in PLAYER_NAMES[:players])
         for person in people:
             server.add_member(guild, person)
-        bot = BotProcess(server, db_path=db_path, guild_id=guild, log_path=log_path)
+        # Global commands, as on a real deployment: a guild's commands cannot be used in
+        # direct messages, where the daily trek is played.
+        bot = BotProcess(server, db_path=db_path, guild_id=None, log_path=log_path)
         stopping = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):

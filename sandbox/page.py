@@ -1,12 +1,12 @@
 """The sandbox's web page: a small Discord app for pretend players, served by aiohttp.
 
-The page shows one channel as one player sees it and acts as that player through the local
-server's user API, so the bot receives exactly the interactions Discord would send: slash
-commands (with autocomplete while typing), button clicks and select choices. What a player
-sees is a :func:`view` of the server's messages: everything public in the channel, plus the
-private answers to that player's own interactions. ``/events`` streams that view (server-sent
-events) each time it changes; the page itself is static HTML, CSS and JavaScript from
-``sandbox/web``.
+The page shows one channel, or the player's direct messages with the bot, as one player sees
+it and acts as that player through the local server's user API, so the bot receives exactly
+the interactions Discord would send: slash commands (with autocomplete while typing), button
+clicks and select choices. What a player sees is a :func:`view` of the server's messages:
+everything public in the channel, plus the private answers to that player's own interactions.
+``/events`` streams that view (server-sent events) each time it changes; the page itself is
+static HTML, CSS and JavaScript from ``sandbox/web``.
 
 Only the page itself may use it: a request must name the page's own address as its
 ``Host`` (another name is a DNS rebinding page reading the world), and a POST must come from
@@ -57,6 +57,20 @@ class Sandbox:
     guild: int
     channels: tuple[int, ...]
     players: tuple[int, ...]
+
+    def dm(self, player: int) -> int:
+        """The id of ``player``'s direct-message channel with the bot (made on first use)."""
+        return self.server.dm_channel(player)
+
+    def sees(self, player: int) -> tuple[int, ...]:
+        """The channels ``player`` may open: the server's and their own DMs with the bot."""
+        return (*self.channels, self.dm(player))
+
+    def holds(self, channel: int) -> bool:
+        """Whether ``channel`` is one of the page's: a server channel or a player's DMs."""
+        found = self.server.channels.get(channel)
+        dms = found is not None and found.guild_id is None and found.recipient_id in self.players
+        return channel in self.channels or dms
 
 
 def _invoker(server: DiscordServer, message: MessageRecord) -> int | None:
@@ -119,8 +133,9 @@ def _message(server: DiscordServer, message: MessageRecord, viewer: int) -> JSON
 
 
 def view(sandbox: Sandbox, channel: int, viewer: int) -> JSON:
-    """What ``viewer`` sees of ``channel``: its messages in order (the private ones only if
-    they answer ``viewer``), the players, the channels, and who the newest ping was for."""
+    """What ``viewer`` sees of ``channel`` (a server channel or their own DMs with the bot):
+    its messages in order (the private ones only if they answer ``viewer``), the players, the
+    channels, ``viewer``'s DM channel, and who the newest ping was for."""
     server = sandbox.server
     messages = [
         m
@@ -139,14 +154,17 @@ def view(sandbox: Sandbox, channel: int, viewer: int) -> JSON:
             for u in sandbox.players
         ],
         "channels": [{"id": str(c), "name": server.channels[c].name} for c in sandbox.channels],
+        "dm": str(sandbox.dm(viewer)),
+        "guild": str(sandbox.guild),
         "connected": server.connected,
         "messages": [_message(server, m, viewer) for m in messages],
     }
 
 
 def commands(sandbox: Sandbox) -> list[JSON]:
-    """The chat-input commands the bot synced, flattened to one entry per invocable path
-    (``cascadia play``), each with its options as Discord's app lists them."""
+    """The chat-input commands the bot synced (for the guild or globally), flattened to one
+    entry per invocable path (``cascadia play``), each with its options as Discord's app lists
+    them."""
     found: list[JSON] = []
 
     def visit(path: list[str], description: str, options: list[JSON]) -> None:
@@ -156,7 +174,8 @@ def commands(sandbox: Sandbox) -> list[JSON]:
         for sub in subs:
             visit([*path, sub["name"]], sub.get("description", ""), sub.get("options") or [])
 
-    for command in sandbox.server.commands.get(sandbox.guild, []):
+    synced = sandbox.server.commands
+    for command in [*synced.get(sandbox.guild, []), *synced.get(None, [])]:
         if command.get("type", 1) == 1:
             visit([command["name"]], command.get("description", ""), command.get("options") or [])
     return found
@@ -331,7 +350,7 @@ def make_app(sandbox: Sandbox) -> web.Application:
 
     def message_of(body: JSON, user: int) -> MessageRecord:
         message = server.messages_by_id.get(_int(body, "message"))
-        if message is None or message.deleted or message.channel_id not in channels:
+        if message is None or message.deleted or message.channel_id not in sandbox.sees(user):
             raise _BadRequest("unknown message")
         if message.ephemeral and _invoker(server, message) != user:
             raise _BadRequest("unknown message")
@@ -345,8 +364,12 @@ def make_app(sandbox: Sandbox) -> web.Application:
             raise _BadRequest("options must be an object")
         return path, {str(k): v for k, v in options.items() if v not in ("", None)}
 
+    def user_and_channel(body: Mapping[str, Any]) -> tuple[int, int]:
+        user = _int(body, "user", players)
+        return user, _int(body, "channel", sandbox.sees(user))
+
     async def slash(body: JSON) -> JSON:
-        user, channel = _int(body, "user", players), _int(body, "channel", channels)
+        user, channel = user_and_channel(body)
         path, options = path_and_options(body)
         since = len(server.messages)
         handle = await server.slash(user, channel, *path, options=options)
@@ -358,7 +381,7 @@ def make_app(sandbox: Sandbox) -> web.Application:
         return answer
 
     async def autocomplete(body: JSON) -> JSON:
-        user, channel = _int(body, "user", players), _int(body, "channel", channels)
+        user, channel = user_and_channel(body)
         path, options = path_and_options(body)
         focused = str(body.get("focused", ""))
         options[focused] = str((body.get("options") or {}).get(focused) or "")
@@ -393,19 +416,20 @@ def make_app(sandbox: Sandbox) -> web.Application:
     async def world(request: web.Request) -> web.StreamResponse:
         return web.json_response(
             {
-                "players": [{"id": str(u), "name": server.users[u].name} for u in players],
+                "players": [
+                    {"id": str(u), "name": server.users[u].name, "dm": str(sandbox.dm(u))}
+                    for u in players
+                ],
                 "channels": [{"id": str(c), "name": server.channels[c].name} for c in channels],
             }
         )
 
     async def state(request: web.Request) -> web.StreamResponse:
-        user = _int(request.query, "user", players)
-        channel = _int(request.query, "channel", channels)
+        user, channel = user_and_channel(request.query)
         return web.json_response(view(sandbox, channel, user))
 
     async def events(request: web.Request) -> web.StreamResponse:
-        user = _int(request.query, "user", players)
-        channel = _int(request.query, "channel", channels)
+        user, channel = user_and_channel(request.query)
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
         )
@@ -424,7 +448,7 @@ def make_app(sandbox: Sandbox) -> web.Application:
 
     async def file(request: web.Request) -> web.StreamResponse:
         message = server.messages_by_id.get(_int(request.match_info, "message"))
-        if message is None or message.channel_id not in channels:
+        if message is None or not sandbox.holds(message.channel_id):
             raise web.HTTPNotFound()
         for attachment in message.attachments:
             if str(attachment.id) == request.match_info["attachment"]:

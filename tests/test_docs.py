@@ -123,6 +123,7 @@ def test_the_checks_see_every_page_and_their_links() -> None:
     names = {page.name for page in PAGES}
     assert {"README.md", "playing.md", "hosting.md", "architecture.md"} <= names
     assert "docs/playing.md" in _relative_links(README)
+    assert "docs/sandbox.png" in _relative_links(README)
     assert "panel.png" in _relative_links(PLAYING)
     assert _slug("Time away and quiet hours (yours, in every game)") == (
         "time-away-and-quiet-hours-yours-in-every-game"

@@ -1,4 +1,5 @@
-// The sandbox page: one channel as one pretend player sees it, kept live by server-sent
+// The sandbox page: one channel, or the direct messages with the bot, as one pretend player
+// sees it, kept live by server-sent
 // events, and a composer that sends slash commands the way Discord's app does.
 "use strict";
 
@@ -45,7 +46,11 @@ async function start() {
   const world = await (await fetch("/api/world")).json();
   // An address without a known player or channel gets the first of each.
   if (!world.players.some((p) => p.id === page.me)) page.me = world.players[0].id;
-  if (!world.channels.some((c) => c.id === page.channel)) page.channel = world.channels[0].id;
+  page.players = world.players;
+  const dm = world.players.find((p) => p.id === page.me).dm;
+  if (page.channel !== dm && !world.channels.some((c) => c.id === page.channel)) {
+    page.channel = world.channels[0].id;
+  }
   page.commands = await (await fetch("/api/commands")).json();
   fillCommands();
   listen();
@@ -55,15 +60,18 @@ async function start() {
 
 function show(state) {
   page.state = state;
-  $("hint").hidden = state.messages.length > 0;
+  $("hint").hidden = state.messages.length > 0 || state.channel === state.dm;
+  $("dm-hint").hidden = state.messages.length > 0 || state.channel !== state.dm;
   $("status").textContent = state.connected ? "" : "the bot is offline";
   $("status").className = state.connected ? "" : "down";
   // Rebuilt only when they change, so that a menu being opened is left alone.
   const header = JSON.stringify([state.channel, state.channels, state.me, state.players]);
   if (header !== page.header) {
     page.header = header;
-    $("channels").replaceChildren(...state.channels.map((c) => {
+    const places = [...state.channels, { id: state.dm, name: "Direct messages", dm: true }];
+    $("channels").replaceChildren(...places.map((c) => {
       const button = element("button", c.id === state.channel ? "current" : "", c.name);
+      if (c.dm) button.classList.add("dm");
       button.type = "button";
       button.dataset.channel = c.id;
       button.onclick = () => switchTo(page.me, c.id);
@@ -103,6 +111,13 @@ function show(state) {
       grown.unobserve(element);
       page.rendered.delete(id);
     }
+  }
+  if (page.wanted && page.rendered.has(page.wanted)) {
+    const [, target] = page.rendered.get(page.wanted);
+    page.wanted = null;
+    page.follow = false;
+    target.classList.add("linked");
+    target.scrollIntoView({ block: "center" });
   }
   if (page.follow) toNewest();
 }
@@ -154,12 +169,58 @@ function switchTo(player, channel) {
   page.channel = channel;
   page.rendered.clear();
   $("hint").hidden = true;
+  $("dm-hint").hidden = true;
   grown.disconnect();
   $("messages").replaceChildren();
   page.follow = true;
   notice("");
   listen();
 }
+
+// A link to a message or channel on Discord opens the page's own view of it: a channel of
+// the server, or the player's direct messages; anything else opens as a web link.
+const DISCORD_LINK = /^https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/channels\/[^/]+\/(\d+)(?:\/(\d+))?\/?$/;
+
+function linkTo(url, text) {
+  const link = element("a", "link");
+  link.append(...text);
+  const inside = url.match(DISCORD_LINK);
+  if (!inside) {
+    link.href = url;
+    link.target = "_blank";
+    link.rel = "noopener";
+    return link;
+  }
+  const [, channel, message] = inside;
+  link.href = `?as=${page.me}&channel=${channel}${message ? `#${message}` : ""}`;
+  link.dataset.channel = channel;
+  if (message) link.dataset.message = message;
+  link.title = url;
+  return link;
+}
+
+function openLink(channel, message) {
+  const known = channel === page.state.dm || page.state.channels.some((c) => c.id === channel);
+  if (!known) {
+    notice("That link leads to a place this player cannot open.");
+    return;
+  }
+  page.wanted = message || null;
+  if (channel === page.channel) {
+    show(page.state);
+  } else {
+    switchTo(page.me, channel);
+    page.wanted = message || null;
+  }
+  if (!message) followNewest();
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest && event.target.closest("a[data-channel]");
+  if (!link) return;
+  event.preventDefault();
+  openLink(link.dataset.channel, link.dataset.message);
+});
 
 function nameOf(id) {
   const state = page.state;
@@ -175,7 +236,14 @@ function escapeHtml(text) {
 
 // Discord's markdown, as much of it as the bot writes.
 function markdown(text) {
+  const links = [];
   const lines = text.split("\n").map((line) => {
+    // [text](url) and [text](<url>), as Discord renders them: kept aside while the rest is
+    // escaped and formatted, then put back as links.
+    line = line.replace(/\[([^\]\n]+)\]\(<?(https?:\/\/[^\s<>()]+)>?\)/g, (_, label, url) => {
+      links.push([label, url]);
+      return `\u0000${links.length - 1}\u0000`;
+    });
     let html = escapeHtml(line);
     html = html.replace(/`([^`]+)`/g, "<code>$1</code>");
     html = html.replace(/\*\*(.+?)\*\*/g, "<b>$1</b>");
@@ -204,7 +272,13 @@ function markdown(text) {
     if (heading) return `<h${heading[1].length}>${heading[2]}</h${heading[1].length}>`;
     return html;
   });
-  return lines.join("\n").replace(/<\/(blockquote|h\d)>\n/g, "</$1>");
+  const html = lines.join("\n").replace(/<\/(blockquote|h\d)>\n/g, "</$1>");
+  return html.replace(/\u0000(\d+)\u0000/g, (_, index) => {
+    const [label, url] = links[Number(index)];
+    const holder = document.createElement("span");
+    holder.innerHTML = markdown(label);
+    return linkTo(url, [...holder.childNodes]).outerHTML;
+  });
 }
 
 function relative(when) {
@@ -288,10 +362,8 @@ function renderRow(message, components) {
   const row = element("div", "row");
   for (const c of components) {
     if (c.type === 2 && c.style === 5) {
-      const link = element("a", "s5", c.label || "link");
-      link.href = c.url;
-      link.target = "_blank";
-      link.rel = "noopener";
+      const link = linkTo(c.url, [c.label || "link"]);
+      link.className = "s5";
       row.append(link);
     } else if (c.type === 2) {
       const label = [c.emoji && c.emoji.name, c.label].filter(Boolean).join(" ");
@@ -367,7 +439,12 @@ $("lightbox").onclick = () => { $("lightbox").hidden = true; };
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape") $("lightbox").hidden = true;
 });
-$("player").onchange = () => switchTo($("player").value, page.channel);
+// Another player's view of the same place: the same channel, or their own direct messages.
+$("player").onchange = () => {
+  const player = $("player").value;
+  const inDms = page.state && page.channel === page.state.dm;
+  switchTo(player, inDms ? page.players.find((p) => p.id === player).dm : page.channel);
+};
 
 // --- the composer ----------------------------------------------------------------------------
 

@@ -90,10 +90,10 @@ class Page:
 
 
 @contextmanager
-def serving(tmp_path: Path) -> Iterator[Page]:
-    """A sandbox of one player, stopped at the end: it exits 0, the bot logs no error and
-    the sandbox itself printed no traceback."""
-    running = start_sandbox(tmp_path, "--players", "1")
+def serving(tmp_path: Path, *, players: int = 1) -> Iterator[Page]:
+    """A sandbox of ``players`` players, as the first of them, stopped at the end: it exits 0,
+    the bot logs no error and the sandbox itself printed no traceback."""
+    running = start_sandbox(tmp_path, "--players", str(players))
     try:
         port = int(running.url.rstrip("/").rsplit(":", 1)[1])
         world = Page(running, port, "", "").send("GET", "/api/world").body
@@ -233,3 +233,16 @@ def test_unreadable_input_is_a_400_and_one_log_line(tmp_path: Path) -> None:
     refused = [line for line in page.running.output if "refused" in line]
     assert len(refused) == len(answers) + 1, "".join(page.running.output)
     assert all(line.startswith("WARNING sandbox.page: refused ") for line in refused), refused
+
+
+def test_a_player_opens_their_own_direct_messages_and_no_one_elses(tmp_path: Path) -> None:
+    with serving(tmp_path, players=2) as alice:
+        world = alice.send("GET", "/api/world").body
+        own, other = (player["dm"] for player in world["players"])
+        answer = alice.send("GET", f"/api/state?user={alice.user}&channel={own}")
+        assert answer.status == 200, answer
+        assert (answer.body["channel"], answer.body["dm"]) == (own, own), answer
+        assert_refused(alice.send("GET", f"/api/state?user={alice.user}&channel={other}"), 400)
+        in_dms = {"user": alice.user, "channel": own, "path": ["cascadia", "help"], "options": {}}
+        assert alice.post("/api/slash", in_dms).body["ok"] is True
+        assert_refused(alice.post("/api/slash", in_dms | {"channel": other}), 400)
