@@ -48,13 +48,24 @@ def _rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
         return {t: db.execute(f"SELECT * FROM {t} ORDER BY rowid").fetchall() for t in TABLES}
 
 
-async def _limit_pages(store: SqliteStore, extra: int | None) -> None:
-    """Let the file grow by ``extra`` pages more (``None``: as far as SQLite allows)."""
+async def _limit_pages(store: SqliteStore, extra: int | None, *, at: int | None = None) -> int:
+    """Let the file grow by ``extra`` pages more (``None``: as far as SQLite allows), or up
+    to ``at`` pages; returns the limit set."""
     async with store.transaction() as db:
         # One connection, one setting: the store's own connection is the one limited.
         [(pages,)] = await db.execute_fetchall("PRAGMA page_count")
-        limit = 4_294_967_294 if extra is None else pages + extra
+        limit = at if at is not None else 4_294_967_294 if extra is None else pages + extra
         await db.execute(f"PRAGMA max_page_count = {limit:d}")
+        return limit
+
+
+async def _sent_unlimited(store: SqliteStore, limit: int) -> None:
+    """Mark what a move queued as posted with room to do it, then limit the file again (to
+    ``limit``, or its size if marking took the last free page): the disk fills on a move,
+    which the test watches, not on marking, which could take a page as rows grow."""
+    await _limit_pages(store, None)
+    await _sent(store)
+    await _limit_pages(store, None, at=limit)
 
 
 async def test_a_full_disk_refuses_the_move_whole_and_play_goes_on_when_space_is_back(
@@ -64,7 +75,7 @@ async def test_a_full_disk_refuses_the_move_whole_and_play_goes_on_when_space_is
     async with SqliteStore.open(path, now=FakeClock(START)) as store:
         service = GameService(store, now=FakeClock(START), seeds=lambda: 5)
         await _start(service)
-        await _limit_pages(store, 1)
+        limit = await _limit_pages(store, 1)
         rng = random.Random(3)
         with caplog.at_level(logging.INFO, logger="bot"):
             # The moves fill the pages' room, then the one page more, then one is refused.
@@ -77,7 +88,7 @@ async def test_a_full_disk_refuses_the_move_whole_and_play_goes_on_when_space_is
                     await service.turns.play(CHANNEL, user_id=mover, move=move)
                 except CannotSave:
                     break
-                await _sent(store)
+                await _sent_unlimited(store, limit)
                 played += 1
                 assert played < TURNS, f"{TURNS} moves fitted in one page more"
             assert played > 0, "the first move was refused: the test shows nothing"
