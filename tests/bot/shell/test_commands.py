@@ -176,7 +176,9 @@ async def test_lobby_buttons_seat_players_and_start(world: World) -> None:
     assert len(mentioned) == 1
     assert start.notified == frozenset(mentioned)
     assert [a.filename for a in start.attachments] == ["display.png", "ada.png", "bob.png"]
-    assert start.attachments[1].description == "ada's environment: 3 tiles, 5 points"
+    assert start.attachments[1].description == (
+        "ada's environment: 3 tiles, 10 points if it ended now, bonuses in"
+    )
     await world.server.wait_for(
         lambda: "The game has started." in lobby.text and not lobby.custom_ids(),
         what="the lobby closed",
