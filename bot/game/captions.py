@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.game.messages import places
+from bot.game.messages import count, places
 from engine import GameState, ScoreSheet, score_state
 
 MAX_CHOICES = 25
@@ -67,7 +67,7 @@ def environment_description(name: str, state: GameState, seat: int, points: int)
     now, bonuses in")."""
     tiles = len(state.seats[seat].environment)
     now = "" if state.is_over else " if it ended now, bonuses in"
-    return _clip(f"{name}'s environment: {_count(tiles, 'tile')}, {_count(points, 'point')}{now}")
+    return _clip(f"{name}'s environment: {count(tiles, 'tile')}, {count(points, 'point')}{now}")
 
 
 def display_description(state: GameState) -> str:
@@ -86,14 +86,10 @@ def display_description(state: GameState) -> str:
 def scores_description(sheet: ScoreSheet, *, final: bool) -> str:
     """E.g. "Final scores: 1. alice 80 points, 2. bob 75 points"."""
     ranked = ", ".join(
-        f"{place}. {name} {_count(sheet.player(name).total, 'point')}"
+        f"{place}. {name} {count(sheet.player(name).total, 'point')}"
         for place, name in places(sheet)
     )
     return _clip(f"{'Final scores' if final else 'Scores so far'}: {ranked}")
-
-
-def _count(number: int, word: str) -> str:
-    return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def _clip(text: str) -> str:

@@ -68,6 +68,11 @@ def cards_text(cards: CardSet) -> str:
 _PLURALS = {Wildlife.ELK: "elk", Wildlife.SALMON: "salmon", Wildlife.FOX: "foxes"}
 
 
+def count(number: int, word: str) -> str:
+    """``number`` of ``word``, plural but for one: "1 nature token", "3 tiles"."""
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def plural(wildlife: Wildlife) -> str:
     """The species in the plural: bears, elk, salmon, hawks, foxes."""
     return _PLURALS.get(wildlife, f"{wildlife.value}s")
@@ -393,7 +398,8 @@ def status_message(
         head = f"It's {players[state.current].shown}'s turn{since}.{by}"
     seats = "\n".join(
         f"{'▶ ' if i == state.current and not (state.is_over or ended) else ''}{p.shown}: "
-        f"{len(state.seats[i].environment)} tiles, {state.seats[i].nature_tokens} nature tokens"
+        f"{count(len(state.seats[i].environment), 'tile')}, "
+        f"{count(state.seats[i].nature_tokens, 'nature token')}"
         f"{_seat_note(p, away[i] if i < len(away) else None)}"
         for i, p in enumerate(players)
     )
@@ -416,8 +422,8 @@ def board_message(state: GameState, seat: int, players: Sequence[Player]) -> str
     """The words beside a player's environment and the display."""
     player = state.seats[seat]
     return (
-        f"{players[seat].shown}'s environment: {len(player.environment)} tiles, "
-        f"{player.nature_tokens} nature tokens.\nDisplay:\n{display_text(state)}"
+        f"{players[seat].shown}'s environment: {count(len(player.environment), 'tile')}, "
+        f"{count(player.nature_tokens, 'nature token')}.\nDisplay:\n{display_text(state)}"
     )
 
 

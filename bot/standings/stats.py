@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.game.markdown import escape_markdown
+from bot.game.messages import count
 from bot.game.rows import SeatResult
 from bot.standings.store import Rating, Tablemate
 from engine import Wildlife
@@ -169,7 +170,8 @@ def stats_message(name: str, stats: MemberStats, *, here: bool = True) -> str:
     tokens = sum(r.tokens_used for r in every)
     corridor = max(r.corridor for r in every)
     turn = "" if stats.turn_median is None else f"median turn {duration(stats.turn_median)}, "
-    lines.append(f"{turn.capitalize()}{tokens} nature tokens used, longest corridor {corridor}")
+    used = count(tokens, "nature token")
+    lines.append(f"{turn.capitalize()}{used} used, longest corridor {corridor}")
     for record in stats.head_to_head:
         lines.append(
             f"vs {escape_markdown(record.name)}: {record.wins}-{record.losses}"
