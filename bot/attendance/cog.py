@@ -98,7 +98,7 @@ class HandOverButton(_IdButton, template=r"cascadia:computer:(?P<first>[0-9]+):(
     async def act(self, interaction: Interaction) -> None:
         """Hand the seat over if the presser is the host (or manages the game's channel)."""
         bot = interaction.client
-        game = (await bot.service.game_by_id(self.first)).game
+        game = await bot.service.row_by_id(self.first)
         result = await bot.part(Attendance).hand_over(
             self.first,
             self.second,

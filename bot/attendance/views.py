@@ -45,7 +45,7 @@ class SkipTurnButton(
         or Manage Channels in the game's channel now."""
         await interaction.response.defer()
         bot = interaction.client
-        game = (await bot.service.game_by_id(self.game_id)).game
+        game = await bot.service.row_by_id(self.game_id)
         result = await bot.part(Attendance).skip(
             self.game_id,
             self.turn,

@@ -249,10 +249,15 @@ class GameKernel:
 
     async def game_by_id(self, game_id: int) -> LoadedGame:
         """A game by id (lobby buttons carry it); :class:`NoGame` if it is gone."""
+        return await self.load(await self.row_by_id(game_id))
+
+    async def row_by_id(self, game_id: int) -> GameRow:
+        """A game's row alone, by id, without its seats or state (what a button's permission
+        check needs: its guild and channel); :class:`NoGame` if it is gone."""
         game = await self.store.get_game(game_id)
         if game is None:
             raise NoGame()
-        return await self.load(game)
+        return game
 
     async def load(self, game: GameRow) -> LoadedGame:
         """The game of ``game``'s row, with its players and state."""

@@ -50,7 +50,7 @@ class EndButton(GameButton, template=r"cascadia:endgame:(?P<game_id>[0-9]+)"):
         game's channel now."""
         await interaction.response.defer()
         bot = interaction.client
-        game = (await bot.service.game_by_id(self.game_id)).game
+        game = await bot.service.row_by_id(self.game_id)
         result = await bot.service.turns.end(
             self.game_id,
             user_id=interaction.user.id,
