@@ -9,19 +9,14 @@ answer as the feature's text functions word it. The transcript is compared with
 and a reviewed diff, not edits in every test that quotes the old words.
 
 The files change only on purpose: run the golden tests with ``CASCADIA_REGEN_GOLDEN=1`` and
-read the diff. A failing comparison writes what it got beside the file as ``NAME.actual.txt``
-(git-ignored).
+read the diff (see :mod:`tests.golden`, whose comparison they share with the engine's
+playthroughs).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from datetime import timedelta
-from itertools import zip_longest
-from pathlib import Path
-
-import pytest
 
 from bot.game import messages
 from bot.game.outbox import DIRECT, Announcement
@@ -33,37 +28,7 @@ from bot.stores import Store
 from engine import Move, choose
 from tests.bot.clocks import FakeClock
 
-REGENERATE = os.environ.get("CASCADIA_REGEN_GOLDEN") == "1"
 INDENT = "    "
-
-
-def _first_difference(expected: str, actual: str) -> str:
-    pairs = zip_longest(expected.splitlines(), actual.splitlines(), fillvalue="(no line)")
-    for number, (old, new) in enumerate(pairs, start=1):
-        if old != new:
-            return f"first at line {number}:\n  golden: {old}\n  now:    {new}"
-    return "only in the line endings"
-
-
-def assert_matches_golden(path: Path, text: str) -> None:
-    """Compare ``text`` with the golden file at ``path`` (or rewrite it when regenerating)."""
-    actual_path = path.with_suffix(".actual.txt")
-    if REGENERATE:
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        actual_path.unlink(missing_ok=True)
-        return
-    if not path.exists():
-        actual_path.write_text(text, encoding="utf-8")
-        pytest.fail(f"no golden transcript {path.name}; run with CASCADIA_REGEN_GOLDEN=1")
-    expected = path.read_text(encoding="utf-8")
-    if text != expected:
-        actual_path.write_text(text, encoding="utf-8")
-        pytest.fail(
-            f"{path.name} differs from the golden transcript; see {actual_path}\n"
-            + _first_difference(expected, text)
-        )
-    actual_path.unlink(missing_ok=True)
 
 
 def _indented(text: str) -> list[str]:

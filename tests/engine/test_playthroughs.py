@@ -12,8 +12,6 @@ the diff. A failing comparison writes what it got beside the file as ``NAME.actu
 
 from __future__ import annotations
 
-import os
-from itertools import zip_longest
 from pathlib import Path
 
 import pytest
@@ -21,9 +19,9 @@ import pytest
 from engine import GameState, PlaceToken, Take, Tile, Wildlife, apply, new_game, score_state
 from engine.players import random_game
 from engine.scoring.sheet import PlayerScore
+from tests.golden import assert_matches_golden
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
-REGENERATE = os.environ.get("CASCADIA_REGEN_GOLDEN") == "1"
 
 GAMES = [(1, 11, "family"), (2, 12, "ABCDA"), (3, 13, "intermediate"), (4, 14, "random")]
 """Players, seed and cards of each golden game: both variants, fixed letters and a seeded
@@ -105,36 +103,10 @@ def playthrough(players: int, seed: int, cards: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _first_difference(expected: str, actual: str) -> str:
-    pairs = zip_longest(expected.splitlines(), actual.splitlines(), fillvalue="(no line)")
-    for number, (old, new) in enumerate(pairs, start=1):
-        if old != new:
-            return f"first at line {number}:\n  golden: {old}\n  now:    {new}"
-    return "only in the line endings"
-
-
 @pytest.mark.parametrize(("players", "seed", "cards"), GAMES, ids=lambda v: str(v))
 def test_playthrough_matches_golden(players: int, seed: int, cards: str) -> None:
-    name = f"players-{players}"
-    expected_path = GOLDEN_DIR / f"{name}.txt"
-    actual_path = GOLDEN_DIR / f"{name}.actual.txt"
-    text = playthrough(players, seed, cards)
-    if REGENERATE:
-        GOLDEN_DIR.mkdir(exist_ok=True)
-        expected_path.write_text(text, encoding="utf-8")
-        actual_path.unlink(missing_ok=True)
-        return
-    if not expected_path.exists():
-        actual_path.write_text(text, encoding="utf-8")
-        pytest.fail(f"no golden playthrough {expected_path.name}; run with CASCADIA_REGEN_GOLDEN=1")
-    expected = expected_path.read_text(encoding="utf-8")
-    if text != expected:
-        actual_path.write_text(text, encoding="utf-8")
-        pytest.fail(
-            f"{name} differs from the golden playthrough; see {actual_path}\n"
-            + _first_difference(expected, text)
-        )
-    actual_path.unlink(missing_ok=True)
+    path = GOLDEN_DIR / f"players-{players}.txt"
+    assert_matches_golden(path, playthrough(players, seed, cards), what="playthrough")
 
 
 def test_the_golden_games_use_every_kind_of_action() -> None:

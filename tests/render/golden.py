@@ -8,15 +8,15 @@ at. Golden files change only on purpose: run the tests with ``CASCADIA_REGEN_GOL
 
 from __future__ import annotations
 
-import os
 from io import BytesIO
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 
+from tests.golden import REGENERATE
+
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
-REGENERATE = os.environ.get("CASCADIA_REGEN_GOLDEN") == "1"
 
 CHANNEL_TOLERANCE = 40
 """A pixel counts as different when a channel moved by more than this (out of 255)."""

@@ -19,7 +19,8 @@ from bot.game import messages
 from bot.game.service import GameService, LoadedGame
 from bot.stores import Store
 from tests.bot.clocks import FakeClock
-from tests.bot.golden import Table, Transcript, assert_matches_golden, status_answer
+from tests.bot.golden import Table, Transcript, status_answer
+from tests.golden import assert_matches_golden
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 GUILD, CHANNEL, OTHER = 1, 10, 11

@@ -16,7 +16,8 @@ from bot.game.service import GameService
 from bot.stores import Store
 from engine import Move, choose
 from tests.bot.clocks import FakeClock
-from tests.bot.golden import Transcript, assert_matches_golden
+from tests.bot.golden import Transcript
+from tests.golden import assert_matches_golden
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 GUILD, DAILY_CHANNEL = 10, 777

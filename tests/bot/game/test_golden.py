@@ -17,7 +17,8 @@ from bot.panel.service import Panels
 from bot.stores import Store
 from engine import Move, WipeThree, choose
 from tests.bot.clocks import FakeClock
-from tests.bot.golden import Transcript, assert_matches_golden, status_answer
+from tests.bot.golden import Transcript, status_answer
+from tests.golden import assert_matches_golden
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 GUILD, CHANNEL = 1, 10

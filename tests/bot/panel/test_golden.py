@@ -14,7 +14,8 @@ from bot.panel.draft import Press, Step, Verb
 from bot.panel.service import Outcome, Panels, Shown
 from bot.stores import Store
 from tests.bot.clocks import FakeClock
-from tests.bot.golden import Table, Transcript, assert_matches_golden
+from tests.bot.golden import Table, Transcript
+from tests.golden import assert_matches_golden
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ADA, BOB = 101, 202

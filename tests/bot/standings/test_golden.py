@@ -12,7 +12,8 @@ from bot.app import game_service
 from bot.standings.service import leaderboard_answer, league_answer, server_answer, stats_answer
 from bot.stores import Store
 from tests.bot.clocks import FakeClock
-from tests.bot.golden import Table, Transcript, assert_matches_golden
+from tests.bot.golden import Table, Transcript
+from tests.golden import assert_matches_golden
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 GUILD = 1
