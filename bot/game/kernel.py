@@ -191,10 +191,6 @@ class GameKernel:
         """The service's clock."""
         return self._now()
 
-    def next_reminder(self, now: datetime, game: GameRow) -> datetime | None:
-        """When the next reminder of ``game``'s turn falls due if one went out at ``now``."""
-        return self.reminder_after(now, game.reminder_hours, 0)
-
     def deadline_budget(self, game: GameRow) -> timedelta | None:
         """How long a turn of ``game`` may take (scaled like reminders); ``None``: no
         deadline."""

@@ -8,7 +8,7 @@ together by :mod:`bot.app`. A cog finds its feature's service with
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.game.rows import OutboxRow
@@ -74,4 +74,4 @@ class Parts:
     drain_chores: Sequence[Pass] = ()
     players: Callable[[Announce], Players] | None = None
     refusals: Refusals | None = None
-    background: Sequence[Background] = field(default_factory=tuple)
+    background: Sequence[Background] = ()
