@@ -140,7 +140,12 @@ class Notices:
         """The games where it is the person's turn (game id, as the digest lists it), the
         longest waiting first."""
         waiting: list[tuple[datetime, int, DigestGame]] = []
-        for seated in await self.store.games_for_user(user_id, statuses=(GameStatus.ACTIVE,)):
+        games = await self.store.games_for_user(user_id, statuses=(GameStatus.ACTIVE,))
+        # A daily trek waits in the person's own direct messages: one read for all the games.
+        private = await self.kernel.hooks.venue.private_games({s.game.id for s in games})
+        for seated in games:
+            if seated.game.id in private:
+                continue
             try:
                 loaded = await self.kernel.load(seated.game)
             except DamagedState:
@@ -148,8 +153,6 @@ class Notices:
             state = loaded.state
             if state is None or state.is_over or loaded.seat_of(user_id) != state.current:
                 continue
-            if await self.kernel.hooks.venue.private_games({seated.game.id}):
-                continue  # a daily trek waits in the person's own direct messages
             game = loaded.game
             message_id = await self.store.latest_message(game.id)
             shown = DigestGame(game.guild_id, game.channel_id, message_id, loaded.players, state)
