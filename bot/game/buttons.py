@@ -12,3 +12,12 @@ def play_custom_id(game_id: int, turn: int) -> str:
     """The custom id of the **Play** button of ``game_id``'s turn ``turn``: it carries only
     ids, so the button works after a restart and knows when its turn has passed."""
     return f"cascadia:play:{game_id}:{turn}"
+
+
+AGAIN_LABEL = "Play again"
+"""The label of the button on a game's final message that opens the next game's lobby."""
+
+
+def again_custom_id(game_id: int) -> str:
+    """The custom id of the **Play again** button of the finished game ``game_id``."""
+    return f"cascadia:again:{game_id}"

@@ -157,6 +157,28 @@ class TooManyLobbies(BotError):
         )
 
 
+class NotToPlayAgain(BotError):
+    """**Play again** pressed on a game that cannot be played again by the presser."""
+
+    def __init__(self, *, player: bool) -> None:
+        super().__init__(
+            "Only a game played to the end can be played again."
+            if player
+            else "Only this game's players can play it again; `/cascadia new` opens a table."
+        )
+
+
+class AlreadyAgain(BotError):
+    """**Play again** pressed where a game is open already."""
+
+    def __init__(self, *, ours: bool) -> None:
+        super().__init__(
+            "This game's next one is open already: press **Join** on its lobby."
+            if ours
+            else "Another game is open here already: finish or end it first."
+        )
+
+
 @dataclass(eq=False)
 class ChannelBusy(StoreError):
     """The channel already has a game in the lobby or being played."""

@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from typing import TypeVar
 
 from bot.game import messages
+from bot.game.buttons import AGAIN_LABEL, again_custom_id
 from bot.game.computers import Thinker
 from bot.game.errors import DamagedLog, DamagedState, NoGame, NotInGame, NotStarted
 from bot.game.hooks import PLAIN_GAME, Call, Finish, FinishPart, Turn, TurnHooks
@@ -47,6 +48,7 @@ from bot.game.rows import (
     GameRow,
     GameStatus,
     MoveRow,
+    OutboxMessage,
     Seat,
 )
 from bot.game.since import since_last_turn
@@ -325,6 +327,7 @@ class GameKernel:
             parts = [await hook.before_commit(finish) for hook in self.hooks.finish]
             tail = "".join(part.tail for part in parts) + tail
             announcement = await self._final_message(finish, line, tail, buttons, highlights)
+            directs = _table_result(finish)
         else:
             turn = self.turn(loaded, after, now=now, mover=user_id)
             call, next_at = await self.call(turn)
@@ -369,6 +372,8 @@ class GameKernel:
         document = export_document(finished, loaded.players, finish.state, finish.moves, hints)
         pinged = await self.hooks.caller.mentioned([p.user_id for p in loaded.people])
         text = messages.game_over_message(line, finish.sheet, loaded.players, pinged=pinged)
+        if not await self.hooks.venue.private_games([loaded.game.id]):
+            buttons = (*buttons, (AGAIN_LABEL, again_custom_id(loaded.game.id)))
         return Announcement(
             kind="finish",
             text=text + tail,
@@ -443,6 +448,16 @@ def _turn_message(
         highlights=tuple(highlights),
         buttons=buttons,
     )
+
+
+def _table_result(finish: Finish) -> list[OutboxMessage]:
+    """The line for the channel whose thread a finished game was played in, if it was."""
+    game = finish.loaded.game
+    if game.parent_id is None:
+        return []
+    text = messages.table_result_line(game.channel_id, finish.sheet)
+    row = Announcement(kind="table", text=text).to_outbox()
+    return [dataclasses.replace(row, channel_id=game.parent_id)]
 
 
 def _placed(move: Move) -> tuple[Hex, ...]:

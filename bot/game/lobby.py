@@ -10,11 +10,14 @@ from dataclasses import dataclass
 from bot.game import messages
 from bot.game.computers import COMPUTER_PLAYERS, computer_name
 from bot.game.errors import (
+    AlreadyAgain,
     AlreadySeated,
+    ChannelBusy,
     ComputerAdded,
     NoComputer,
     NotHost,
     NotInLobby,
+    NotToPlayAgain,
     RevisionConflict,
     TooManyLobbies,
 )
@@ -22,7 +25,7 @@ from bot.game.kernel import GameKernel, LoadedGame
 from bot.game.messages import Player
 from bot.game.outbox import Announcement, Picture
 from bot.game.records import state_text
-from bot.game.rows import CommitResult, GameStatus
+from bot.game.rows import Again, CommitResult, GameStatus
 from bot.ops.locks import KeyedLocks
 from engine import MAX_PLAYERS, CardSet, InvalidInput, new_game
 
@@ -62,20 +65,72 @@ class Lobby:
         self.openers: KeyedLocks[int] = KeyedLocks()
         """One opening at a time per member (a lock only while they are opening one)."""
 
-    async def open_lobby(
-        self, *, guild_id: int, channel_id: int, user_id: int, name: str, cards: str | None
-    ) -> LoadedGame:
-        """Open a lobby in the channel with the caller seated as host; :class:`TooManyLobbies`
-        if they host :data:`MAX_OPEN_LOBBIES` lobbies in this server already."""
+    async def may_open(self, *, guild_id: int, user_id: int, cards: str | None) -> str:
+        """The stored form of ``cards`` if the caller may open a lobby in this server now
+        (:class:`~engine.InvalidInput` for cards that do not parse, :class:`TooManyLobbies`
+        past :data:`MAX_OPEN_LOBBIES`): asked before anything is made for the lobby, such as
+        its thread."""
         cards = parse_cards(cards)
+        hosted = await self.store.games_for_user(user_id, statuses=(GameStatus.LOBBY,))
+        mine = [g for g in hosted if g.game.host_id == user_id and g.game.guild_id == guild_id]
+        if len(mine) >= MAX_OPEN_LOBBIES:
+            raise TooManyLobbies(MAX_OPEN_LOBBIES)
+        return cards
+
+    async def open_lobby(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        name: str,
+        cards: str | None,
+        parent_id: int | None = None,
+    ) -> LoadedGame:
+        """Open a lobby in the channel (a thread of ``parent_id``'s, if given) with the caller
+        seated as host; :class:`TooManyLobbies` if they host :data:`MAX_OPEN_LOBBIES` lobbies
+        in this server already."""
         # One opening at a time per member, so that a burst of them cannot pass the count.
         async with self.openers.hold(user_id):
-            hosted = await self.store.games_for_user(user_id, statuses=(GameStatus.LOBBY,))
-            mine = [g for g in hosted if g.game.host_id == user_id and g.game.guild_id == guild_id]
-            if len(mine) >= MAX_OPEN_LOBBIES:
-                raise TooManyLobbies(MAX_OPEN_LOBBIES)
-            game = await self.store.create_lobby(guild_id, channel_id, user_id, name, cards)
+            cards = await self.may_open(guild_id=guild_id, user_id=user_id, cards=cards)
+            game = await self.store.create_lobby(
+                guild_id, channel_id, user_id, name, cards, parent_id=parent_id
+            )
         return await self.kernel.load(game)
+
+    async def play_again(self, game_id: int, *, user_id: int) -> LoadedGame:
+        """A player of the finished game ``game_id`` opens a new lobby in its place with its
+        players seated (computers too), the first seat moved on by one, and its cards rule
+        and settings; the presser hosts it. :class:`NotSeated` for anyone else, and
+        :class:`ChannelBusy` when the place has an open game already (this one's new lobby,
+        say, opened by a press a moment before)."""
+        game = await self.kernel.row_by_id(game_id)
+        seats = await self.store.seats(game_id)
+        if all(s.user_id != user_id or s.computer is not None for s in seats):
+            raise NotToPlayAgain(player=False)
+        if game.status is not GameStatus.FINISHED:
+            raise NotToPlayAgain(player=True)
+        again = Again(
+            game_id,
+            (*seats[1:], *seats[:1]),
+            reminder_hours=game.reminder_hours,
+            deadline_hours=game.deadline_hours,
+        )
+        host = next(s for s in seats if s.user_id == user_id)
+        try:
+            created = await self.store.create_lobby(
+                game.guild_id,
+                game.channel_id,
+                user_id,
+                host.name,
+                game.cards,
+                parent_id=game.parent_id,
+                again=again,
+            )
+        except ChannelBusy as busy:
+            there = await self.kernel.row_by_id(busy.game_id)
+            raise AlreadyAgain(ours=there.continues == game_id) from None
+        return await self.kernel.load(created)
 
     async def join(self, game_id: int, *, user_id: int, name: str) -> LoadedGame:
         """Seat the caller in the lobby."""

@@ -358,15 +358,26 @@ def reminder_message(level: ReminderLevel, player: Player, since: datetime) -> s
 
 
 def lobby_message(
-    players: Sequence[Player], *, host_id: int, cards: str, closed: str | None = None
+    players: Sequence[Player],
+    *,
+    host_id: int,
+    cards: str,
+    closed: str | None = None,
+    continues: int | None = None,
 ) -> str:
     """The lobby message: who is seated, the cards, and how to join; ``closed`` replaces the
-    call to join once the lobby has started or ended."""
+    call to join once the lobby has started or ended. ``continues``: the finished game whose
+    players pressed **Play again** to open it."""
     seated = "\n".join(
         f"{i}. {p.shown}{' (host)' if p.user_id == host_id else ''}"
         for i, p in enumerate(players, start=1)
     )
     head = f"**Cascadia lobby** · cards: {cards} · {len(players)}/{MAX_PLAYERS} seated\n{seated}"
+    if continues is not None:
+        head = (
+            f"{head}\nPlay again: the next game after game {continues}, its players seated "
+            "with the first seat moved on by one. Anyone may **Leave** before the start."
+        )
     if closed is not None:
         return f"{head}\n{closed}"
     return (
@@ -559,3 +570,20 @@ Daily: `/cascadia daily` (a solo deal a day, in DMs; `action:` board, show, chan
 def help_message() -> str:
     """A short how-to-play and the command list."""
     return HELP
+
+
+def table_opened_line(host: str, thread_id: int, cards: str) -> str:
+    """The channel's line for a table opened in a thread of its own."""
+    return (
+        f"**{safe(host)}** opened a Cascadia table in <#{thread_id}> (cards: {cards}). "
+        "Press **Join** to take a seat, here or there."
+    )
+
+
+def table_result_line(thread_id: int, sheet: ScoreSheet) -> str:
+    """The channel's line for a game in a thread of its own that was played to the end: the
+    players best first with their totals, and the thread to read it all in."""
+    scores = " · ".join(
+        f"{place}. **{safe(name)}** {sheet.player(name).total}" for place, name in places(sheet)
+    )
+    return f"A table finished in <#{thread_id}>: {scores}."

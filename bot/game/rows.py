@@ -71,6 +71,11 @@ class GameRow:
     """Hours a turn may take before the others may vote to skip it; 0: no deadline."""
     ping_due_at: datetime | None = None
     """When the ping owed for a turn message sent in quiet hours is due; ``None``: none."""
+    parent_id: int | None = None
+    """The channel whose thread ``channel_id`` is, for a game played in a thread of its own
+    (the channel is told when the table opens and ends); ``None`` otherwise."""
+    continues: int | None = None
+    """The finished game this one continues (its players pressed **Play again**)."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +88,21 @@ class Seat:
     name: str
     computer: str | None = None
     """The computer player that plays this seat for good (``"fast"``); ``None``: its person."""
+
+
+DEFAULT_REMINDER_HOURS = 24
+"""Hours after which the player to move is reminded, in a game whose host did not say."""
+
+
+@dataclass(frozen=True)
+class Again:
+    """What a new lobby takes from the finished game ``game_id`` it continues: the seats, in
+    their new order, and the game's reminder and deadline hours."""
+
+    game_id: int
+    seats: tuple[Seat, ...]
+    reminder_hours: int = DEFAULT_REMINDER_HOURS
+    deadline_hours: int = 0
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,9 @@ from bot.game.errors import (
 )
 from bot.game.posts import OutboxQueries
 from bot.game.rows import (
+    DEFAULT_REMINDER_HOURS,
     OPEN_STATUSES,
+    Again,
     CommitResult,
     GameRow,
     GameStatus,
@@ -58,23 +60,44 @@ class GameStore(ClaimQueries, CompactQueries, OutboxQueries):
     # --- lobby --------------------------------------------------------------------------------
 
     async def create_lobby(
-        self, guild_id: int, channel_id: int, host_id: int, host_name: str, cards: str
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        cards: str,
+        *,
+        parent_id: int | None = None,
+        again: Again | None = None,
     ) -> GameRow:
         # The partial unique index decides between two processes opening a lobby at once.
-        """Open a lobby in a channel with the host in seat 0; :class:`ChannelBusy` if taken."""
+        """Open a lobby in a channel (a thread of ``parent_id``'s, if given) with the host in
+        seat 0, or, ``again``, the seats and settings of a finished game with the host among
+        them; :class:`ChannelBusy` if the channel has an open game."""
         q = (
             "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
-            " updated_at, revision) VALUES ($1, $2, $3, $4, $5, $6, $6, 1)"
+            " updated_at, revision, parent_id, continues, reminder_hours, deadline_hours)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $6, 1, $7, $8, $9, $10)"
             f" ON CONFLICT (channel_id) WHERE status IN {OPEN} DO NOTHING RETURNING id"
         )
         lobby, stamp = GameStatus.LOBBY.value, self._stamp()
+        continues = None if again is None else again.game_id
+        hours = DEFAULT_REMINDER_HOURS if again is None else again.reminder_hours
+        deadline = 0 if again is None else again.deadline_hours
+        values = (guild_id, channel_id, lobby, host_id, cards, stamp, parent_id, continues)
         async with self._transaction() as db:
-            game_id = await db.fetchval(q, guild_id, channel_id, lobby, host_id, cards, stamp)
+            game_id = await db.fetchval(q, *values, hours, deadline)
             if game_id is None:
                 q = f"SELECT id FROM games WHERE channel_id = $1 AND status IN {OPEN}"
                 raise ChannelBusy(channel_id, int(await db.fetchval(q, channel_id)))
-            q = "INSERT INTO seats (game_id, seat, user_id, name) VALUES ($1, 0, $2, $3)"
-            await db.execute(q, game_id, host_id, host_name)
+            if again is None:
+                seats = [Seat(int(game_id), 0, host_id, host_name)]
+            else:
+                seats = [
+                    Seat(int(game_id), i, s.user_id, s.name, s.computer)
+                    for i, s in enumerate(again.seats)
+                ]
+            await insert_seats(db, seats)
             return await self._load_game(db, int(game_id))
 
     async def join(

@@ -24,7 +24,8 @@ from bot.game.rows import (
 GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.host_id, g.cards, g.created_at, g.updated_at,"
     " g.revision, g.state, g.reminder_hours, g.turn_started_at, g.next_reminder_at,"
-    " g.reminders_sent, g.lobby_message_id, g.deadline_hours, g.ping_due_at"
+    " g.reminders_sent, g.lobby_message_id, g.deadline_hours, g.ping_due_at, g.parent_id,"
+    " g.continues"
 )
 SEAT_COLUMNS = "s.game_id, s.seat, s.user_id, s.name, s.computer"
 OUTBOX_COLUMNS = (
@@ -141,6 +142,8 @@ class GameTables(Database):
             lobby_message_id=row["lobby_message_id"],
             deadline_hours=row["deadline_hours"],
             ping_due_at=self._optional_moment(row["ping_due_at"]),
+            parent_id=row["parent_id"],
+            continues=row["continues"],
         )
 
     def _state_text(self, game_id: int, stored: object) -> str | None:

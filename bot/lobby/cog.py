@@ -11,15 +11,16 @@ and so does a choice asked before it.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Final
 
 import aiohttp
 import discord
 from discord import app_commands
 
 from bot.game import computers, messages
+from bot.game.buttons import AGAIN_LABEL
 from bot.game.captions import MAX_CHOICES
-from bot.game.errors import NoGame
+from bot.game.errors import BotError, NoGame
 from bot.game.rows import GameStatus
 from bot.game.service import LoadedGame
 from bot.shell.buttons import ActionButton, GameButton, Question
@@ -33,37 +34,147 @@ Interaction = discord.Interaction[CascadiaBot]
 log = logging.getLogger(__name__)
 
 
-async def open_lobby(interaction: Interaction, cards: str | None) -> None:
-    """``/cascadia new``: open a lobby in this channel and post its message."""
+THREAD_ARCHIVE_MINUTES: Final = 10080
+"""The longest auto-archive Discord offers (a week): a table's thread waits for its players."""
+THREAD_PERMISSIONS = (
+    ("create_public_threads", "Create Public Threads"),
+    ("send_messages_in_threads", "Send Messages in Threads"),
+)
+"""What the bot needs in a channel to open tables in threads, by their names in Discord."""
+MAX_THREAD_NAME = 100
+"""The longest thread name Discord takes."""
+
+
+async def open_lobby(interaction: Interaction, cards: str | None, thread: bool | None) -> None:
+    """``/cascadia new``: open a lobby in this channel, or in a new thread of it, and post its
+    message (and, for a thread, a line in the channel to find it by)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     require_permissions(interaction)
     bot = interaction.client
-    loaded = await bot.service.lobby.open_lobby(
-        guild_id=interaction.guild_id or 0,
-        channel_id=_channel_id(interaction),
-        user_id=interaction.user.id,
-        name=interaction.user.display_name,
-        cards=cards,
-    )
-    channel = bot.get_partial_messageable(loaded.game.channel_id, guild_id=interaction.guild_id)
-    try:
-        message = await channel.send(
-            lobby_text(loaded),
-            view=lobby_view(loaded.game.id),
-            allowed_mentions=discord.AllowedMentions.none(),
+    guild_id, user = interaction.guild_id or 0, interaction.user
+    parent = interaction.channel
+    in_thread = bool(thread)
+    if in_thread and isinstance(parent, discord.TextChannel):
+        cards = await bot.service.lobby.may_open(guild_id=guild_id, user_id=user.id, cards=cards)
+        room = await _open_thread(interaction, parent, cards)
+        try:
+            loaded = await bot.service.lobby.open_lobby(
+                guild_id=guild_id,
+                channel_id=room.id,
+                user_id=user.id,
+                name=user.display_name,
+                cards=cards,
+                parent_id=parent.id,
+            )
+        except BaseException:
+            await _drop_thread(room)
+            raise
+    else:
+        if thread and parent is not None and not isinstance(parent, discord.TextChannel):
+            raise BotError("Tables open in threads of a text channel; this one is opened here.")
+        loaded = await bot.service.lobby.open_lobby(
+            guild_id=guild_id,
+            channel_id=_channel_id(interaction),
+            user_id=user.id,
+            name=user.display_name,
+            cards=cards,
         )
-    except discord.HTTPException:
-        log.warning("could not post the lobby of game %d", loaded.game.id, exc_info=True)
+    if not await post_lobby(bot, loaded):
         await interaction.followup.send(
-            "Your lobby is open, but I could not post its message here (check that I may send "
-            "messages in this channel). Players can still `/cascadia join`; you "
-            "`/cascadia start`.",
+            "Your lobby is open, but I could not post its message (check that I may send "
+            "messages there). Players can still `/cascadia join`; you `/cascadia start`.",
             ephemeral=True,
         )
         return
-    await bot.service.lobby.set_lobby_message(loaded.game.id, message.id)
+    where = "" if loaded.game.parent_id is None else f" in <#{loaded.game.channel_id}>"
     await interaction.followup.send(
-        "Your lobby is open. Others press **Join**; you press **Start** when everyone is in.",
+        f"Your lobby is open{where}. Others press **Join**; you press **Start** when everyone "
+        "is in.",
+        ephemeral=True,
+    )
+
+
+async def _open_thread(
+    interaction: Interaction, parent: discord.TextChannel, cards: str
+) -> discord.Thread:
+    """A public thread of ``parent`` for a new table, named for its host and cards; refused
+    in one sentence when the bot may not open threads there or post in them."""
+    have = interaction.app_permissions
+    missing = [name for flag, name in THREAD_PERMISSIONS if not getattr(have, flag)]
+    if missing:
+        raise BotError(
+            f"To open tables in threads here I need **{' and '.join(missing)}** in this "
+            "channel: ask a server admin to grant it, or open the table here with "
+            "`thread:False`."
+        )
+    shown = cards if cards == "random" else messages.cards_text(CardSet.parse(cards))
+    name = f"Cascadia · {interaction.user.display_name} · {shown}"[:MAX_THREAD_NAME]
+    try:
+        return await parent.create_thread(
+            name=name,
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            reason=f"a Cascadia table opened by {interaction.user.id}",
+        )
+    except discord.Forbidden:
+        raise BotError(
+            "Discord did not let me open a thread here: check that I may "
+            "**Create Public Threads** in this channel."
+        ) from None
+
+
+async def _drop_thread(room: discord.Thread) -> None:
+    """Delete a thread made for a lobby that could not open after all, if Discord lets us."""
+    try:
+        await room.delete()
+    except (discord.HTTPException, aiohttp.ClientError, OSError):
+        log.warning("could not delete the unused thread %d", room.id, exc_info=True)
+
+
+async def post_lobby(bot: CascadiaBot, loaded: LoadedGame) -> bool:
+    """Post the lobby message of a new lobby where it is played, and remember it; for a game
+    in a thread, a line with a **Join** button in the thread's channel too. Whether the
+    lobby message could be posted."""
+    game = loaded.game
+    channel = bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
+    computers = any(player.computer is not None for player in loaded.players)
+    try:
+        message = await channel.send(
+            lobby_text(loaded),
+            view=lobby_view(game.id, computers=computers),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except (discord.HTTPException, aiohttp.ClientError, OSError):
+        log.warning("could not post the lobby of game %d", game.id, exc_info=True)
+        return False
+    await bot.service.lobby.set_lobby_message(game.id, message.id)
+    if game.parent_id is not None and game.continues is None:
+        host = next(p for p in loaded.players if p.user_id == game.host_id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(JoinButton(game.id))
+        line = messages.table_opened_line(host.name, game.channel_id, _cards_shown(game.cards))
+        parent = bot.get_partial_messageable(game.parent_id, guild_id=game.guild_id)
+        try:
+            await parent.send(line, view=view, allowed_mentions=discord.AllowedMentions.none())
+        except (discord.HTTPException, aiohttp.ClientError, OSError):
+            log.warning("could not post game %d's line in its channel", game.id, exc_info=True)
+    return True
+
+
+async def play_again(interaction: Interaction, game_id: int) -> None:
+    """**Play again**: a new lobby where the finished game was played, with its players."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    bot = interaction.client
+    loaded = await bot.service.lobby.play_again(game_id, user_id=interaction.user.id)
+    if not await post_lobby(bot, loaded):
+        await interaction.followup.send(
+            "The new lobby is open, but I could not post its message: `/cascadia start` "
+            "still starts it.",
+            ephemeral=True,
+        )
+        return
+    await interaction.followup.send(
+        "The new lobby is open with the same players: press **Start** when everyone is in.",
         ephemeral=True,
     )
 
@@ -196,12 +307,18 @@ def lobby_text(loaded: LoadedGame) -> str:
         closed = "This lobby is closed."
     else:
         closed = "The game has started."
-    cards = loaded.game.cards
-    if cards != "random":
-        cards = messages.cards_text(CardSet.parse(cards))
     return messages.lobby_message(
-        loaded.players, host_id=loaded.game.host_id, cards=cards, closed=closed
+        loaded.players,
+        host_id=loaded.game.host_id,
+        cards=_cards_shown(loaded.game.cards),
+        closed=closed,
+        continues=loaded.game.continues,
     )
+
+
+def _cards_shown(cards: str) -> str:
+    """A lobby's stored cards rule in words."""
+    return cards if cards == "random" else messages.cards_text(CardSet.parse(cards))
 
 
 def lobby_view(game_id: int, *, computers: bool = False) -> discord.ui.View:
@@ -314,7 +431,18 @@ class RemoveComputerButton(GameButton, template=r"cascadia:removecomputer:(?P<ga
         await remove_computer(interaction, self.game_id)
 
 
+class PlayAgainButton(GameButton, template=r"cascadia:again:(?P<game_id>[0-9]+)"):
+    """Open the next game's lobby with the finished game's players (any of them)."""
+
+    action, label, style = "again", AGAIN_LABEL, discord.ButtonStyle.success
+
+    async def act(self, interaction: Interaction) -> None:
+        """Open the new lobby."""
+        await play_again(interaction, self.game_id)
+
+
 LOBBY_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    PlayAgainButton,
     JoinButton,
     LeaveButton,
     StartButton,
@@ -339,11 +467,14 @@ CARD_SUGGESTIONS = (
 
 @app_commands.command(name="new", description="Open a game lobby in this channel")
 @app_commands.describe(
-    cards="random (default), A-D for all, ABCDA (bear elk salmon hawk fox), family, intermediate"
+    cards="random (default), A-D for all, ABCDA (bear elk salmon hawk fox), family, intermediate",
+    thread="Play in a new thread of this channel, so that many tables share it",
 )
-async def new(interaction: Interaction, cards: str | None = None) -> None:
+async def new(
+    interaction: Interaction, cards: str | None = None, thread: bool | None = None
+) -> None:
     """Open a lobby with the caller as host."""
-    await open_lobby(interaction, cards)
+    await open_lobby(interaction, cards, thread)
 
 
 @new.autocomplete("cards")

@@ -19,6 +19,7 @@ from bot.shell.buttons import IdItem
 IDS = PanelIds(game_id=41, user_id=901, turn=7, version=3)
 SAMPLES: list[IdItem[Any]] = [
     lobby.JoinButton(41),
+    lobby.PlayAgainButton(41),
     lobby.LeaveButton(41),
     lobby.StartButton(41),
     lobby.AddComputerButton(41),

@@ -111,7 +111,7 @@ def test_turn_options(bot: CascadiaBot, command: str) -> None:
 @pytest.mark.parametrize(
     ("command", "names", "required"),
     [
-        ("new", ["cards"], [False]),
+        ("new", ["cards", "thread"], [False, False]),
         ("wipe", ["tokens"], [False]),
         ("board", ["player"], [False]),
         ("settings", ["reminder_hours", "deadline_hours"], [False, False]),
