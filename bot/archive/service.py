@@ -60,6 +60,8 @@ class ArchivedGame:
     """One, or several sharing the win."""
     message_id: int | None = None
     """The message that ended the game, once posted."""
+    continues: int | None = None
+    """The game whose players pressed **Play again** to start this one."""
 
     @property
     def jump_url(self) -> str | None:
@@ -95,8 +97,10 @@ def game_entry(game: ArchivedGame) -> str:
     to the final message."""
     winners = " and ".join(f"**{safe(name)}**" for name in game.winners)
     won = "shared the win" if len(game.winners) > 1 else "won"
+    again = "" if game.continues is None else f" (played again after game {game.continues})"
     head = (
-        f"**Game {game.game_id}**, {game.finished_at:%Y-%m-%d}, cards {game.cards}: {winners} {won}"
+        f"**Game {game.game_id}**{again}, {game.finished_at:%Y-%m-%d}, cards {game.cards}:"
+        f" {winners} {won}"
     )
     ranked = sorted(zip(game.names, game.totals, strict=True), key=lambda s: -s[1])
     scores = " · ".join(f"{safe(name)} {total}" for name, total in ranked)
@@ -216,6 +220,7 @@ class Archive:
                     totals=totals,
                     winners=winners,
                     message_id=messages.get(row.id),
+                    continues=row.continues,
                 )
             )
         return found

@@ -302,18 +302,24 @@ class GameStore(ClaimQueries, CompactQueries, OutboxQueries):
             return CommitResult(revision=revision, outbox_ids=ids)
 
     async def abandon_channel(self, channel_id: int) -> list[int]:
-        """The channel was deleted: its open game ends (status ``ended``, no more reminders)
-        and every message still to post there is dropped. Returns the ids of the games ended
-        (none when the channel had no open game)."""
-        q = f"SELECT {GAME_COLUMNS} FROM games g WHERE g.channel_id = $1 AND g.status IN {OPEN}"
-        unsent = "SELECT id FROM outbox WHERE channel_id = $1 AND sent_at IS NULL"
+        """The channel was deleted: its open game, and those in its threads (deleted with it),
+        end (status ``ended``, no more reminders), and every message still to post there is
+        dropped. Returns the ids of the games ended (none when the channel had no open game)."""
+        q = (
+            f"SELECT {GAME_COLUMNS} FROM games g WHERE (g.channel_id = $1 OR g.parent_id = $1)"
+            f" AND g.status IN {OPEN}"
+        )
+        gone = (
+            "channel_id = $1 OR channel_id IN (SELECT channel_id FROM games WHERE parent_id = $1)"
+        )
+        unsent = f"SELECT id FROM outbox WHERE ({gone}) AND sent_at IS NULL"
         async with self._transaction() as db:
             games = [self._game(row) for row in await db.fetch(q + self._for_update, channel_id)]
             for game in games:
                 await self._bump(db, game, **_ENDED)
             q = f"DELETE FROM outbox_snapshots WHERE outbox_id IN ({unsent})"
             await db.execute(q, channel_id)
-            q = "DELETE FROM outbox WHERE channel_id = $1 AND sent_at IS NULL"
+            q = f"DELETE FROM outbox WHERE ({gone}) AND sent_at IS NULL"
             await db.execute(q, channel_id)
             return [game.id for game in games]
 
