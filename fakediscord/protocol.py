@@ -26,6 +26,7 @@ __all__ = [
     "DEFAULT_EVERYONE_PERMISSIONS",
     "JSON",
     "MANAGE_CHANNELS",
+    "MANAGE_GUILD",
     "MANAGE_THREADS",
     "READ_MESSAGE_HISTORY",
     "SEND_MESSAGES",
@@ -40,6 +41,8 @@ Files = dict[int, tuple[str, bytes, str]]
 
 ADMINISTRATOR: Final = 1 << 3
 MANAGE_CHANNELS: Final = 1 << 4
+MANAGE_GUILD: Final = 1 << 5
+"""Manage Server, in Discord's settings."""
 VIEW_CHANNEL: Final = 1 << 10
 SEND_MESSAGES: Final = 1 << 11
 EMBED_LINKS: Final = 1 << 14

@@ -1,7 +1,10 @@
 """Colours of every picture: one palette, built at import in a fixed order.
 
 Habitats and wildlife differ in lightness as well as hue, and each also has its own pattern
-or shape (see :mod:`render.glyphs`), so a colour-blind player can tell them apart.
+or shape (see :mod:`render.glyphs`), so a colour-blind player can tell them apart. On a phone
+the patterns blur into their hex's colour, so the habitats' mean colours stay apart under
+simulated deuteranopia, protanopia and tritanopia too (``tests/render/test_colorblind.py``,
+``benchmarks/colorblind.py``).
 """
 
 from __future__ import annotations
@@ -38,11 +41,11 @@ CONE_DARK_RGB: RGB = (96, 58, 28)
 
 HABITAT_RGB: dict[Habitat, tuple[RGB, RGB]] = {
     # (fill, pattern)
-    Habitat.MOUNTAIN: ((152, 154, 164), (92, 94, 106)),
+    Habitat.MOUNTAIN: ((136, 136, 146), (76, 76, 86)),
     Habitat.FOREST: ((40, 118, 54), (8, 54, 18)),
     Habitat.PRAIRIE: ((240, 208, 88), (176, 138, 30)),
-    Habitat.WETLAND: ((128, 204, 180), (36, 110, 88)),
-    Habitat.RIVER: ((52, 116, 214), (156, 198, 248)),
+    Habitat.WETLAND: ((150, 220, 190), (58, 126, 98)),
+    Habitat.RIVER: ((48, 108, 220), (152, 190, 254)),
 }
 
 WILDLIFE_RGB: dict[Wildlife, tuple[RGB, RGB, RGB]] = {

@@ -2,11 +2,12 @@
 played in a web page, without Discord.
 
 Starts the local Discord-compatible server on 127.0.0.1 with a guild, two channels and the
-pretend players (each with direct messages with the bot); the real bot as its own process
-(``python -m bot``, only the API, gateway and CDN addresses differ from production; its
-commands global, as direct messages need) on an SQLite file; and the page. Prints the page's
-address, then runs until Ctrl-C or SIGTERM, and stops the page, the bot and the server in that
-order. Everything runs in this process group; nothing listens beyond 127.0.0.1.
+pretend players (each with direct messages with the bot; the first holds the guild's
+:data:`MANAGER_ROLE`, so the settings that need Manage Server can be tried); the real bot as
+its own process (``python -m bot``, only the API, gateway and CDN addresses differ from
+production; its commands global, as direct messages need) on an SQLite file; and the page.
+Prints the page's address, then runs until Ctrl-C or SIGTERM, and stops the page, the bot and
+the server in that order. Everything runs in this process group; nothing listens beyond 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -23,13 +24,18 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from fakediscord import DiscordServer
+from fakediscord import MANAGE_CHANNELS, MANAGE_GUILD, DiscordServer
 from sandbox.botprocess import BotProcess
 from sandbox.page import Sandbox, serve
 
-__all__ = ["PLAYER_NAMES", "main", "run"]
+__all__ = ["MANAGER_ROLE", "PLAYER_NAMES", "main", "run"]
 
 PLAYER_NAMES = ("alice", "bob", "carol", "dave", "erin", "frank")
+MANAGER_ROLE = "Server manager"
+"""The role the first pretend player holds: Manage Server (the league's on, off and season,
+the daily channel) and Manage Channels (ending or skipping any game), as a server's owner or
+moderator would have. The others hold none."""
+MANAGER_PERMISSIONS = MANAGE_GUILD | MANAGE_CHANNELS
 CHANNEL_NAMES = ("table-1", "table-2")
 BOT_START_TIMEOUT = 60.0
 _CRASH_GRACE = 2.0
@@ -72,8 +78,9 @@ async def run(*, port: int, players: int, db_path: Path, log_path: Path) -> int:
         guild = server.add_guild("Sandbox")
         channels = tuple(server.add_channel(guild, name) for name in CHANNEL_NAMES)
         people = tuple(server.add_user(name) for name in PLAYER_NAMES[:players])
+        manager = server.add_role(guild, MANAGER_ROLE, MANAGER_PERMISSIONS)
         for person in people:
-            server.add_member(guild, person)
+            server.add_member(guild, person, roles=(manager,) if person == people[0] else ())
         # Global commands, as on a real deployment: a guild's commands cannot be used in
         # direct messages, where the daily trek is played.
         bot = BotProcess(server, db_path=db_path, guild_id=None, log_path=log_path)
@@ -91,7 +98,9 @@ async def run(*, port: int, players: int, db_path: Path, log_path: Path) -> int:
             print(f"the bot did not start; its log ends:\n{bot.log_tail()}", file=sys.stderr)
             return 1
         try:
-            runner, bound = await serve(Sandbox(server, guild, channels, people), port=port)
+            runner, bound = await serve(
+                Sandbox(server, guild, channels, people, managers=people[:1]), port=port
+            )
         except OSError as error:
             await bot.stop()
             print(cannot_serve(port, error), file=sys.stderr)

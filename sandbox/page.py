@@ -51,12 +51,14 @@ _STATIC = {
 
 @dataclass(frozen=True)
 class Sandbox:
-    """The pretend world the page shows: one guild, its channels and its players."""
+    """The pretend world the page shows: one guild, its channels and its players, of whom
+    ``managers`` may manage the server (Manage Server and Manage Channels)."""
 
     server: DiscordServer
     guild: int
     channels: tuple[int, ...]
     players: tuple[int, ...]
+    managers: tuple[int, ...] = ()
 
     def dm(self, player: int) -> int:
         """The id of ``player``'s direct-message channel with the bot (made on first use)."""
@@ -150,7 +152,12 @@ def view(sandbox: Sandbox, channel: int, viewer: int) -> JSON:
         "me": str(viewer),
         "channel": str(channel),
         "players": [
-            {"id": str(u), "name": server.users[u].name, "pinged": u in pinged}
+            {
+                "id": str(u),
+                "name": server.users[u].name,
+                "pinged": u in pinged,
+                "manager": u in sandbox.managers,
+            }
             for u in sandbox.players
         ],
         "channels": [{"id": str(c), "name": server.channels[c].name} for c in sandbox.channels],
@@ -417,7 +424,12 @@ def make_app(sandbox: Sandbox) -> web.Application:
         return web.json_response(
             {
                 "players": [
-                    {"id": str(u), "name": server.users[u].name, "dm": str(sandbox.dm(u))}
+                    {
+                        "id": str(u),
+                        "name": server.users[u].name,
+                        "dm": str(sandbox.dm(u)),
+                        "manager": u in sandbox.managers,
+                    }
                     for u in players
                 ],
                 "channels": [{"id": str(c), "name": server.channels[c].name} for c in channels],

@@ -40,10 +40,10 @@ def vote_message(player: Player, deadline: datetime, tally: SkipTally) -> str:
 def skip_lead(player: Player, *, how: str, by: Player | None = None) -> str:
     """The first line of the turn message of a turn played for someone else."""
     if how == "vote":
-        return f"Played for {player.shown} after a vote (the computer chose the move):\n"
+        return f"Played for {player.shown} after a vote (the computer chose the move).\n"
     if how == "host":
         host = f" by {by.shown}" if by is not None else ""
-        return f"Played for {player.shown}, skipped{host} (the computer chose the move):\n"
+        return f"Played for {player.shown}, skipped{host} (the computer chose the move).\n"
     return computer_lead(player)
 
 

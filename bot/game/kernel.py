@@ -316,7 +316,8 @@ class GameKernel:
         logged = (*moves, MoveRow(game.id, seq, user_id, str(move), now, played_for))
         highlights = last_placements(moves, loaded.players)
         highlights[seat] = _placed(move)
-        line = lead + messages.describe_turn(before, move.actions(), loaded.players[seat])
+        told = messages.describe_turn(before, move.actions(), loaded.players[seat])
+        line = lead + told
         text = state_text(after)
         finish: Finish | None = None
         parts: list[FinishPart] = []
@@ -331,7 +332,7 @@ class GameKernel:
         else:
             turn = self.turn(loaded, after, now=now, mover=user_id)
             call, next_at = await self.call(turn)
-            line = await self._since_last_turn(turn, before, logged, line)
+            line = lead + await self._since_last_turn(turn, before, logged, told)
             announcement = _turn_message(turn, call, line, tail, buttons, highlights)
             directs = await self.hooks.directs.for_turn(
                 turn, announcement.text, highlights=tuple(highlights), state_json=text
@@ -390,9 +391,10 @@ class GameKernel:
     async def _since_last_turn(
         self, turn: Turn, before: GameState, logged: Sequence[MoveRow], line: str
     ) -> str:
-        """The latest move's ``line`` and, for a person to move, what happened since their
-        last turn: the other moves a line each, then the standings. The game is replayed to
-        tell it (milliseconds): off the event loop."""
+        """For a person to move, what happened since their last turn: every move a short
+        line, the latest (told in full by ``line`` otherwise) the last of them, then the
+        standings; else ``line``. The game is replayed to tell it (milliseconds): off the
+        event loop."""
         if turn.player.computer is not None:
             return line
         try:
@@ -409,7 +411,7 @@ class GameKernel:
             # The log moved on since the game was read: committing finds the conflict.
             log.info("game %d: the move log and the state differ", turn.loaded.game.id)
             return line
-        return line if since is None else since.text(latest=line)
+        return line if since is None else since.text()
 
 
 def players_of(seats: Sequence[Seat]) -> tuple[Player, ...]:

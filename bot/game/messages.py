@@ -297,7 +297,7 @@ def left_message(leaver: Player, computer: str, *, their_turn: bool) -> str:
 def computer_lead(player: Player) -> str:
     """The first line of the turn message of a turn the computer played for ``player``, whose
     seat it plays for good."""
-    return f"The computer played for {player.shown}:\n"
+    return f"The computer played for {player.shown}.\n"
 
 
 def play_command(move: Move) -> str:

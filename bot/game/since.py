@@ -3,7 +3,9 @@
 The game is replayed through the move log, from its seed (a few milliseconds for a whole game)
 or from a state the caller knows, so each line says what the display held when the move was
 made: whose move, the tile's habitats and the token taken, where each went, and the points the
-move gained in the mover's score as the game shows it (:func:`engine.seat_score`). Wipes get
+move gained in the mover's score as the game shows it (:func:`engine.seat_score`), with the
+nature token a keystone earned. Every move, the latest too, takes that one short form, so a list
+read on a phone has one shape. Wipes get
 their own line: a player's three-of-a-kind or nature-token wipe, and the four matching tokens
 the display replaces by itself (overpopulation), which the log does not spell out: the engine
 draws one token per emptied slot, so extra draws after a move are whole wipes of four.
@@ -24,6 +26,7 @@ from engine import (
     MOVE_SEPARATOR,
     Action,
     GameState,
+    Hex,
     NatureWipe,
     PlaceTile,
     PlaceToken,
@@ -76,14 +79,13 @@ class SinceLastTurn:
     first: bool = False
     """The seat has not chosen a turn of its own yet: the moves since the start."""
 
-    def lines(self, *, latest: str | None = None) -> tuple[str, ...]:
-        """One line per move (and per wipe), capped at :data:`MAX_LINES` with a count of
-        the older ones left out; ``latest`` replaces the last move's own line (a turn message
-        tells its latest move in full)."""
+    def lines(self) -> tuple[str, ...]:
+        """One line per move (and per wipe), oldest first, all in the one short form (the
+        latest is the last line, written like the others), capped at :data:`MAX_LINES`
+        with a count of the older ones left out."""
         found: list[str] = []
-        for index, move in enumerate(self.moves):
-            last = index == len(self.moves) - 1
-            found.append(latest if last and latest is not None else move.text)
+        for move in self.moves:
+            found.append(move.text)
             found.extend(move.wiped)
         if len(found) > MAX_LINES:
             dropped = len(found) - MAX_LINES + 1
@@ -93,10 +95,10 @@ class SinceLastTurn:
             ]
         return tuple(found)
 
-    def text(self, *, latest: str | None = None) -> str:
+    def text(self) -> str:
         """The heading, the lines (see :meth:`lines`) and the standings."""
         head = f"{FIRST_HEADING}:" if self.first else f"{HEADING}:"
-        return "\n".join((head, *self.lines(latest=latest), self.standings))
+        return "\n".join((head, *self.lines(), self.standings))
 
 
 def since_last_turn(
@@ -221,6 +223,8 @@ def _line(
     how = " (free choice)" if take.free_choice else ""
     put = f"{token} on {token_at}" if token_at is not None else f"{token} returned"
     text = f"{who} took {_habitats(tile)} with {article(token)}{how}: {place.at}, {put}, {gain:+d}"
+    if token_at is not None and _keystone(before, place, tile, token_at):
+        text += ", +1 nature token"
     # A turn draws one token per emptied pair (solo: two); more means overpopulation.
     refill = 0 if after.is_over else (2 if before.solo else 1)
     wiped = _overpopulation(before, after.draws - before.draws - refill, take.token - 1)
@@ -261,6 +265,14 @@ def _overpopulation(before: GameState, extra_draws: int, *replaced: int) -> tupl
     lines = [f"Overpopulation: {first} wiped from the display"]
     lines.extend(["Overpopulation again: 4 more wiped"] * (wipes - 1))
     return tuple(lines)
+
+
+def _keystone(before: GameState, place: PlaceTile, tile: Tile, token_at: Hex) -> bool:
+    """Whether the token went on a keystone tile (the new one or one already placed), which
+    earns a nature token."""
+    if token_at == place.at:
+        return tile.keystone
+    return before.current_player.environment[token_at].tile.keystone
 
 
 def _habitats(tile: Tile) -> str:

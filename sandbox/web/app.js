@@ -83,6 +83,9 @@ function show(state) {
       option.selected = p.id === state.me;
       return option;
     }));
+    // Who may use the settings that need Manage Server (league, daily channel).
+    const managers = state.players.filter((p) => p.manager).map((p) => p.name);
+    $("manager").textContent = managers.length ? `${managers.join(", ")} can manage the server` : "";
   }
   const box = $("messages");
   const seen = new Set();

@@ -587,7 +587,8 @@ class GameChannel:
         everyone with the scores, the ranking and the game record."""
         if mover is not None:
             name = self.world.name(mover)
-            assert f"**{name}** took pair" in message.text or "spent a nature" in (message.text), (
+            told = rf"^\*\*{re.escape(name)}\*\*( \([a-z ]+\))? (took |spent a nature)"
+            assert re.search(told, message.text, re.M), (
                 f"the turn message does not say what {name} did: {message.text!r}"
             )
         environments = [f"{name}.png" for name in self.names]
@@ -619,10 +620,10 @@ class GameChannel:
         )
         assert message.mentions == [expected], message.mentions
         if mover is not None and mover != expected:
-            # The player called reads first what the others did since their last turn.
-            assert message.text.startswith(("Since your last turn", "Since the game began")), (
-                message.text
-            )
+            # The player called reads first what the others did since their last turn (after
+            # who played a turn played for someone else).
+            recap = re.sub(r"^(Played for|The computer played for) .*\n", "", message.text)
+            assert recap.startswith(("Since your last turn", "Since the game began")), message.text
             assert message.text.count("\nStandings if it ended now") == 1, message.text
         written = [int(u) for u in re.findall(r"<@!?(\d+)>", message.text)]
         assert written == [expected], f"the message names others with <@…>: {message.text!r}"

@@ -353,7 +353,7 @@ async def test_after_two_skips_the_host_hands_the_seat_to_the_computer(world: Wo
     after = await table.next_post(since, what="the message after Alice's turn")
     assert after.notified == frozenset(), "the seat handed to the computer was pinged"
     computer = await table.next_post(since, what="the computer's turn for Bob")
-    assert f"\n{computer_lead(bob)}" in computer.text, computer.text
+    assert computer.text.startswith(computer_lead(bob)), computer.text
     assert computer.notified == {world.alice}
     [(played_for,)] = world.db.rows("SELECT played_for FROM moves ORDER BY seq DESC LIMIT 1")
     assert played_for == "computer"

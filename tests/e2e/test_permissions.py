@@ -92,7 +92,7 @@ async def test_attach_files_taken_away_mid_game(world: World) -> None:
     message = await table.next_post(since, what="the turn message without pictures")
     assert message.attachments == []
     assert message.notified == {waiting}, message.notified
-    assert f"**{world.name(mover)}** took pair" in message.text, message.text
+    assert f"**{world.name(mover)}** took " in message.text, message.text
     assert "No pictures" in message.text, message.text
     # Still one container: the words and Play, no gallery.
     assert message.components_v2

@@ -277,3 +277,28 @@ def test_a_typed_move_picked_from_the_lists(running: Running, browser: webdriver
     # The command stays chosen, with what was picked; the token goes back to the bag.
     page.command("cascadia play", token_at=("", -1))
     page.wait_for_public(3, "the message after the typed turn")
+
+
+@pytest.mark.players(2)
+def test_alice_manages_the_server_so_the_league_can_be_tried(
+    running: Running, browser: webdriver.Chrome
+) -> None:
+    page = Page(browser, running.url)
+    note = browser.find_element(By.ID, "manager")
+    page.wait_until(lambda: note.text == "alice can manage the server", "the manager's note")
+
+    def answer(what: str) -> str:
+        found = page.wait_until(
+            lambda: next(
+                (m for m in reversed(page.messages()) if m.ephemeral and what in m.text), None
+            ),
+            f"the private answer {what!r}",
+        )
+        return str(found.text)
+
+    page.switch_player("bob")
+    page.command("cascadia league", action="on")
+    answer("Only someone with Manage Server")
+    page.switch_player("alice")
+    page.command("cascadia league", action="on")
+    assert "A game is rated" in answer("The league is on")

@@ -58,6 +58,7 @@ from engine import (
 from engine.scoring.sheet import final_scores
 from engine.table import table_from_json
 from tests.bot.clocks import FakeClock
+from tests.bot.game.test_since import LINE
 
 GUILD, CHANNEL = 1, 10
 ADA, BOB, CY = 100, 200, 300
@@ -766,3 +767,20 @@ async def test_the_called_player_reads_what_happened_since_their_last_turn(
     # the call (the golden transcripts show the words).
     assert third.count("\n") == 4
     assert _mentions(third.splitlines()[-1]) == {_current_user(table)}
+
+
+async def test_the_latest_move_takes_the_short_form_of_the_others_in_the_recap(
+    service: GameService, store: Store
+) -> None:
+    # One shape of line on a phone: the move that made the message is not a sentence apart.
+    table = await _started(service, ADA, BOB, CY)
+    rng = random.Random(3)
+    for turn in range(6):
+        await service.turns.play(CHANNEL, user_id=_current_user(table), move=_any_turn(table, rng))
+        table = await service.game(CHANNEL)
+        head, *recap, standings, _call = (await _outbox(store))[-1].text.split("\n")
+        assert head in ("Since the game began:", "Since your last turn:"), head
+        assert standings.startswith("Standings if it ended now")
+        assert len(recap) == min(turn + 1, 2), recap
+        for line in recap:
+            assert LINE.match(line), line

@@ -31,8 +31,9 @@ NAMES = ("Ada", "Bob", "Cy", "Di")
 WHEN = datetime(2026, 1, 1, tzinfo=UTC)
 LINE = re.compile(
     r"^\*\*\w+\*\*( \([a-z ]+\))? took [a-z]+(/[a-z]+)? with an? [a-z]+( \(free choice\))?: "
-    r"-?\d+,-?\d+, [a-z]+ (on -?\d+,-?\d+|returned), [+-]\d+$"
+    r"-?\d+,-?\d+, [a-z]+ (on -?\d+,-?\d+|returned), [+-]\d+(, \+1 nature token)?$"
 )
+"""The one form of every move's line, the latest too."""
 
 
 def _players(count: int) -> tuple[Player, ...]:
@@ -209,11 +210,40 @@ def test_four_players_with_long_absences_are_capped_keeping_the_latest() -> None
         table.turn(played_for="vote" if table.state.current == mover else None)
     found = since_last_turn(table.state, table.moves, table.players, seat=mover)
     assert found is not None
-    lines = found.lines(latest="the latest in full")
+    lines = found.lines()
     assert len(lines) == MAX_LINES
     assert re.match(r"…\d+ earlier lines", lines[0])
-    assert lines[-1] == "the latest in full" or "Overpopulation" in lines[-1]
+    latest = found.moves[-1]
+    assert lines[-1] == (latest.wiped[-1] if latest.wiped else latest.text)
     assert len(found.text()) < 1000
+
+
+WIPE = re.compile(
+    r"^(\*\*\w+\*\* (wiped 3 [a-z]+|wiped three tokens|spent a nature token to wipe [a-z, ]+)"
+    r"|Overpopulation: 4 [a-z ]+ wiped from the display|Overpopulation again: 4 more wiped"
+    r"|…\d+ earlier lines?)$"
+)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_line_the_latest_too_has_one_short_form(players: int) -> None:
+    # A phone shows one shape of line: the move that made the message is no sentence apart.
+    table = Table(players, seed=5)
+    checked = 0
+    for turn in range(6 * players):
+        table.turn(played_for="vote" if turn % 7 == 6 else None, policy="fast")
+        found = since_last_turn(table.state, table.moves, table.players)
+        if found is None:
+            continue
+        lines = found.lines()
+        moves = [line for line in lines if not WIPE.match(line)]
+        assert moves, lines
+        for line in moves:
+            assert LINE.match(line), line
+        assert moves[-1] == found.moves[-1].text
+        assert found.text().split("\n")[1:-1] == list(lines)
+        checked += 1
+    assert checked >= 5 * players
 
 
 def test_standings_are_best_first() -> None:

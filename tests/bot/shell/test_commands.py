@@ -197,7 +197,7 @@ async def test_a_turn_pings_only_the_next_player_in_a_new_message(world: World) 
     assert turn.interaction_id is None  # a channel message, not an edited placeholder
     assert turn.notified == frozenset({waiting})
     assert re.findall(r"<@(\d+)>", turn.text) == [str(waiting)]
-    assert f"placed the tile at `{options['tile_at']}`" in turn.text
+    assert f": {options['tile_at']}, " in turn.text
     assert [a.filename for a in turn.attachments] == ["display.png", "ada.png", "bob.png"]
 
 
