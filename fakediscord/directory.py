@@ -3,8 +3,8 @@ the bot's DM channels, and what each user may do where.
 
 :class:`Directory` makes and changes them as Discord does (for a test, or on the bot's REST
 request), dispatches the events each change makes (GUILD_CREATE, GUILD_MEMBER_ADD,
-CHANNEL_UPDATE, THREAD_CREATE, ...) and builds their payloads. Permissions are computed as
-Discord computes them: the guild's roles, then the channel's overwrites.
+CHANNEL_UPDATE, THREAD_CREATE, THREAD_UPDATE, ...) and builds their payloads. Permissions are
+computed as Discord computes them: the guild's roles, then the channel's overwrites.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from fakediscord.model import Channel, Guild, Overwrite, Role, User
 from fakediscord.protocol import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
+    AUTO_ARCHIVE_DURATIONS,
     CHANNEL_DEFAULTS,
     DEFAULT_BOT_PERMISSIONS,
     DEFAULT_EVERYONE_PERMISSIONS,
@@ -23,6 +24,7 @@ from fakediscord.protocol import (
     INTENT_MEMBERS,
     JSON,
     MANAGE_THREADS,
+    MAX_THREAD_NAME,
     MEMBER_DEFAULTS,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
@@ -31,13 +33,30 @@ from fakediscord.protocol import (
     SENDING_PERMISSIONS,
     THREAD_TYPES,
     VIEW_CHANNEL,
+    ApiError,
     now_iso,
 )
 
 if TYPE_CHECKING:
     from fakediscord.world import World
 
-__all__ = ["Directory"]
+__all__ = ["ARCHIVED_THREAD", "Directory", "check_thread_fields"]
+
+ARCHIVED_THREAD = "Thread is archived"
+"""The message Discord answers with its error 50083 (documented as "Operation cannot be
+performed on an archived thread"), always with status 400."""
+
+
+def check_thread_fields(name: str | None, auto_archive_duration: int | None) -> None:
+    """Refuse, with 400 50035 as Discord does, a thread name not 1 to 100 characters long or
+    an auto-archive duration other than 60, 1440, 4320 or 10080 minutes."""
+    if name is not None and not 1 <= len(name) <= MAX_THREAD_NAME:
+        raise ApiError(400, 50035, f"Invalid Form Body: name must be 1 to {MAX_THREAD_NAME} long")
+    if auto_archive_duration is not None and auto_archive_duration not in AUTO_ARCHIVE_DURATIONS:
+        allowed = ", ".join(str(d) for d in sorted(AUTO_ARCHIVE_DURATIONS))
+        raise ApiError(
+            400, 50035, f"Invalid Form Body: auto_archive_duration must be one of {allowed}"
+        )
 
 
 class Directory:
@@ -211,20 +230,24 @@ class Directory:
         owner: int | None = None,
         private: bool = False,
         invitable: bool = True,
+        auto_archive_duration: int = 1440,
     ) -> int:
         """Open a thread in the text channel ``channel``, its ``owner`` (the guild's owner by
         default) its first member, and return its id: public (type 11), or ``private`` (type
         12: seen only by its members and those who may Manage Threads). THREAD_CREATE, with
         ``newly_created``, goes to the bot where it can see the thread (a private one: once
-        the bot is added to it)."""
+        the bot is added to it). ``auto_archive_duration`` must be one of Discord's four
+        (ApiError 400 50035 otherwise)."""
         parent = self.world.channels[channel]
         if parent.guild_id is None or parent.type != 0:
             raise ValueError(f"channel {channel} is not a guild text channel: no threads there")
+        check_thread_fields(name, auto_archive_duration)
         tid = self.world.next_id()
         owner_id = owner if owner is not None else self.world.guilds[parent.guild_id].owner_id
         kind = PRIVATE_THREAD if private else PUBLIC_THREAD
         thread = Channel(tid, name, kind, parent.guild_id, parent_id=parent.id, owner_id=owner_id)
         thread.invitable = invitable
+        thread.auto_archive_duration = auto_archive_duration
         thread.thread_members[owner_id] = now_iso()
         self.world.channels[tid] = thread
         if not private or self._bot_sees(thread):
@@ -233,6 +256,67 @@ class Directory:
             )
         self.world.recorder.bump()
         return tid
+
+    def update_thread(
+        self,
+        thread: int,
+        *,
+        name: str | None = None,
+        archived: bool | None = None,
+        locked: bool | None = None,
+        auto_archive_duration: int | None = None,
+    ) -> None:
+        """Change a thread's name or metadata as Discord does once a change is allowed (who
+        may is the caller's question): ``archive_timestamp`` moves when ``archived`` changes,
+        and THREAD_UPDATE goes to the bot where it sees the thread. A bad name or duration is
+        ApiError 400 50035, and nothing changes."""
+        ch = self.world.channels[thread]
+        if ch.type not in THREAD_TYPES:
+            raise ValueError(f"channel {thread} is not a thread")
+        check_thread_fields(name, auto_archive_duration)
+        if name is not None:
+            ch.name = name
+        if auto_archive_duration is not None:
+            ch.auto_archive_duration = auto_archive_duration
+        if locked is not None:
+            ch.locked = locked
+        if archived is not None and archived != ch.archived:
+            ch.archived = archived
+            ch.archive_timestamp = now_iso()
+        if self._bot_sees(ch):
+            self.world.dispatch("THREAD_UPDATE", self.channel_payload(ch))
+        self.world.recorder.bump()
+
+    def archive_idle(self, thread: int) -> None:
+        """Let ``thread`` sit idle past its ``auto_archive_duration``: Discord archives it
+        (THREAD_UPDATE with ``archived`` true); a post or the thread's PATCH reopens it."""
+        self.update_thread(thread, archived=True)
+
+    def lock_thread(
+        self, thread: int, *, locked: bool = True, archived: bool | None = None
+    ) -> None:
+        """Lock (or with ``locked=False`` unlock) ``thread`` as a moderator does, archiving or
+        reopening it too when ``archived`` is given: from then on only those who may Manage
+        Threads post in it, reopen it or act in it (THREAD_UPDATE)."""
+        self.update_thread(thread, locked=locked, archived=archived)
+
+    def post_into(self, channel: int, author: int, *, interaction: bool = False) -> None:
+        """Let ``author`` post in ``channel`` as Discord does in a thread: into a locked one
+        only with Manage Threads (else 400 50083 Thread is archived if it is archived, 403
+        50013 Missing Permissions if not; an interaction's answer needs no permission in an
+        open locked thread), and a post into an archived thread reopens it (THREAD_UPDATE
+        with ``archived`` false) before it is made."""
+        ch = self.world.channels[channel]
+        if ch.type not in THREAD_TYPES:
+            return
+        moderator = bool(self.channel_permissions(ch.id, author) & MANAGE_THREADS)
+        if ch.locked and not moderator:
+            if ch.archived:
+                raise ApiError(400, 50083, ARCHIVED_THREAD)
+            if not interaction:
+                raise ApiError(403, 50013, "Missing Permissions")
+        if ch.archived:
+            self.update_thread(ch.id, archived=False)
 
     def _bot_sees(self, ch: Channel) -> bool:
         return bool(self.channel_permissions(ch.id, self.world.bot_user_id) & VIEW_CHANNEL)
@@ -347,8 +431,8 @@ class Directory:
                 "owner_id": str(ch.owner_id), "last_message_id": None, "rate_limit_per_user": 0,
                 "message_count": 0, "member_count": len(ch.thread_members), "flags": 0,
                 "thread_metadata": {
-                    "archived": False, "auto_archive_duration": 1440, "locked": False,
-                    "archive_timestamp": now_iso(),
+                    "archived": ch.archived, "auto_archive_duration": ch.auto_archive_duration,
+                    "locked": ch.locked, "archive_timestamp": ch.archive_timestamp,
                     **({"invitable": ch.invitable} if ch.type == PRIVATE_THREAD else {}),
                 },
             }
@@ -379,6 +463,7 @@ class Directory:
                 for c in self.world.channels.values()
                 if c.guild_id == g.id
                 and c.type in THREAD_TYPES
+                and not c.archived  # Discord lists the active threads only
                 and (c.type != PRIVATE_THREAD or self._bot_sees(c))
             ],
             "members": [self.member_payload(g, uid) for uid in g.members],

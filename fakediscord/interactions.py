@@ -15,7 +15,10 @@ The rules the server holds the bot to, as Discord does:
   ``response_message_id`` is how discord.py binds a sent view to its message;
 * an interaction goes to one gateway session only, the newest live one of the shard that
   owns the channel's guild (waited for, up to the caller's timeout, while there is none),
-  and only the invoking user may use the components of an ephemeral message.
+  and only the invoking user may use the components of an ephemeral message;
+* an answer (a reply, a defer, a followup, an update or a webhook edit) into an archived
+  thread reopens it, as a post does, unless it is locked and the bot may not Manage Threads
+  (400 50083); a user acts in a locked thread only with Manage Threads.
 """
 
 # Waiting helpers take explicit timeouts so failures can say what was awaited for how long.
@@ -41,7 +44,9 @@ from fakediscord.protocol import (
     EPHEMERAL,
     JSON,
     LOADING,
+    MANAGE_THREADS,
     PRIVATE_THREAD,
+    THREAD_TYPES,
     VIEW_CHANNEL,
     ApiError,
     json_response,
@@ -154,7 +159,7 @@ class Interactions:
         elif ctype in (6, 7) and ix.message_id is not None:
             message = self.world.messages_by_id[ix.message_id]
             if ctype == 7:
-                self.world.messaging.edit_message(message, data, files)
+                self.world.messaging.edit_message(message, data, files, interaction=True)
         elif ctype == 8:
             ix.choices = list(data.get("choices") or [])
         elif ctype == 9:
@@ -182,7 +187,7 @@ class Interactions:
         if ix.callback_type == 5 and original is not None and original.loading:
             # The first followup after a thinking defer fills the placeholder: an edit,
             # so it keeps the defer's ephemeral flag and notifies nobody.
-            m = self.world.messaging.edit_message(original, body, files)
+            m = self.world.messaging.edit_message(original, body, files, interaction=True)
         else:
             m = self.world.messaging.create_message(
                 ix.channel_id, self.world.bot_user_id, body, files, interaction=ix
@@ -206,7 +211,7 @@ class Interactions:
             return web.Response(status=204)
         if request.method == "PATCH":
             body, files = await read_body(request)
-            self.world.messaging.edit_message(m, body, files)
+            self.world.messaging.edit_message(m, body, files, interaction=True)
         return json_response(self.world.messaging.message_payload(m))
 
     async def _start(
@@ -281,18 +286,23 @@ class Interactions:
 
     def _check_reach(self, user: int, channel: Channel) -> None:
         """Refuse, as the Discord app would not offer it, acting in another user's DM with the
-        bot or in a private thread the user cannot see."""
+        bot, in a private thread the user cannot see, or in a locked thread without Manage
+        Threads."""
         if channel.type == DM_CHANNEL and channel.recipient_id != user:
             raise ValueError(
                 f"channel {channel.id} is the bot's DM with user {channel.recipient_id}, "
                 f"not with user {user}"
             )
-        if channel.type != PRIVATE_THREAD:
+        if channel.type not in THREAD_TYPES:
             return
         guild = self.world.guilds[channel.guild_id or 0]
-        hidden = not self.world.directory.channel_permissions(channel.id, user) & VIEW_CHANNEL
-        if user in guild.members and hidden:
+        perms = self.world.directory.channel_permissions(channel.id, user)
+        if user not in guild.members:
+            return
+        if channel.type == PRIVATE_THREAD and not perms & VIEW_CHANNEL:
             raise ValueError(f"user {user} cannot see private thread {channel.id}")
+        if channel.locked and not perms & MANAGE_THREADS:
+            raise ValueError(f"thread {channel.id} is locked: user {user} cannot act in it")
 
     async def slash(
         self,

@@ -13,6 +13,7 @@ import mimetypes
 from typing import TYPE_CHECKING
 
 from fakediscord import layouts
+from fakediscord.directory import ARCHIVED_THREAD
 from fakediscord.model import Attachment, InteractionRecord, MessageRecord
 from fakediscord.protocol import (
     COMPONENTS_V2,
@@ -191,6 +192,8 @@ class Messaging:
             if (target := self.world.messages_by_id.get(m.reference_id)) is not None:
                 replied_author = target.author_id
         self._validate_content(m)
+        # A thread that is archived reopens for the post, or refuses it when locked.
+        self.world.directory.post_into(ch.id, author_id, interaction=interaction is not None)
         m.components = layouts.stored(m.components, m.attachments)
         self._compute_mentions(m, body.get("allowed_mentions"), replied_author)
         m.notified = self._notified(m)
@@ -202,10 +205,21 @@ class Messaging:
         return m
 
     def edit_message(
-        self, m: MessageRecord, body: JSON, files: Files | None = None
+        self,
+        m: MessageRecord,
+        body: JSON,
+        files: Files | None = None,
+        *,
+        interaction: bool = False,
     ) -> MessageRecord:
         """Apply an edit; edits (and deferred fills) never notify anyone. A refused edit
-        changes nothing."""
+        changes nothing. In an archived thread an edit is refused (400 50083), unless it is
+        an ``interaction``'s answer, which reopens the thread as a post does."""
+        ch = self.world.channels.get(m.channel_id)
+        if ch is not None and ch.archived and not interaction:
+            raise ApiError(400, 50083, ARCHIVED_THREAD)
+        if interaction:
+            self.world.directory.post_into(m.channel_id, m.author_id, interaction=True)
         before = dataclasses.replace(m)
         try:
             self._apply_edit(m, body, files)
@@ -264,8 +278,15 @@ class Messaging:
         return m
 
     async def say(self, user: int, channel: int, content: str) -> MessageRecord:
-        """Post a message as ``user`` (a human) and dispatch MESSAGE_CREATE to the bot."""
-        return self.create_message(channel, user, {"content": content})
+        """Post a message as ``user`` (a human) and dispatch MESSAGE_CREATE to the bot. In an
+        archived thread the post reopens it first; in a locked one it needs Manage Threads
+        (ValueError otherwise, as the Discord app would not let the user write)."""
+        try:
+            return self.create_message(channel, user, {"content": content})
+        except ApiError as refused:
+            raise ValueError(
+                f"user {user} cannot post in channel {channel}: {refused.message}"
+            ) from refused
 
     def dispatch_message(self, event: str, m: MessageRecord) -> None:
         """Dispatch a message event; without MESSAGE_CONTENT a guild message loses

@@ -85,6 +85,10 @@ class Channel:
     A thread's ``thread_members`` are its members by user id, each with the time they joined;
     a private thread is seen only by them and by whoever may Manage Threads. ``invitable``
     (private threads): whether members other than its owner and moderators may add people.
+    A thread's metadata: ``archived`` (closed until a post or a PATCH reopens it), ``locked``
+    (only those who may Manage Threads reopen it or post in it), ``auto_archive_duration``
+    (minutes of inactivity: 60, 1440, 4320 or 10080) and ``archive_timestamp`` (when
+    ``archived`` last changed, or the thread was made).
     """
 
     id: int
@@ -98,6 +102,10 @@ class Channel:
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
     thread_members: dict[int, str] = field(default_factory=dict)
     invitable: bool = True
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str = field(default_factory=now_iso)
 
 
 @dataclass

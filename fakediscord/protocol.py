@@ -100,6 +100,8 @@ DM_CHANNEL: Final = 1
 PUBLIC_THREAD: Final = 11
 PRIVATE_THREAD: Final = 12
 MAX_THREAD_NAME: Final = 100
+AUTO_ARCHIVE_DURATIONS: Final = frozenset({60, 1440, 4320, 10080})
+"""The minutes of inactivity after which Discord may archive a thread: the only values taken."""
 USER_MENTION: Final = re.compile(r"<@!?(\d+)>")
 ROLE_MENTION: Final = re.compile(r"<@&(\d+)>")
 PNG: Final = base64.b64decode(

@@ -10,15 +10,23 @@ Routes modelled (``{app}`` is the application id, which is the bot user's id):
 * interactions: ``POST /interactions/{id}/{token}/callback``, ``POST /webhooks/{app}/{token}``
   (followups) and ``GET|PATCH|DELETE /webhooks/{app}/{token}/messages/{@original|id}``, which
   authenticate by the interaction token alone (see :mod:`fakediscord.interactions`);
-* channels: ``GET /channels/{c}``, history, ``POST`` messages (with an enforced ``nonce``
-  answered by the earlier message instead of a second one), ``GET|PATCH|DELETE`` a message
-  (ephemeral messages are not reachable here: 10008 Unknown Message), typing;
+* channels: ``GET /channels/{c}`` (a thread with its ``thread_metadata``), ``DELETE
+  /channels/{c}`` (Manage Threads for a thread, Manage Channels for a channel), history,
+  ``POST`` messages (with an enforced ``nonce`` answered by the earlier message instead of a
+  second one; into an archived thread: reopening it, or 400 50083 when it is locked),
+  ``GET|PATCH|DELETE`` a message (ephemeral messages are not reachable here: 10008 Unknown
+  Message; an edit in an archived thread is 400 50083), typing;
 * threads: ``POST /channels/{c}/threads`` (a thread without a message: private, type 12, by
-  default as on API v9+, or public, type 11; Create Private or Public Threads needed) and
-  ``PUT|DELETE /channels/{thread}/thread-members/{u|@me}`` (Send Messages in Threads to add
-  someone; a private thread that is not ``invitable`` takes new members only from its owner
-  or a moderator; removing someone else needs Manage Threads or, in a private thread, being
-  its owner);
+  default as on API v9+, or public, type 11; Create Private or Public Threads needed;
+  ``auto_archive_duration`` 60, 1440, 4320 or 10080), ``PATCH /channels/{thread}`` (``name``,
+  ``archived``, ``locked``, ``auto_archive_duration``: the owner may change an unlocked
+  thread's name, duration and archived, anyone who may send there only reopen it, and
+  locking, unlocking or touching a locked thread needs Manage Threads; an archived thread
+  takes only a PATCH that reopens it, 400 50083 otherwise; PATCH of a channel that is not a
+  thread is unmodelled) and ``PUT|DELETE /channels/{thread}/thread-members/{u|@me}`` (Send
+  Messages in Threads to add someone; a private thread that is not ``invitable`` takes new
+  members only from its owner or a moderator; removing someone else needs Manage Threads
+  or, in a private thread, being its owner; an archived thread is 400 50083);
 * users and members: ``POST /users/@me/channels`` (open a DM; a post there to a user who
   refuses DMs is 403 50007 Cannot send messages to this user), ``GET /users/{u}``,
   ``GET /guilds/{g}/members/{u}``.
@@ -37,6 +45,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from fakediscord.directory import ARCHIVED_THREAD, check_thread_fields
 from fakediscord.faults import Faults
 from fakediscord.interactions import Interactions
 from fakediscord.model import CommandSync, RequestRecord
@@ -45,8 +54,8 @@ from fakediscord.protocol import (
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
     DM_CHANNEL,
+    MANAGE_CHANNELS,
     MANAGE_THREADS,
-    MAX_THREAD_NAME,
     PNG,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
@@ -112,6 +121,8 @@ class RestApi:
             ("POST", "/webhooks/{app}/{token}", False, self.interactions.followup),
             *[(m, webhook_message, False, self.interactions.webhook_message) for m in gpd],
             ("GET", "/channels/{channel}", True, self._get_channel),
+            ("PATCH", "/channels/{channel}", True, self._patch_channel),
+            ("DELETE", "/channels/{channel}", True, self._delete_channel),
             ("GET", "/channels/{channel}/messages", True, self._history),
             ("POST", "/channels/{channel}/messages", True, self._post_message),
             *[(m, channel_message, True, self._channel_message) for m in gpd],
@@ -271,6 +282,52 @@ class RestApi:
         self._require(ch.id, VIEW_CHANNEL)
         return json_response(self.world.directory.channel_payload(ch))
 
+    async def _patch_channel(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        ch = self.world.channel(p["channel"])
+        if ch.type not in THREAD_TYPES:
+            # Only threads are modelled here; a channel's own settings are not.
+            self.recorder.unhandled.append(
+                RequestRecord(request.method, "/channels/" + p["channel"], 404, "")
+            )
+            raise ApiError(404, 0, "404: Not Found")
+        body = await request.json()
+        name = None if body.get("name") is None else str(body["name"])
+        duration = body.get("auto_archive_duration")
+        duration = None if duration is None else int(duration)
+        archived = None if body.get("archived") is None else bool(body["archived"])
+        locked = None if body.get("locked") is None else bool(body["locked"])
+        check_thread_fields(name, duration)
+        self._require(ch.id, VIEW_CHANNEL)
+        bot = self.world.bot_user_id
+        perms = self.world.directory.channel_permissions(ch.id, bot)
+        moderator = bool(perms & MANAGE_THREADS)
+        # Discord: Manage Threads, or the thread's owner changing name, archived and duration
+        # of an unlocked thread; reopening an unlocked thread needs only Send Messages (in
+        # Threads); locking and unlocking, or anything on a locked thread, is for moderators.
+        only_reopens = archived is False and name is None and duration is None and locked is None
+        if not moderator and (
+            locked is not None
+            or ch.locked
+            or (ch.owner_id != bot and not (only_reopens and perms & SEND_MESSAGES_IN_THREADS))
+        ):
+            raise ApiError(403, 50013, "Missing Permissions")
+        if ch.archived and archived is not False:
+            # "Requires the thread to have archived set to false or be set to false."
+            raise ApiError(400, 50083, ARCHIVED_THREAD)
+        self.world.directory.update_thread(
+            ch.id, name=name, archived=archived, locked=locked, auto_archive_duration=duration
+        )
+        return json_response(self.world.directory.channel_payload(ch))
+
+    async def _delete_channel(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
+        ch = self.world.channel(p["channel"])
+        if ch.guild_id is None:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._require(ch.id, MANAGE_THREADS if ch.type in THREAD_TYPES else MANAGE_CHANNELS)
+        payload = self.world.directory.channel_payload(ch)
+        self.world.directory.delete_channel(ch.id)
+        return json_response(payload)
+
     async def _history(self, request: web.Request, p: dict[str, str]) -> web.StreamResponse:
         ch = self.world.channel(p["channel"])
         self._require(ch.id, VIEW_CHANNEL | READ_MESSAGE_HISTORY)
@@ -327,12 +384,10 @@ class RestApi:
         body = await request.json()
         kind = int(body.get("type") or PRIVATE_THREAD)
         name = str(body.get("name") or "")
+        duration = int(body.get("auto_archive_duration") or 1440)
         if kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
             raise ApiError(400, 50035, f"Invalid Form Body: type {kind} is not a thread type")
-        if not 1 <= len(name) <= MAX_THREAD_NAME:
-            raise ApiError(
-                400, 50035, f"Invalid Form Body: name must be 1 to {MAX_THREAD_NAME} long"
-            )
+        check_thread_fields(name, duration)
         private = kind == PRIVATE_THREAD
         self._require(parent.id, CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS)
         tid = self.world.directory.add_thread(
@@ -341,6 +396,7 @@ class RestApi:
             owner=self.world.bot_user_id,
             private=private,
             invitable=bool(body.get("invitable", True)),
+            auto_archive_duration=duration,
         )
         return json_response(self.world.directory.channel_payload(self.world.channels[tid]), 201)
 
@@ -357,6 +413,9 @@ class RestApi:
             raise ApiError(404, 10007, "Unknown Member")
         perms = self.world.directory.channel_permissions(thread.id, bot)
         owner = thread.owner_id == bot
+        if perms & VIEW_CHANNEL and thread.archived:
+            # Joining, adding and removing all need the thread open, as Discord has it.
+            raise ApiError(400, 50083, ARCHIVED_THREAD)
         if request.method == "PUT":
             self._require(thread.id, SEND_MESSAGES_IN_THREADS)
             closed = thread.type == PRIVATE_THREAD and not thread.invitable

@@ -110,6 +110,8 @@ class DiscordServer:
         self.add_thread = directory.add_thread
         self.add_thread_member = directory.add_thread_member
         self.remove_thread_member = directory.remove_thread_member
+        self.archive_idle = directory.archive_idle
+        self.lock_thread = directory.lock_thread
         self.set_overwrite = directory.set_overwrite
         self.set_role_permissions = directory.set_role_permissions
         self.permissions = directory.permissions
