@@ -386,6 +386,7 @@ class GameKernel:
             files=(export_file(document),),
             buttons=buttons,
             record=finish.record,
+            archive_after=None if loaded.game.parent_id is None else THREAD_REST_MINUTES,
         )
 
     async def _since_last_turn(
@@ -412,6 +413,11 @@ class GameKernel:
             log.info("game %d: the move log and the state differ", turn.loaded.game.id)
             return line
         return line if since is None else since.text()
+
+
+THREAD_REST_MINUTES = 60
+"""A table's thread is archived this long after its last message once its game is over, so
+that the channel's list of threads stays short (Play again brings it back)."""
 
 
 def players_of(seats: Sequence[Seat]) -> tuple[Player, ...]:

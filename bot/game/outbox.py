@@ -119,6 +119,9 @@ class Announcement:
     files: tuple[tuple[str, str], ...] = ()
     buttons: tuple[tuple[str, str], ...] = ()
     record: GameRecord | None = None
+    archive_after: int | None = None
+    """Minutes without a message after which Discord is to archive the thread this is posted
+    in (a table's thread once its game is over); ``None``: as it is."""
 
     def to_outbox(self, *, state_text: str | None = None) -> OutboxMessage:
         """The row to store: what is said in ``payload``, what is drawn in ``snapshot``.
@@ -129,6 +132,8 @@ class Announcement:
         payload: dict[str, Any] = {"text": self.text, "mentions": list(self.mentions)}
         if self.buttons:
             payload["buttons"] = [list(b) for b in self.buttons]
+        if self.archive_after is not None:
+            payload["archive_after"] = self.archive_after
         if self.state is None:
             state_text = "null"
         elif state_text is None:
@@ -172,6 +177,7 @@ class Announcement:
             files=tuple((str(name), str(text)) for name, text in snapshot.get("files", ())),
             buttons=tuple((str(label), str(id_)) for label, id_ in payload.get("buttons", ())),
             record=None if record is None else GameRecord.from_json(record),
+            archive_after=payload.get("archive_after"),
         )
 
 
@@ -189,6 +195,8 @@ class Post:
     layout: bool = False
     """Posted as a layout (see :data:`LAYOUTS`): the words, pictures and buttons in one
     container."""
+    archive_after: int | None = None
+    """Once posted, Discord is asked to archive the thread after this many idle minutes."""
 
 
 class PostRefused(Exception):
@@ -495,6 +503,7 @@ class Outbox:
             nonce=f"cascadia-{row.id}",
             buttons=(*_play_button(row.game_id, announcement), *announcement.buttons),
             layout=announcement.kind in LAYOUTS,
+            archive_after=announcement.archive_after,
         )
 
     async def _failed(self, row: OutboxRow, error: Exception) -> None:

@@ -148,6 +148,9 @@ async def post_lobby(bot: CascadiaBot, loaded: LoadedGame) -> bool:
         log.warning("could not post the lobby of game %d", game.id, exc_info=True)
         return False
     await bot.service.lobby.set_lobby_message(game.id, message.id)
+    if game.parent_id is not None and game.continues is not None:
+        # The thread was to close soon after the last game: it waits a week again.
+        await bot.rest_thread(game.channel_id, THREAD_ARCHIVE_MINUTES)
     if game.parent_id is not None and game.continues is None:
         host = next(p for p in loaded.players if p.user_id == game.host_id)
         view = discord.ui.View(timeout=None)

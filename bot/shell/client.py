@@ -18,6 +18,7 @@ from collections.abc import Collection, Coroutine, Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any, TypeVar, cast
 
+import aiohttp
 import discord
 import discord.asset
 import discord.gateway
@@ -58,6 +59,8 @@ DIRECT_COMMANDS = frozenset(
 )
 """The commands that work in a direct message with the bot, where a daily trek is played."""
 MISSING_ACCESS, MISSING_PERMISSIONS = 50001, 50013
+ARCHIVED_THREAD = 50083
+"""Discord's code for a post into an archived thread that the bot may not reopen (locked)."""
 """Discord's error codes for a post the bot's permissions in the channel do not allow."""
 MAX_LAYOUTS = 10_000
 """How many posted layouts are remembered for their buttons' edit (others are fetched)."""
@@ -297,6 +300,11 @@ class CascadiaBot(commands.AutoShardedBot):
         if self.outbox.permissions_changed():
             await self.drain_now()
 
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread reopened or unlocked: posts refused there are tried again."""
+        if self.outbox.permissions_changed([payload.thread_id]):
+            await self.drain_now([payload.thread_id])
+
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         """A role's permissions may have changed: refused posts are tried again."""
         if self.outbox.permissions_changed():
@@ -418,6 +426,29 @@ class CascadiaBot(commands.AutoShardedBot):
         )
         if post.layout:
             return await self._post_layout(channel_id, post, files, mentions)
+        message_id = await self._post_plain(channel_id, post, files, mentions)
+        if post.archive_after is not None:
+            await self.rest_thread(channel_id, post.archive_after)
+        return message_id
+
+    async def rest_thread(self, thread_id: int, minutes: int) -> None:
+        """Ask Discord to archive the thread after ``minutes`` without a message: a table's
+        thread shortly after its game ends, for a week of waiting while one is played. The
+        message that asked for it is out already, so a refusal is only logged."""
+        try:
+            await self.http.edit_channel(thread_id, auto_archive_duration=minutes)
+        except (discord.HTTPException, aiohttp.ClientError, OSError):
+            log.warning("could not set thread %d to archive after %d minutes", thread_id, minutes)
+
+    async def _post_plain(
+        self,
+        channel_id: int,
+        post: Post,
+        files: list[discord.File],
+        mentions: discord.AllowedMentions,
+    ) -> int:
+        """Post ``post`` as a plain message with its buttons under it."""
+        channel = self.get_partial_messageable(channel_id)
         view = buttons_view(post.buttons) if post.buttons else discord.utils.MISSING
         with _refusals(channel_id):
             try:
@@ -561,6 +592,11 @@ def _refusals(channel_id: int) -> Iterator[None]:
         if error.code == UNKNOWN_CHANNEL:
             raise ChannelGone(channel_id) from error
         raise
+    except discord.HTTPException as error:
+        # A locked thread that a moderator archived: only they can reopen it.
+        if error.code != ARCHIVED_THREAD:
+            raise
+        raise PostRefused(f"{error.status} {error.code} {error.text}") from error
 
 
 def _without_pictures(text: str) -> str:

@@ -10,6 +10,8 @@ from fakediscord import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS, Message
 from tests.e2e.harness import MESSAGE_TIMEOUT, GameChannel, World, button, labels, poll_until
 
 PUBLIC_THREAD = 11
+WEEK, HOUR = 10080, 60
+"""Discord's longest auto-archive, and its shortest, in minutes."""
 THREADS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
 """What the bot needs in the channel to open tables in threads."""
 
@@ -37,6 +39,7 @@ async def open_in_thread(
     assert f"<#{thread_id}>" in answer.text, answer.text
     thread = world.server.world.channels[thread_id]
     assert (thread.type, thread.parent_id) == (PUBLIC_THREAD, world.channel)
+    assert thread.auto_archive_duration == WEEK, "a table's thread waits a week for its players"
     assert labels(line) == ["Join"], line.components
     table = GameChannel(world, thread_id, random.Random(world.seed + thread_id))
     world.tables.append(table)
@@ -81,6 +84,8 @@ async def test_two_tables_play_at_once_in_threads_of_one_channel(world: World) -
     assert len(texts) == 4, texts
     assert texts[:2] == [first_line.text, second_line.text]
     for table in (first, second):
+        # Once over, the thread is to close an hour after its last message.
+        assert world.server.world.channels[table.channel].auto_archive_duration == HOUR
         [result] = [t for t in texts[2:] if f"<#{table.channel}>" in t]
         assert result.startswith(f"A table finished in <#{table.channel}>: 1. "), result
         for name in table.names:
@@ -147,6 +152,11 @@ async def test_play_again_seats_everyone_with_the_first_seat_moved_on(world: Wor
     assert rows == ["bob", "Computer (fast)", "alice"], again.text
     assert f"the next game after game {first}" in again.text
     assert world.db.game_id(table.channel) != first
+    # The thread waits a week for its players again.
+    thread = world.server.world.channels[table.channel]
+    await world.server.wait_for(
+        lambda: thread.auto_archive_duration == WEEK, what="the thread to wait a week again"
+    )
     continues = world.db.rows("SELECT continues FROM games WHERE id = ?", table.game_id)
     assert [r["continues"] for r in continues] == [first]
 
@@ -170,3 +180,39 @@ async def test_play_again_seats_everyone_with_the_first_seat_moved_on(world: Wor
     await table.press(world.bob, again, "Start")
     start = await table.next_post(0, what="the next game's start")
     assert "Players: **bob**, **Computer (fast)**." in start.text, start.text
+
+
+async def test_a_thread_archived_while_idle_is_reopened_by_the_next_turn(world: World) -> None:
+    allow_threads(world)
+    table, _ = await open_in_thread(world.table(), world.alice)
+    await table.join(world.bob)
+    await table.start(world.alice)
+    await table.play()
+
+    # A week passes without a move: Discord archives the thread.
+    world.server.archive_idle(table.channel)
+    thread = world.server.world.channels[table.channel]
+    assert thread.archived
+    message = await table.play()
+    assert not thread.archived, "the turn message did not reopen the thread"
+    assert message.channel_id == table.channel
+
+
+async def test_restarts_in_the_middle_of_a_table_in_a_thread(world: World) -> None:
+    allow_threads(world)
+    channel = world.table()
+    table, line = await open_in_thread(channel, world.alice)
+    await world.bot.restart()  # in the lobby: the channel line's Join still seats
+    await table.press(world.bob, line, "Join")
+    await table.lobby_shows(f"**{world.name(world.bob)}**")
+    await table.start(world.alice)
+    await table.play()
+    await world.bot.restart()  # between turns: commands typed in the thread still act there
+    final = await table.play_to_end()
+    table.check_final(final)
+    await world.bot.restart()  # after the end: Play again still opens the next lobby
+    await table.press(world.bob, final, "Play again")
+    again = await table.next_post(0, what="the lobby of the next game")
+    assert "the next game after game" in again.text
+    result = await channel.next_post(0, what="the channel's line with the result")
+    assert f"<#{table.channel}>" in result.text
