@@ -408,7 +408,6 @@ class CascadiaBot(commands.AutoShardedBot):
 
     async def post(self, channel_id: int, post: Post) -> int:
         """Send one outbox message; only the users it names may be pinged."""
-        channel = self.get_partial_messageable(channel_id)
         guild = getattr(self.get_channel(channel_id), "guild", None)
         post = fit_upload(
             post,
