@@ -580,6 +580,11 @@ def table_opened_line(host: str, thread_id: int, cards: str) -> str:
     )
 
 
+def table_ended_line(thread_id: int) -> str:
+    """The channel's line for a game (or lobby) in a thread of its own that was ended early."""
+    return f"The table in <#{thread_id}> was ended early."
+
+
 def table_result_line(thread_id: int, sheet: ScoreSheet) -> str:
     """The channel's line for a game in a thread of its own that was played to the end: the
     players best first with their totals, and the thread to read it all in."""

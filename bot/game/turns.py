@@ -21,7 +21,7 @@ from bot.game.errors import (
     NotYourTurn,
     RevisionConflict,
 )
-from bot.game.kernel import GameKernel, LoadedGame, as_seat
+from bot.game.kernel import THREAD_REST_MINUTES, GameKernel, LoadedGame, as_seat
 from bot.game.messages import Player
 from bot.game.outbox import Announcement, Picture
 from bot.game.records import export_document, export_file, placed_hexes, state_text
@@ -372,12 +372,18 @@ class Turns:
             files = (
                 export_file(export_document(ended, loaded.players, loaded.require_state(), moves)),
             )
+        game = loaded.game
         announcement = Announcement(
             kind="end",
             text=messages.ended_message(Player(user_id, name), started=started),
             files=files,
+            archive_after=None if game.parent_id is None else THREAD_REST_MINUTES,
         )
-        return await self.store.end_game(game_id, outbox_messages=[announcement.to_outbox()])
+        rows = [announcement.to_outbox()]
+        if game.parent_id is not None:
+            line = Announcement(kind="table", text=messages.table_ended_line(game.channel_id))
+            rows.append(dataclasses.replace(line.to_outbox(), channel_id=game.parent_id))
+        return await self.store.end_game(game_id, outbox_messages=rows)
 
     async def abandon(self, channel_id: int) -> list[int]:
         """The channel was deleted: its open game ends, its unsent messages and reminders are

@@ -10,6 +10,7 @@ import pytest
 
 from bot.archive.service import Archive, game_entry
 from bot.game.errors import AlreadyAgain, ChannelBusy, NotToPlayAgain
+from bot.game.kernel import THREAD_REST_MINUTES
 from bot.game.outbox import Announcement
 from bot.game.rows import GameRow, GameStatus, OutboxRow
 from bot.game.service import GameService
@@ -45,6 +46,8 @@ async def test_a_thread_game_keeps_its_parent_and_the_parent_hears_the_result(
     assert all(f"**{name}** {sheet.player(name).total}" in text for name in ("Ada", "Cy"))
     # Nothing of the game's own goes to the parent but that line.
     assert [row.kind for row in rows if row.channel_id == PARENT] == ["table"]
+    final = Announcement.from_row(next(row for row in rows if row.kind == "finish"))
+    assert final.archive_after == THREAD_REST_MINUTES
 
 
 async def test_a_game_in_a_channel_of_its_own_sends_no_line_elsewhere(
@@ -56,6 +59,7 @@ async def test_a_game_in_a_channel_of_its_own_sends_no_line_elsewhere(
     assert {row.channel_id for row in pending} == {CHANNEL}
     final = Announcement.from_row(pending[-1])
     assert final.buttons[-1] == ("Play again", f"cascadia:again:{game.id}")
+    assert final.archive_after is None, "only a table's own thread is archived"
 
 
 async def test_play_again_seats_the_same_players_one_seat_on_with_the_same_settings(
@@ -165,3 +169,18 @@ async def _play_out(service: GameService, store: Store, channel: int) -> list[Ou
     """Play the game in ``channel`` to its end; returns the outbox rows waiting then."""
     await _finish(service, channel)
     return await store.pending()
+
+
+async def test_a_thread_game_ended_early_tells_its_channel_and_rests_its_thread(
+    service: GameService, store: Store
+) -> None:
+    lobby = await service.lobby.open_lobby(
+        guild_id=GUILD, channel_id=THREAD, user_id=ADA, name="Ada", cards=None, parent_id=PARENT
+    )
+    await service.lobby.start(lobby.game.id, user_id=ADA)
+    await service.turns.end(lobby.game.id, user_id=ADA, name="Ada", can_manage=False)
+    pending = [Announcement.from_row(row) for row in await store.pending()]
+    ended = next(a for a in pending if a.kind == "end")
+    assert ended.archive_after == THREAD_REST_MINUTES
+    [line] = [row for row in await store.pending() if row.channel_id == PARENT]
+    assert Announcement.from_row(line).text == f"The table in <#{THREAD}> was ended early."
