@@ -541,7 +541,7 @@ def _by(game: GameSummary, verb: str) -> str:
 HELP = """\
 **How to play Cascadia.** Build a landscape of habitat tiles and fill it with wildlife. \
 On your turn, press **Play** under the turn message: a private panel walks you through it, \
-with a picture and the score change of every choice, best first.
+with a picture and the score change of every choice.
 1. **Pair**: take a tile and the wildlife token that goes with it (or **Suggest a move**).
 2. **Where**: place the tile touching your tiles; then rotate it and press **Next**.
 3. **Token**: put it on one of your tiles that shows that animal and has no token yet, or \
@@ -552,12 +552,13 @@ A nature token buys a **Free choice** (any tile with any token) or a wipe of the
 pick; three matching tokens may be wiped once a turn for free (**Wipe 3**); four matching \
 are replaced automatically. After 20 turns each, points come from the wildlife scoring \
 cards, your largest area of each habitat (plus bonuses) and your nature tokens.
-Typing works too: `/cascadia play pair:2 tile_at:1,-1 rotation:3 token_at:0,1`, \
+Or type: `/cascadia play pair:2 tile_at:1,-1 rotation:3 token_at:0,1`, \
 `/cascadia preview` with the same options, `/cascadia wipe`, \
 or `/cascadia wipe tokens:1 3` to spend a nature token. `/cascadia hint`: 3 moves, once a turn.
 
-`/cascadia new [cards]`: a lobby (cards: random, A-D, ABCDA, family, intermediate; host: \
-**Add**/**Remove computer**) · `/cascadia join` · `/cascadia leave` · `/cascadia start` (host)
+`/cascadia new [cards] [thread]`: a lobby (cards: random, A-D, ABCDA, family, intermediate; \
+host: **Add**/**Remove computer**) · `/cascadia join` · `/cascadia leave` · \
+`/cascadia start` (host)
 Look: `/cascadia board [player]` · `/cascadia status` · `/cascadia score` · `/cascadia mygames` \
 · `/cascadia export`
 Past games: `/cascadia history [user]` · `/cascadia replay [game]` · `/cascadia stats` \
