@@ -7,6 +7,8 @@ so the same state always gives the same bytes:
 - :func:`render_environment`: one player's tiles with a label on every placed hex and every
   place a tile may go (the ``"q,r"`` text the commands accept); the environments shown
   together share :func:`environment_scale`;
+- :func:`render_board`: the same, compact, for a turn message: the placed tiles only, in the
+  :func:`board_frame` every board of the message shares;
 - :func:`render_preview`: the same after a proposed move, the move highlighted;
 - :func:`render_scores`: the score sheet, final or so far;
 - :func:`render_score_chart`: every player's total after each round of a game (PNG);
@@ -25,7 +27,14 @@ from functools import lru_cache
 from engine import Environment, GameState, Hex, Round, ScoreSheet
 from render.chart import CHART_TITLE, render_chart_image
 from render.display import render_display_image
-from render.environment import draw_environment, plan_environment, shared_hex_size
+from render.environment import (
+    BoardFrame,
+    board_frame,
+    draw_environment,
+    plan_board,
+    plan_environment,
+    shared_hex_size,
+)
 from render.png import encode
 from render.replay import encode_gif, replay_frames
 from render.scores import render_scores_image
@@ -66,9 +75,56 @@ def environment_scale(state: GameState) -> int:
     return shared_hex_size(seat.environment for seat in state.seats)
 
 
+def turn_frame(state: GameState) -> BoardFrame:
+    """The frame (hex size and canvas) every board of ``state``'s turn message is drawn in:
+    the largest board's placed tiles fit it, and each board is centred in the same canvas,
+    so boards shown in cells of one width show at one scale."""
+    return board_frame(seat.environment for seat in state.seats)
+
+
+def render_board(
+    state: GameState,
+    seat: int,
+    *,
+    name: str,
+    frame: BoardFrame,
+    score: int | None = None,
+    highlight: Collection[Hex] = (),
+) -> bytes:
+    """Seat ``seat``'s board for a turn message as PNG bytes: like
+    :func:`render_environment`, but the placed tiles only (each labelled), in ``frame``
+    (see :func:`turn_frame`), under a header scaled to the width, so that a phone's chat
+    shows it small and readable."""
+    player = state.seats[seat]
+    return _board_png(
+        player.environment, name, player.nature_tokens, score, frozenset(highlight), frame
+    )
+
+
 def clear_picture_cache() -> None:
     """Forget the environment pictures kept for reuse (benchmarks measure fresh drawing)."""
     _environment_png.cache_clear()
+    _board_png.cache_clear()
+
+
+@lru_cache(maxsize=256)
+def _board_png(
+    env: Environment,
+    name: str,
+    nature_tokens: int,
+    score: int | None,
+    highlight: frozenset[Hex],
+    frame: BoardFrame,
+) -> bytes:
+    image = draw_environment(
+        plan_board(env, frame),
+        env,
+        name=name,
+        nature_tokens=nature_tokens,
+        score=score,
+        highlight=highlight,
+    )
+    return encode(image)
 
 
 # The bot posts every environment after every turn, but only the mover's changes: keep the
@@ -150,8 +206,10 @@ def render_score_history(scores: Sequence[int], *, title: str) -> bytes:
 
 
 __all__ = [
+    "BoardFrame",
     "clear_picture_cache",
     "environment_scale",
+    "render_board",
     "render_display",
     "render_environment",
     "render_preview",
@@ -159,4 +217,5 @@ __all__ = [
     "render_score_chart",
     "render_score_history",
     "render_scores",
+    "turn_frame",
 ]

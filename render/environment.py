@@ -31,6 +31,11 @@ MIN_WIDTH = 560
 """Room for the header even when the environment is small."""
 HEADER_HEIGHT = 60
 MARGIN = 14
+BOARD_MARGIN = 6
+"""The margin around a turn message's boards (see :func:`board_frame`)."""
+BOARD_HEADER_SHARE = 0.12
+"""A board's header is this share of its width tall: a phone shows the smaller boards
+about 117 px wide, where the name is then about 9 px high."""
 MIN_LABEL_SIZE = 13
 """Label text never drops below this many pixels, however small the hexes get."""
 MAX_LABEL_SIZE = 22
@@ -59,6 +64,7 @@ class EnvironmentPlan:
     frontier: tuple[Hex, ...]
     labels: tuple[Label, ...]
     label_size: int
+    header_height: int = HEADER_HEIGHT
 
     @property
     def hex_size(self) -> int:
@@ -142,15 +148,81 @@ def plan_environment(
     width = max(MIN_WIDTH, math.ceil(used_w) + 2 * MARGIN)
     height = HEADER_HEIGHT + math.ceil(used_h) + 2 * MARGIN
     layout = shifted(layout, (width - used_w) / 2, HEADER_HEIGHT + MARGIN)
+    return _plan(env, layout, width, height, frontier, HEADER_HEIGHT)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardFrame:
+    """The hex size and the canvas every board of one turn message is drawn in, so that
+    they show at one scale wherever the chat puts them side by side (see
+    :func:`board_frame`)."""
+
+    hex_size: int
+    width: int
+    height: int
+
+    @property
+    def header_height(self) -> int:
+        """The header's height: a fixed share of the width, so that the name reads as well
+        however small the chat shows the picture."""
+        return max(24, round(self.width * BOARD_HEADER_SHARE))
+
+
+def board_frame(environments: Iterable[Environment]) -> BoardFrame:
+    """The frame the boards of ``environments`` share: their placed tiles only (no empty
+    places around them), at the hex size the largest needs to fit :data:`MAX_WIDTH` x
+    :data:`MAX_HEIGHT`, on a canvas as wide as the widest and as tall as the tallest, with
+    thin margins."""
+    spans = [_span(tuple(env) or (Hex(0, 0),)) for env in environments] or [_span((Hex(0, 0),))]
+    widest = max(w for w, _ in spans)
+    tallest = max(h for _, h in spans)
+    room = MAX_WIDTH - 2 * BOARD_MARGIN
+    size = max(4, math.floor(min(MAX_HEX_SIZE, room / widest, room * 0.85 / tallest)))
+    width = math.ceil(widest * size) + 2 * BOARD_MARGIN
+    frame = BoardFrame(size, width, 0)
+    height = frame.header_height + math.ceil(tallest * size) + 2 * BOARD_MARGIN
+    return BoardFrame(size, width, height)
+
+
+def _span(cells: tuple[Hex, ...]) -> tuple[float, float]:
+    left, top, right, bottom = Layout(1.0).bounds(cells)
+    return (right - left, bottom - top)
+
+
+def plan_board(env: Environment, frame: BoardFrame) -> EnvironmentPlan:
+    """The geometry of ``env``'s board in ``frame``: its placed tiles, labelled, centred
+    under the header; no empty places."""
+    tiles = tuple(sorted(env))
+    header = frame.header_height
+    room_w = frame.width - 2 * BOARD_MARGIN
+    room_h = frame.height - header - 2 * BOARD_MARGIN
+    layout, used_w, used_h = fit(
+        tiles or (Hex(0, 0),), width=room_w, height=room_h, max_size=frame.hex_size
+    )
+    layout = shifted(
+        layout, (frame.width - used_w) / 2, header + BOARD_MARGIN + (room_h - used_h) / 2
+    )
+    return _plan(env, layout, frame.width, frame.height, (), header)
+
+
+def _plan(
+    env: Environment,
+    layout: Layout,
+    width: int,
+    height: int,
+    frontier: tuple[Hex, ...],
+    header: int,
+) -> EnvironmentPlan:
+    tiles = tuple(sorted(env))
     font_size = label_size_for(layout.size)
     labels = []
-    for hex_ in cells:
+    for hex_ in tiles + frontier:
         cx, cy = layout.pixel_center(hex_)
         text = str(hex_)
         on_tile = hex_ in env
         box = _label_box(cx, cy, layout.size, text, font_size, on_tile)
         labels.append(Label(hex_, text, box, on_tile))
-    return EnvironmentPlan(width, height, layout, tiles, frontier, tuple(labels), font_size)
+    return EnvironmentPlan(width, height, layout, tiles, frontier, tuple(labels), font_size, header)
 
 
 def draw_environment(
@@ -201,13 +273,22 @@ def draw_environment(
             draw_text(image, middle, label.text, face, theme.LABEL, anchor="mm")
         else:
             draw_text(image, middle, label.text, face, theme.FRONTIER_LABEL, anchor="mm")
-    _draw_header(image, plan.width, name=name, nature_tokens=nature_tokens, score=score, tag=tag)
+    _draw_header(
+        image,
+        plan.width,
+        plan.header_height,
+        name=name,
+        nature_tokens=nature_tokens,
+        score=score,
+        tag=tag,
+    )
     return image
 
 
 def _draw_header(
     image: Image.Image,
     width: int,
+    height: int,
     *,
     name: str,
     nature_tokens: int,
@@ -215,25 +296,44 @@ def _draw_header(
     tag: str | None,
 ) -> None:
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, width, HEADER_HEIGHT - 1), fill=theme.HEADER)
-    middle = HEADER_HEIGHT / 2
-    right = width - MARGIN
+    draw.rectangle((0, 0, width, height - 1), fill=theme.HEADER)
+    # Drawn for HEADER_HEIGHT; a board's header is the same, scaled.
+    unit = height / HEADER_HEIGHT
+
+    def px(value: float) -> int:
+        return max(1, round(value * unit))
+
+    middle = height / 2
+    margin = min(MARGIN, px(MARGIN))
+    right = width - margin
     if score is not None:
-        box = draw_text(image, (right, middle), str(score), font(30), theme.TITLE, anchor="rm")
+        box = draw_text(image, (right, middle), str(score), font(px(30)), theme.TITLE, anchor="rm")
         box = draw_text(
-            image, (box[0] - 8, middle), "score", font(20), theme.TITLE_DIM, anchor="rm"
+            image, (box[0] - px(8), middle), "score", font(px(20)), theme.TITLE_DIM, anchor="rm"
         )
-        right = box[0] - 22
+        right = box[0] - px(22)
     box = draw_text(
-        image, (right, middle), f"\u00d7{nature_tokens}", font(26), theme.TITLE, anchor="rm"
+        image,
+        (right, middle),
+        f"\u00d7{nature_tokens}",
+        font(px(26)),
+        theme.TITLE,
+        anchor="rm",
     )
-    cone_x = box[0] - 16
-    glyphs.draw_pinecone(draw, cone_x, middle, 14)
-    right = cone_x - 26
+    cone_x = box[0] - px(16)
+    glyphs.draw_pinecone(draw, cone_x, middle, px(14))
+    right = cone_x - px(26)
     tag_width = 0
     if tag:
-        tag_width = text_width(tag, 20) + 12
-    shown = fit_name(name, 28, right - MARGIN - tag_width)
-    box = draw_line(image, (MARGIN, middle), shown, theme.TITLE, anchor="lm")
+        tag_width = text_width(tag, px(20)) + px(12)
+    shown = fit_name(name, px(28), right - margin - tag_width)
+    box = draw_line(image, (margin, middle), shown, theme.TITLE, anchor="lm")
     if tag:
-        draw_text(image, (box[2] + 12, middle + 2), tag, font(20), theme.TITLE_ALERT, anchor="lm")
+        draw_text(
+            image,
+            (box[2] + px(12), middle + px(2)),
+            tag,
+            font(px(20)),
+            theme.TITLE_ALERT,
+            anchor="lm",
+        )

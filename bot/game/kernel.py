@@ -333,7 +333,7 @@ class GameKernel:
             turn = self.turn(loaded, after, now=now, mover=user_id)
             call, next_at = await self.call(turn)
             line = lead + await self._since_last_turn(turn, before, logged, told)
-            announcement = _turn_message(turn, call, line, tail, buttons, highlights)
+            announcement = _turn_message(turn, call, line, tail, buttons, highlights, seat)
             directs = await self.hooks.directs.for_turn(
                 turn, announcement.text, highlights=tuple(highlights), state_json=text
             )
@@ -442,9 +442,10 @@ def _turn_message(
     tail: str,
     buttons: tuple[tuple[str, str], ...],
     highlights: list[tuple[Hex, ...]],
+    mover: int,
 ) -> Announcement:
     """The message of a turn that goes on to the next: the moves' ``line``, the player to move
-    called as ``call`` says, ``tail``."""
+    called as ``call`` says, ``tail``; ``mover``'s environment shown first."""
     state = turn.state
     return Announcement(
         kind="turn",
@@ -455,6 +456,7 @@ def _turn_message(
         names=turn.loaded.names,
         highlights=tuple(highlights),
         buttons=buttons,
+        mover=mover,
     )
 
 

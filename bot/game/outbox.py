@@ -48,8 +48,15 @@ from bot.game.replays import game_pictures
 from bot.game.rows import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow
 from bot.game.store import GameStore as Store
 from bot.ops.locks import KeyedLocks
-from engine import GameRecord, GameState, Hex, score_state, state_from_json
-from render import environment_scale, render_display, render_environment, render_scores
+from engine import GameRecord, GameState, Hex, ScoreSheet, score_state, state_from_json
+from render import (
+    environment_scale,
+    render_board,
+    render_display,
+    render_environment,
+    render_scores,
+    turn_frame,
+)
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +114,8 @@ class Announcement:
     ``files`` are text attachments (name, content), such as the game record; ``buttons``
     (label, custom id) go under the message, after the **Play** of a turn message.
     ``record`` is the game's record, which the replay pictures are drawn from.
+    ``mover`` is the seat that just moved, whose environment comes first after the display
+    (see :func:`render_pictures`).
     """
 
     kind: str
@@ -122,6 +131,7 @@ class Announcement:
     archive_after: int | None = None
     """Minutes without a message after which Discord is to archive the thread this is posted
     in (a table's thread once its game is over); ``None``: as it is."""
+    mover: int | None = None
 
     def to_outbox(self, *, state_text: str | None = None) -> OutboxMessage:
         """The row to store: what is said in ``payload``, what is drawn in ``snapshot``.
@@ -146,6 +156,8 @@ class Announcement:
         }
         if self.record is not None:
             rest["record"] = self.record.to_json()
+        if self.mover is not None:
+            rest["mover"] = self.mover
         fields = json.dumps(rest, ensure_ascii=False, separators=(",", ":"))
         # The state's text goes in as it is: a JSON value inside the snapshot's object.
         snapshot = f'{{"version":{SNAPSHOT_VERSION},"state":{state_text},{fields[1:]}'
@@ -178,6 +190,7 @@ class Announcement:
             buttons=tuple((str(label), str(id_)) for label, id_ in payload.get("buttons", ())),
             record=None if record is None else GameRecord.from_json(record),
             archive_after=payload.get("archive_after"),
+            mover=None if snapshot.get("mover") is None else int(snapshot["mover"]),
         )
 
 
@@ -256,7 +269,12 @@ Renderer = Callable[[Announcement], list[Attachment]]
 def render_pictures(announcement: Announcement) -> list[Attachment]:
     """The pictures of an announcement, drawn with :mod:`render`, each named and described
     (see :mod:`bot.game.captions`); each environment is headed by its player's score (see
-    :func:`~bot.game.captions.environment_score`)."""
+    :func:`~bot.game.captions.environment_score`).
+
+    A start or turn message (:data:`LAYOUTS`) shows its environments as boards
+    (:func:`~render.render_board`), the mover's first, then the others in turn order: in
+    the chat's mosaic the display and the mover's board share the top row and the others
+    come smaller below, every board at one scale (see :mod:`render.mosaic`)."""
     state = announcement.state
     if state is None or not announcement.pictures:
         return []
@@ -269,6 +287,8 @@ def render_pictures(announcement: Announcement) -> list[Attachment]:
         elif picture is Picture.SCORES:
             image = render_scores(sheet, title="Final scores")
             files.append(Attachment("scores.png", image, scores_description(sheet, final=True)))
+        elif picture is Picture.ENVIRONMENTS and announcement.kind in LAYOUTS:
+            files.extend(_boards(announcement, state, sheet))
         elif picture is Picture.ENVIRONMENTS:
             names = environment_files([score.name for score in sheet.players])
             # One scale for the message: side by side, a tile is the same size in each.
@@ -297,6 +317,28 @@ def render_pictures(announcement: Announcement) -> list[Attachment]:
         elif picture is Picture.REPLAY and announcement.record is not None:
             files.extend(game_pictures(announcement.record))
     return files
+
+
+def board_order(players: int, mover: int | None) -> list[int]:
+    """The seats in the order a turn message shows their boards: ``mover`` first, then the
+    others in turn order after it (seat order when nobody has moved)."""
+    first = 0 if mover is None else mover % players
+    return [(first + step) % players for step in range(players)]
+
+
+def _boards(announcement: Announcement, state: GameState, sheet: ScoreSheet) -> list[Attachment]:
+    files = environment_files([score.name for score in sheet.players])
+    frame = turn_frame(state)
+    found = []
+    for seat in board_order(len(state.seats), announcement.mover):
+        name = sheet.players[seat].name
+        highlights = announcement.highlights
+        highlight = highlights[seat] if seat < len(highlights) else ()
+        points = environment_score(state, seat)
+        image = render_board(state, seat, name=name, frame=frame, score=points, highlight=highlight)
+        about = environment_description(name, state, seat, points)
+        found.append(Attachment(files[seat], image, about))
+    return found
 
 
 @dataclass

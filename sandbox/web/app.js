@@ -331,26 +331,34 @@ function renderMessage(message) {
     }
     node.append(box);
   }
-  if (message.attachments.length) {
+  const images = message.attachments.filter((file) => file.image);
+  if (images.length) {
     const pictures = element("div", "pictures");
-    for (const file of message.attachments) {
-      if (file.image) {
-        const img = document.createElement("img");
-        img.src = file.url;
-        img.alt = file.description;
-        img.title = file.filename;
-        img.dataset.filename = file.filename;
-        img.loading = "eager";
-        img.onclick = () => enlarge(file);
-        pictures.append(img);
-      } else {
-        const link = element("a", "file", file.filename);
-        link.href = file.url;
-        link.download = file.filename;
-        pictures.append(link);
-      }
-    }
+    pictures.dataset.count = images.length;
+    const spans = mosaicSpans(images.length);
+    images.forEach((file, index) => {
+      const img = document.createElement("img");
+      img.src = file.url;
+      img.alt = file.description;
+      img.title = file.filename;
+      img.dataset.filename = file.filename;
+      img.loading = "eager";
+      img.onclick = () => enlarge(file);
+      if (spans) img.style.gridColumn = `span ${spans[index]}`;
+      pictures.append(img);
+    });
     node.append(pictures);
+  }
+  const files = message.attachments.filter((file) => !file.image);
+  if (files.length) {
+    const box = element("div", "files");
+    for (const file of files) {
+      const link = element("a", "file", file.filename);
+      link.href = file.url;
+      link.download = file.filename;
+      box.append(link);
+    }
+    node.append(box);
   }
   for (const row of message.components) {
     node.append(renderRow(message, row.components || [row]));
@@ -359,6 +367,16 @@ function renderMessage(message) {
     node.append(element("div", "only-you", "Only you can see this"));
   }
   return node;
+}
+
+// Discord's mosaic of a message's pictures, on a grid of six columns: two side by side, four
+// as 2 x 2, five and more in rows of three with what is left over first (three pictures are
+// one large beside two small: style.css). Each picture fills its cell's width.
+function mosaicSpans(count) {
+  if (count === 1 || count === 3) return null;
+  if (count === 2 || count === 4) return Array(count).fill(3);
+  const first = count % 3;
+  return [...Array(first).fill(6 / first), ...Array(count - first).fill(2)];
 }
 
 function renderRow(message, components) {

@@ -14,11 +14,13 @@ from engine import Hex, Phase, ScoreSheet, apply_all, record_for, replay_rounds,
 from engine.players import random_game
 from render import (
     environment_scale,
+    render_board,
     render_display,
     render_environment,
     render_preview,
     render_score_chart,
     render_scores,
+    turn_frame,
 )
 from render.fonts import SHAPING
 from render.png import encode
@@ -81,6 +83,26 @@ def _shared_scale_environment() -> bytes:
     state = positions.line_and_cluster()
     scale = environment_scale(state)
     return render_environment(state, 1, name=positions.NAMES[1], score=24, hex_size=scale)
+
+
+def _late_board() -> bytes:
+    """The mover's board in a late four-player turn message: placed tiles only, in the
+    frame every board of the message shares."""
+    state = positions.late_four_player()
+    return render_board(
+        state,
+        3,
+        name=positions.NAMES[3],
+        frame=turn_frame(state),
+        score=43,
+        highlight={Hex(-3, 4)},
+    )
+
+
+def _shared_frame_board() -> bytes:
+    """A compact board drawn in the frame of a line beside it in the same turn message."""
+    state = positions.line_and_cluster()
+    return render_board(state, 1, name=positions.NAMES[1], frame=turn_frame(state), score=24)
 
 
 def _solo_display() -> bytes:
@@ -156,6 +178,8 @@ CASES: dict[str, Callable[[], bytes]] = {
     "preview_late": _late_preview,
     "environment_line": _line_environment,
     "environment_shared_scale": _shared_scale_environment,
+    "board_late": _late_board,
+    "board_shared_frame": _shared_frame_board,
     "display_solo": _solo_display,
     "environment_solo": _solo_environment,
     "scores_final": _final_scores,

@@ -302,3 +302,56 @@ def test_alice_manages_the_server_so_the_league_can_be_tried(
     page.switch_player("alice")
     page.command("cascadia league", action="on")
     assert "A game is rated" in answer("The league is on")
+
+
+# Each picture of a message as the page shows it: its name, its box and its drawn size.
+_PICTURE_BOXES = """
+const article = document.querySelector(`article[data-id="${arguments[0]}"]`);
+const shown = article.querySelector('.pictures').getBoundingClientRect();
+return {
+  height: shown.height,
+  width: shown.width,
+  pictures: [...article.querySelectorAll('.pictures img')].map((i) => {
+    const box = i.getBoundingClientRect();
+    return {name: i.dataset.filename, top: box.top - shown.top, width: box.width,
+            drawn: i.naturalWidth};
+  }),
+};
+"""
+
+
+@pytest.mark.players(4)
+def test_a_four_player_turn_message_fits_a_phone_with_the_movers_board_first(
+    running: Running, browser: webdriver.Chrome, tmp_path: Path
+) -> None:
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    page = Page(browser, running.url)
+    players = ["alice", "bob", "carol", "dave"]
+    page.command("cascadia new", cards=("A", 0))
+    lobby = page.wait_for_public(1, "the lobby")
+    for player in players[1:]:
+        page.switch_player(player)
+        page.press(lobby, "Join")
+        page.wait_until(lambda p=player: p in page.public()[0].text, f"the lobby to seat {player}")
+    page.switch_player("alice")
+    page.press(page.public()[0], "Start")
+    message = page.wait_for_public(2, "the first turn message")
+    page.wait_pictures(message.id, {"display.png", *(f"{p}.png" for p in players)})
+    [mover] = page.pinged() or [next(p for p in players if f"@{p}" in message.text)]
+    page.switch_player(mover)
+    message = play_turn(page, players, next(m for m in page.public() if m.id == message.id))
+    shown = browser.execute_script(_PICTURE_BOXES, message.id)
+    screenshot(browser, tmp_path / "four-players-phone.png")
+    names = [p["name"] for p in shown["pictures"]]
+    assert names[:2] == ["display.png", f"{mover}.png"], names
+    # The display and the mover's board share the top row; the three others come below,
+    # each as wide as the others and drawn alike: one scale.
+    display, board, *others = shown["pictures"]
+    assert display["top"] == board["top"] == 0
+    assert len({round(p["top"]) for p in others}) == 1
+    assert others[0]["top"] > 0
+    assert len({round(p["width"]) for p in others}) == 1
+    assert len({p["drawn"] for p in [board, *others]}) == 1
+    assert board["width"] > 1.4 * others[0]["width"]
+    assert shown["width"] <= 390
+    assert shown["height"] <= 450, shown

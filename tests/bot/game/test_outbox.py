@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import io
 import json
 import random
 from collections.abc import AsyncIterator
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from benchmarks import positions
 from bot.game.captions import Attachment
@@ -28,9 +30,10 @@ from bot.game.outbox import (
 from bot.game.records import state_text
 from bot.game.rows import Claimer, GameRow, OutboxRow
 from bot.stores import Store, open_store
-from engine import Hex, Phase, apply, new_game, score_state, state_to_json
+from engine import GameState, Hex, Phase, apply, new_game, score_state, state_to_json
 from engine.players import random_action
-from render import environment_scale, render_environment
+from render import environment_scale, render_board, render_environment, turn_frame
+from render.mosaic import MIN_SHOWN_HEX, PHONE_COLUMN, shown_height, shown_scales
 from tests.engine.helpers import state_at_turn
 
 CHANNEL_A, CHANNEL_B = 10, 20
@@ -101,6 +104,7 @@ def test_announcement_round_trips_through_a_row() -> None:
         names=("Ada", "Bob"),
         highlights=((), (Hex(1, -1), Hex(0, 1))),
         files=(("record.json", "{}\n"),),
+        mover=1,
     )
     message = announcement.to_outbox()
     row = OutboxRow(
@@ -293,7 +297,7 @@ def test_render_pictures_draws_display_environments_and_scores() -> None:
 def test_the_environments_of_a_message_are_drawn_at_one_scale() -> None:
     state = positions.line_and_cluster()
     announcement = Announcement(
-        kind="turn", text="", pictures=(Picture.ENVIRONMENTS,), state=state, names=("Al", "Bo")
+        kind="finish", text="", pictures=(Picture.ENVIRONMENTS,), state=state, names=("Al", "Bo")
     )
     line, cluster = render_pictures(announcement)
     scale = environment_scale(state)
@@ -307,6 +311,64 @@ def test_the_environments_of_a_message_are_drawn_at_one_scale() -> None:
     # On its own the compact one would have had larger hexes.
     alone = render_environment(state, 1, name="Bo", score=score_state(state).players[1].total)
     assert cluster.data != alone
+
+
+FOUR = ("Ada", "Bob", "Cy", "Dee")
+
+
+def _turn_pictures(state: GameState, mover: int | None) -> list[Attachment]:
+    announcement = Announcement(
+        kind="turn",
+        text="",
+        pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+        state=state,
+        names=FOUR[: len(state.seats)],
+        mover=mover,
+    )
+    return render_pictures(announcement)
+
+
+def _size(attachment: Attachment) -> tuple[int, int]:
+    with Image.open(io.BytesIO(attachment.data)) as image:
+        return image.size
+
+
+def test_a_turn_message_shows_the_movers_board_first_then_the_others_in_turn_order() -> None:
+    state = positions.play(new_game(players=4, seed=5), 5, turns=10)
+    files = _turn_pictures(state, mover=2)
+    assert [f.name for f in files] == ["display.png", "Cy.png", "Dee.png", "Ada.png", "Bob.png"]
+    assert files[1].description.startswith("Cy's environment: ")
+    assert files[3].description.startswith("Ada's environment: ")
+    # The game's start has no mover: seat order.
+    assert [f.name for f in _turn_pictures(state, mover=None)][1:] == [
+        f"{name}.png" for name in FOUR
+    ]
+
+
+def test_a_turn_messages_boards_are_drawn_in_one_frame() -> None:
+    state = positions.line_and_cluster()
+    _, line, cluster = _turn_pictures(state, mover=0)
+    frame = turn_frame(state)
+    assert _size(line) == _size(cluster) == (frame.width, frame.height)
+    sheet = score_state(state)
+    assert cluster.data == render_board(
+        state, 1, name="Bob", frame=frame, score=sheet.players[1].total
+    )
+
+
+def test_a_four_player_turn_message_fits_a_phone_screen_and_stays_readable() -> None:
+    state = positions.late_four_player()
+    files = _turn_pictures(state, mover=3)
+    sizes = [_size(f) for f in files]
+    # As a phone's chat column shows them: the display and the mover's board over the
+    # three others.
+    assert shown_height(sizes, PHONE_COLUMN) <= 450
+    scales = shown_scales(sizes, PHONE_COLUMN)
+    hex_size = turn_frame(state).hex_size
+    mover, *others = [scale * hex_size for scale in scales[1:]]
+    assert min(others) >= MIN_SHOWN_HEX
+    assert mover > 1.4 * max(others)
+    assert len({round(scale, 6) for scale in scales[2:]}) == 1
 
 
 def test_environments_show_the_total_with_bonuses_while_played_and_at_the_end() -> None:

@@ -198,7 +198,9 @@ async def test_a_turn_pings_only_the_next_player_in_a_new_message(world: World) 
     assert turn.notified == frozenset({waiting})
     assert re.findall(r"<@(\d+)>", turn.text) == [str(waiting)]
     assert f": {options['tile_at']}, " in turn.text
-    assert [a.filename for a in turn.attachments] == ["display.png", "ada.png", "bob.png"]
+    # The display, then the board of the player who just moved, then the other's.
+    moved, other = ("ada", "bob") if mover == world.ada else ("bob", "ada")
+    assert [a.filename for a in turn.attachments] == ["display.png", f"{moved}.png", f"{other}.png"]
 
 
 async def test_refusals_are_private_and_change_nothing(world: World) -> None:
