@@ -69,7 +69,9 @@ def check_final(page: Page, final: Shown, players: list[str]) -> list[tuple[str,
     ranking = [(name, int(points)) for name, points in _RANKING.findall(final.text)]
     assert sorted(name for name, _ in ranking) == sorted(players), final.text
     assert [p for _, p in ranking] == sorted((p for _, p in ranking), reverse=True), ranking
-    assert not final.enabled("Play"), final.buttons
+    # No turn is left to play; the players may play again.
+    assert not [label for label, off in final.buttons if label == "Play" and not off]
+    assert final.enabled("Play again"), final.buttons
     return ranking
 
 
