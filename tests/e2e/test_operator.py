@@ -238,7 +238,8 @@ SCHEMA_MISTAKES: dict[str, tuple[Callable[[Path], Awaitable[Path]], str]] = {
     "a newer schema": (
         _newer,
         r"cascadia\.sqlite3 was written by a newer version of the bot \(schema version 99, "
-        r"this one knows 12\): run that version on it, or restore a backup made by this one$",
+        rf"this one knows {len(load_migrations())}\): run that version on it, or restore a "
+        r"backup made by this one$",
     ),
     "another application's database": (
         _another_application,
@@ -248,8 +249,8 @@ SCHEMA_MISTAKES: dict[str, tuple[Callable[[Path], Awaitable[Path]], str]] = {
     "a version its tables disagree with": (
         _set_back,
         r"cascadia\.sqlite3 is not a database of the bot as its version says: its schema version "
-        r"is 11, but it is not made as that version is \(table packed_moves of a later version\)"
-        r"\. Restore a backup",
+        rf"is {len(load_migrations()) - 1}, but it is not made as that version is "
+        r"\((table|index|trigger) \w+ of a later version\)\. Restore a backup",
     ),
 }
 
