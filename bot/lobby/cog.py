@@ -26,6 +26,8 @@ from bot.shell.buttons import ActionButton, GameButton, Question
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
 from bot.shell.permissions import outcome, require_permissions
+from bot.tables import texts
+from bot.tables.service import Tables
 from engine import CardSet
 
 Interaction = discord.Interaction[CascadiaBot]
@@ -33,8 +35,9 @@ Interaction = discord.Interaction[CascadiaBot]
 log = logging.getLogger(__name__)
 
 
-async def open_lobby(interaction: Interaction, cards: str | None) -> None:
-    """``/cascadia new``: open a lobby in this channel and post its message."""
+async def open_lobby(interaction: Interaction, cards: str | None, *, ping: bool = True) -> None:
+    """``/cascadia new``: open a lobby in this channel and post its message, which calls the
+    server's lobby role once (unless ``ping`` is false)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     require_permissions(interaction)
     bot = interaction.client
@@ -46,11 +49,18 @@ async def open_lobby(interaction: Interaction, cards: str | None) -> None:
         cards=cards,
     )
     channel = bot.get_partial_messageable(loaded.game.channel_id, guild_id=interaction.guild_id)
+    # Noted before the message goes out: no later post, edit or restart calls the role again.
+    role = await bot.part(Tables).role_to_call(loaded, ping=ping)
+    text = lobby_text(loaded)
+    mentions = discord.AllowedMentions.none()
+    if role is not None:
+        text = f"{texts.call_line(role)}\n{text}"
+        mentions = discord.AllowedMentions(
+            everyone=False, users=False, roles=[discord.Object(id=role)], replied_user=False
+        )
     try:
         message = await channel.send(
-            lobby_text(loaded),
-            view=lobby_view(loaded.game.id),
-            allowed_mentions=discord.AllowedMentions.none(),
+            text, view=lobby_view(loaded.game.id), allowed_mentions=mentions
         )
     except discord.HTTPException:
         log.warning("could not post the lobby of game %d", loaded.game.id, exc_info=True)
@@ -69,17 +79,45 @@ async def open_lobby(interaction: Interaction, cards: str | None) -> None:
 
 
 async def join(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
-    """Seat the caller in the lobby (``game_id`` from a button, else this channel's)."""
+    """Seat the caller in the lobby (``game_id`` from a button, else this channel's). Asked
+    where there is no game, the answer lists the server's open tables instead."""
     await _acknowledge(interaction, button)
-    require_permissions(interaction)
     bot = interaction.client
-    game_id = game_id if game_id is not None else await _channel_game(interaction)
+    if game_id is None:
+        try:
+            game_id = await _channel_game(interaction)
+        except NoGame:
+            await open_tables(interaction)
+            return
+    require_permissions(interaction)
     loaded = await bot.service.lobby.join(
         game_id, user_id=interaction.user.id, name=interaction.user.display_name
     )
     await refresh(bot, loaded)
+    message = interaction.message
     if not button:
         await interaction.followup.send("You have a seat in this game.", ephemeral=True)
+    elif message is not None and message.id != loaded.game.lobby_message_id:
+        # Pressed on the list of open tables, away from the lobby: say where the seat is.
+        link = f"https://discord.com/channels/{loaded.game.guild_id}/{loaded.game.channel_id}"
+        if loaded.game.lobby_message_id is not None:
+            link = f"{link}/{loaded.game.lobby_message_id}"
+        await interaction.followup.send(f"You have a seat: [the lobby]({link}).", ephemeral=True)
+
+
+async def open_tables(interaction: Interaction) -> None:
+    """The server's open tables with a free seat, privately, each with its **Join**."""
+    if interaction.guild_id is None:
+        raise NoGame()
+    found = await interaction.client.part(Tables).open_tables(interaction.guild_id)
+    view = discord.ui.View(timeout=None)
+    for number, lobby in enumerate(found.tables, start=1):
+        button = JoinButton(lobby.game.id)
+        button.item.label = f"Join {number}"
+        view.add_item(button)
+    await interaction.followup.send(
+        found.text, view=view if found.tables else discord.utils.MISSING, ephemeral=True
+    )
 
 
 async def leave(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
@@ -339,11 +377,12 @@ CARD_SUGGESTIONS = (
 
 @app_commands.command(name="new", description="Open a game lobby in this channel")
 @app_commands.describe(
-    cards="random (default), A-D for all, ABCDA (bear elk salmon hawk fox), family, intermediate"
+    cards="random (default), A-D for all, ABCDA (bear elk salmon hawk fox), family, intermediate",
+    ping="(optional) Call the server's lobby role, if it has one (default: yes)",
 )
-async def new(interaction: Interaction, cards: str | None = None) -> None:
+async def new(interaction: Interaction, cards: str | None = None, ping: bool = True) -> None:
     """Open a lobby with the caller as host."""
-    await open_lobby(interaction, cards)
+    await open_lobby(interaction, cards, ping=ping)
 
 
 @new.autocomplete("cards")
@@ -361,7 +400,9 @@ async def _cards_autocomplete(
     return found[:MAX_CHOICES]
 
 
-@app_commands.command(name="join", description="Take a seat in this channel's lobby")
+@app_commands.command(
+    name="join", description="Take a seat in this channel's lobby, or see the server's open tables"
+)
 async def join_command(interaction: Interaction) -> None:
     """Seat the caller."""
     await join(interaction, None)
