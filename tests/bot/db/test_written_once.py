@@ -13,6 +13,8 @@ from bot.db.errors import StoreError
 from bot.db.schema import SHIPPED_TWICE, load_migrations
 
 SHIPPED = Path(str(resources.files("bot.db").joinpath("migrations")))
+NEXT = len(load_migrations()) + 1
+"""The number of a migration after every shipped one."""
 
 
 def _copy_shipped(tmp_path: Path) -> Path:
@@ -31,16 +33,18 @@ def test_the_shipped_migrations_have_a_twin_each_up_to_the_last_shipped_twice() 
 
 def test_a_migration_written_once_runs_on_both_databases(tmp_path: Path) -> None:
     folder = _copy_shipped(tmp_path)
-    once = "-- 0013_note: one statement both databases run.\nALTER TABLE games ADD note TEXT;\n"
-    (folder / f"{SHIPPED_TWICE + 1:04d}_note.sql").write_text(once, encoding="utf-8")
+    once = (
+        f"-- {NEXT:04d}_note: one statement both databases run.\nALTER TABLE games ADD note TEXT;\n"
+    )
+    (folder / f"{NEXT:04d}_note.sql").write_text(once, encoding="utf-8")
     for dialect in ("sqlite", "postgres"):
         last = load_migrations(dialect, folder=folder)[-1]
-        assert (last.version, last.name, last.sql) == (SHIPPED_TWICE + 1, "note", once)
+        assert (last.version, last.name, last.sql) == (NEXT, "note", once)
 
 
 def test_a_postgres_override_replaces_the_shared_file_for_postgres_only(tmp_path: Path) -> None:
     folder = _copy_shipped(tmp_path)
-    name = f"{SHIPPED_TWICE + 1:04d}_note.sql"
+    name = f"{NEXT:04d}_note.sql"
     (folder / name).write_text("ALTER TABLE games ADD note TEXT;\n", encoding="utf-8")
     (folder / "postgres" / name).write_text("ALTER TABLE games ADD note text;\n", encoding="utf-8")
     assert load_migrations("sqlite", folder=folder)[-1].sql.endswith("TEXT;\n")
@@ -49,7 +53,7 @@ def test_a_postgres_override_replaces_the_shared_file_for_postgres_only(tmp_path
 
 def test_an_override_without_its_shared_file_is_refused(tmp_path: Path) -> None:
     folder = _copy_shipped(tmp_path)
-    stray = folder / "postgres" / f"{SHIPPED_TWICE + 1:04d}_stray.sql"
+    stray = folder / "postgres" / f"{NEXT:04d}_stray.sql"
     stray.write_text("SELECT 1;\n", encoding="utf-8")
     with pytest.raises(StoreError, match="overrides no migration"):
         load_migrations("postgres", folder=folder)
