@@ -10,7 +10,9 @@ and so does a choice asked before it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -19,7 +21,7 @@ from discord import app_commands
 
 from bot.game import computers, messages
 from bot.game.captions import MAX_CHOICES
-from bot.game.errors import NoGame
+from bot.game.errors import NoGame, NotInLobby
 from bot.game.rows import GameStatus
 from bot.game.service import LoadedGame
 from bot.shell.buttons import ActionButton, GameButton, Question
@@ -90,9 +92,10 @@ async def join(interaction: Interaction, game_id: int | None, *, button: bool = 
             await open_tables(interaction)
             return
     require_permissions(interaction)
-    loaded = await bot.service.lobby.join(
-        game_id, user_id=interaction.user.id, name=interaction.user.display_name
-    )
+    async with _tidied(bot, game_id, button=button):
+        loaded = await bot.service.lobby.join(
+            game_id, user_id=interaction.user.id, name=interaction.user.display_name
+        )
     await refresh(bot, loaded)
     message = interaction.message
     if not button:
@@ -126,7 +129,8 @@ async def leave(interaction: Interaction, game_id: int | None, *, button: bool =
     await _acknowledge(interaction, button)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
-    left = await bot.service.lobby.leave(game_id, user_id=interaction.user.id)
+    async with _tidied(bot, game_id, button=button):
+        left = await bot.service.lobby.leave(game_id, user_id=interaction.user.id)
     loaded = left.loaded
     await refresh(bot, loaded)
     if left.outbox_ids:
@@ -144,7 +148,8 @@ async def start(interaction: Interaction, game_id: int | None, *, button: bool =
     require_permissions(interaction)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
-    result = await bot.service.lobby.start(game_id, user_id=interaction.user.id)
+    async with _tidied(bot, game_id, button=button):
+        result = await bot.service.lobby.start(game_id, user_id=interaction.user.id)
     posted = await bot.announce(result.outbox_ids)
     await refresh(bot, await bot.service.game_by_id(game_id))
     if not button:
@@ -280,6 +285,20 @@ async def refresh(bot: CascadiaBot, loaded: LoadedGame) -> None:
     except (discord.HTTPException, aiohttp.ClientError, OSError):
         # The seat change is committed already; a lost connection only leaves the text stale.
         log.warning("could not update the lobby message of game %d", loaded.game.id, exc_info=True)
+
+
+@contextlib.asynccontextmanager
+async def _tidied(bot: CascadiaBot, game_id: int, *, button: bool) -> AsyncIterator[None]:
+    """A button pressed on a lobby that is over (started, or closed unstarted by the periodic
+    check, which does not reach the message) is refused as before, and its message is brought
+    up to date first: its buttons go."""
+    try:
+        yield
+    except NotInLobby:
+        if button:
+            with contextlib.suppress(NoGame):
+                await refresh(bot, await bot.service.game_by_id(game_id))
+        raise
 
 
 async def _acknowledge(interaction: Interaction, button: bool) -> None:

@@ -123,6 +123,10 @@ async def test_a_lobby_role_is_called_once_open_tables_are_listed_and_old_lobbie
     assert [row[0] for row in statuses] == ["ended", "ended"]
 
     await first.refused(world.carol, "Join", reason="This lobby is closed", press=lobby)
+    await server.wait_for(
+        lambda: "This lobby is closed" in lobby.text and not labels(lobby),
+        what="the closed lobby's message to lose its buttons",
+    )
     empty = await elsewhere.run(world.dave, "join")
     assert "no open table" in empty.text
     assert labels(empty) == []
