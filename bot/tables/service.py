@@ -5,13 +5,15 @@ A server's admin (Manage Server) may name a role that wants to hear of open tabl
 lobby with a free seat mentions it once, unless its host chooses not to, and the store notes
 it before the message goes out, so that no restart, edit or refresh mentions it again. A lobby
 not started :data:`LOBBY_LIFETIME` after it opened closes by itself in the periodic check
-(:meth:`Tables.close_stale`), with one word in its channel to the people seated.
+(:meth:`Tables.close_stale`), with one word in its channel to the people seated; a day
+before, its host is told so once.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -30,8 +32,11 @@ log = logging.getLogger(__name__)
 LOBBY_DAYS = 3
 """How many days a lobby stays open without a start."""
 LOBBY_LIFETIME = timedelta(days=LOBBY_DAYS)
-CLOSED = "lobby_closed"
-"""The outbox kind of the word a lobby leaves when it closes unstarted."""
+WARNED_BEFORE = timedelta(days=1)
+"""How long before a lobby closes its channel is told so."""
+CLOSED, CLOSING = "lobby_closed", "lobby_closing"
+"""The outbox kinds of the word a lobby leaves when it closes unstarted, and of the warning a
+day before."""
 LISTED = 5
 """How many open tables the list shows at most (the newest; the rest are counted)."""
 
@@ -123,23 +128,50 @@ class Tables:
     async def close_stale(self) -> list[int]:
         """The periodic work: close every lobby opened over :data:`LOBBY_LIFETIME` ago, each
         with a word in its channel naming the people seated (mentioned unless they turned the
-        channel ping off). Returns the outbox ids queued; one lobby's failure is logged and
-        does not stop the others. The database unavailable stops the pass with
+        channel ping off), and tell the host of each lobby that closes within
+        :data:`WARNED_BEFORE`, once. Returns the outbox ids queued; one lobby's failure is
+        logged and does not stop the others. The database unavailable stops the pass with
         :class:`~bot.db.errors.DatabaseUnavailable`: the caller waits for it."""
         before = self.service.now() - LOBBY_LIFETIME
         queued: list[int] = []
         for game in await self.store.lobbies_opened_before(before):
-            if not await self.service.claim(game.id):
-                continue  # another process's shard: it closes this one
-            try:
-                queued += await self._close(game, before)
-            except DatabaseUnavailable:
-                raise
-            except Exception:
-                log.exception("could not close the stale lobby %d", game.id)
+            queued += await self._each(game, functools.partial(self._close, before=before))
+        soon = before + WARNED_BEFORE
+        for game in await self.store.lobbies_to_warn(soon, before):
+            queued += await self._each(game, self._warn)
         return queued
 
-    async def _close(self, game: GameRow, before: datetime) -> tuple[int, ...]:
+    async def _each(
+        self, game: GameRow, act: Callable[[GameRow], Awaitable[tuple[int, ...]]]
+    ) -> tuple[int, ...]:
+        """``act`` on one lobby if this process does its background work; a failure is
+        logged and left to the next check."""
+        try:
+            if not await self.service.claim(game.id):
+                return ()  # another process's shard: it does this one
+            return await act(game)
+        except DatabaseUnavailable:
+            raise
+        except Exception:
+            log.exception("the lobby %d could not be closed or warned", game.id)
+            return ()
+
+    async def _warn(self, game: GameRow) -> tuple[int, ...]:
+        """Tell the lobby's host that it closes in a day, unless told already."""
+        loaded = await self.service.load(game)
+        host = next((p for p in loaded.players if p.user_id == game.host_id), None)
+        if host is None:
+            return ()
+        ping = bool(await self.service.hooks.caller.mentioned([host.user_id]))
+        announcement = Announcement(
+            kind=CLOSING,
+            text=texts.warning_text(host, ping=ping),
+            mentions=(host.user_id,) if ping else (),
+        )
+        ids = await self.store.warn_lobby(game.id, outbox_messages=[announcement.to_outbox()])
+        return () if ids is None else ids
+
+    async def _close(self, game: GameRow, *, before: datetime) -> tuple[int, ...]:
         """Close ``game``'s lobby with its word, unless it was started or closed meanwhile."""
         loaded = await self.service.load(game)
         people = [p for p in loaded.players if p.computer is None]

@@ -110,6 +110,34 @@ class TablesStore(GameStore):
         )
         return [self._game(row) for row in await self._fetch(q, self._time(moment))]
 
+    async def lobbies_to_warn(
+        self, opened_before: datetime, opened_since: datetime
+    ) -> list[GameRow]:
+        """The lobbies opened between ``opened_since`` and ``opened_before`` whose channel
+        was not told yet that they close, oldest first."""
+        q = (
+            f"SELECT {GAME_COLUMNS} FROM games g WHERE g.status = {_LOBBY}"
+            " AND g.created_at < $1 AND g.created_at >= $2 AND g.lobby_warned = 0"
+            " ORDER BY g.created_at, g.id"
+        )
+        rows = await self._fetch(q, self._time(opened_before), self._time(opened_since))
+        return [self._game(row) for row in rows]
+
+    async def warn_lobby(
+        self, game_id: int, *, outbox_messages: Sequence[OutboxMessage]
+    ) -> tuple[int, ...] | None:
+        """Queue the word that the lobby closes soon, once: the outbox ids, or ``None`` when it
+        was told already or is no lobby any more. Bookkeeping: no revision bump."""
+        q = (
+            f"UPDATE games SET lobby_warned = 1 WHERE id = $1 AND status = {_LOBBY}"
+            " AND lobby_warned = 0 RETURNING id"
+        )
+        async with self._transaction() as db:
+            if await db.fetchval(q, game_id) is None:
+                return None
+            game = await self._load_game(db, game_id)
+            return await self._insert_outbox(db, game, outbox_messages)
+
     async def close_stale_lobby(
         self,
         game_id: int,

@@ -90,6 +90,16 @@ def closed_text(players: Sequence[Player], pinged: set[int], *, lifetime: timede
     )
 
 
+def warning_text(host: Player, *, ping: bool) -> str:
+    """The word in a lobby's channel a day before it closes unstarted, to its host
+    (mentioned with ``ping``, else named)."""
+    who = host.mention if ping else host.shown
+    return (
+        f"This table closes in a day without a start. {who}, press **Start** to play with "
+        "those seated."
+    )
+
+
 def _days(lifetime: timedelta) -> str:
     days = lifetime.days
     return f"{days} days" if days != 1 else "1 day"

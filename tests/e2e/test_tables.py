@@ -1,8 +1,9 @@
 """Many tables on one server, through the real bot: an admin names the role that hears of open
 tables, a new lobby calls it once (never again, not after a restart, a join or its host
 choosing not to), a player with no lobby in their channel sees the server's open tables and
-joins one from the list, and a lobby nobody starts closes three days later (the bot's clock
-moved by the test) with one word to its people, as their notification settings say."""
+joins one from the list, and a lobby nobody starts is told after two days that it closes and
+closes after three (the bot's clock moved by the test, the bot restarted between), with one
+word to its people, as their notification settings say."""
 
 from __future__ import annotations
 
@@ -105,6 +106,20 @@ async def test_a_lobby_role_is_called_once_open_tables_are_listed_and_old_lobbie
     assert len(elsewhere.public_messages()) == 0
 
     await first.run(world.eve, "notify", {"channel_ping": False})
+    since = len(server.messages)
+    move_clock(clock_file, timedelta(days=2, minutes=1))
+    for table, host in ((first, world.alice), (second, world.bob)):
+        warned = await table.next_post(since, what="the word that the table closes in a day")
+        assert warned.text == (
+            f"This table closes in a day without a start. <@{host}>, press **Start** to play "
+            "with those seated."
+        )
+        assert warned.notified == {host}
+    await world.bot.restart()  # between the warning and the closing: neither is said twice
+    await first.settled()
+    first.check_channel()
+    second.check_channel()
+
     since = len(server.messages)
     move_clock(clock_file, timedelta(days=3, minutes=1))
     closed = await first.next_post(since, what="the word that the first table closed")

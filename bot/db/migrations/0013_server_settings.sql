@@ -8,6 +8,7 @@
 --   * threads: 1 when `/cascadia new` opens its table in a thread by default.
 -- * games.lobby_pinged_role: the role a lobby mentioned when it opened (NULL: none), so that
 --   no restart, edit or refresh of its message mentions it again.
+-- * games.lobby_warned: 1 once the lobby's channel was told, a day before, that it closes.
 -- A lobby nobody starts closes after a few days, told from games.created_at: the index lists a
 -- server's open lobbies, newest first, and finds the old ones.
 CREATE TABLE server_settings (
@@ -17,5 +18,7 @@ CREATE TABLE server_settings (
 );
 
 ALTER TABLE games ADD COLUMN lobby_pinged_role BIGINT;
+
+ALTER TABLE games ADD COLUMN lobby_warned INTEGER NOT NULL DEFAULT 0 CHECK (lobby_warned IN (0, 1));
 
 CREATE INDEX games_open_lobbies ON games (guild_id, created_at) WHERE status = 'lobby';

@@ -14,7 +14,15 @@ from bot.game.errors import BotError, NotInLobby
 from bot.game.rows import GameStatus
 from bot.game.service import GameService
 from bot.stores import Store
-from bot.tables.service import CLOSED, LISTED, LOBBY_LIFETIME, NotManager, Tables
+from bot.tables.service import (
+    CLOSED,
+    CLOSING,
+    LISTED,
+    LOBBY_LIFETIME,
+    WARNED_BEFORE,
+    NotManager,
+    Tables,
+)
 from bot.tables.store import ServerSettings
 from bot.tables.texts import closed_text, settings_line
 from tests.bot.clocks import FakeClock
@@ -107,23 +115,44 @@ async def test_the_list_shows_the_newest_tables_with_links_and_counts_the_rest(
     assert (await tables.open_tables(OTHER)).tables == ()
 
 
-async def test_a_lobby_nobody_starts_closes_after_three_days_with_a_word_to_its_people(
+async def test_a_lobby_nobody_starts_is_warned_after_two_days_and_closed_after_three(
     service: GameService, tables: Tables, store: Store, clock: FakeClock
 ) -> None:
     old = await open_lobby(service, 100, ADA, "Ada")
     await service.lobby.join(old, user_id=BEA, name="Bea")
     await service.lobby.add_computer(old, user_id=ADA, policy="fast")
     await store.save_notify_settings(NotifySettings(BEA, channel_ping=False))
-    clock.advance(timedelta(days=1))
-    young = await open_lobby(service, 101, CY, "Cy")
-    clock.advance(LOBBY_LIFETIME - timedelta(days=1))
-    assert await tables.close_stale() == []  # three days to the second: not yet
+    clock.advance(timedelta(hours=12))
+    young = await open_lobby(service, 101, BEA, "Bea")
+    clock.advance(LOBBY_LIFETIME - WARNED_BEFORE - timedelta(hours=12))
+    assert await tables.close_stale() == []  # two days to the second: not yet
 
     clock.advance(timedelta(seconds=1))
-    queued = await tables.close_stale()
-    assert len(queued) == 1
+    [warned] = await tables.close_stale()
     [row] = await store.pending()
-    assert (row.id, row.kind, row.channel_id) == (queued[0], CLOSED, 100)
+    assert (row.id, row.kind, row.channel_id) == (warned, CLOSING, 100)
+    payload = json.loads(row.payload)
+    assert payload["text"] == (
+        "This table closes in a day without a start. <@1>, press **Start** to play with "
+        "those seated."
+    )
+    assert payload["mentions"] == [ADA]
+    assert await tables.close_stale() == []  # warned once
+    await store.mark_sent(warned, 1)
+
+    clock.advance(timedelta(hours=12))
+    [warned] = await tables.close_stale()  # the young lobby's host keeps no channel ping
+    [row] = await store.pending()
+    assert (row.kind, row.channel_id, json.loads(row.payload)["mentions"]) == (CLOSING, 101, [])
+    assert "**Bea**, press **Start**" in json.loads(row.payload)["text"]
+    await store.mark_sent(warned, 2)
+
+    clock.advance(WARNED_BEFORE - timedelta(hours=12, seconds=1))
+    assert await tables.close_stale() == []  # three days to the second: not yet
+    clock.advance(timedelta(seconds=1))
+    [closed] = await tables.close_stale()
+    [row] = await store.pending()
+    assert (row.id, row.kind, row.channel_id) == (closed, CLOSED, 100)
     payload = json.loads(row.payload)
     assert payload["text"] == (
         "This table closed after 3 days without a start: <@1> **Bea**. "
@@ -135,6 +164,16 @@ async def test_a_lobby_nobody_starts_closes_after_three_days_with_a_word_to_its_
     assert await tables.close_stale() == []
     with pytest.raises(NotInLobby):
         await service.lobby.join(old, user_id=CY, name="Cy")
+
+
+async def test_a_lobby_found_stale_late_closes_without_a_warning(
+    service: GameService, tables: Tables, store: Store, clock: FakeClock
+) -> None:
+    game_id = await open_lobby(service, 100, ADA, "Ada")
+    clock.advance(timedelta(days=30))
+    assert len(await tables.close_stale()) == 1
+    assert [row.kind for row in await store.pending()] == [CLOSED]
+    assert (await service.game_by_id(game_id)).game.status is GameStatus.ENDED
 
 
 def test_the_closing_word_with_nobody_seated_names_nobody() -> None:

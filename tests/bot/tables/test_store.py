@@ -136,3 +136,29 @@ async def test_a_lobby_started_meanwhile_is_not_closed(store: Store, clock: Fake
     assert started is not None
     assert started.status is GameStatus.ACTIVE
     assert await store.pending() == []
+
+
+async def test_a_lobby_is_warned_once_and_only_while_it_is_one(
+    store: Store, clock: FakeClock
+) -> None:
+    old = await store.create_lobby(GUILD, 100, ADA, "Ada", "random")
+    clock.advance(timedelta(days=1))
+    young = await store.create_lobby(GUILD, 101, BEA, "Bea", "random")
+    clock.advance(timedelta(days=1, seconds=1))
+    started = await store.create_lobby(GUILD, 102, CY, "Cy", "random")
+    since = clock.now - timedelta(days=3)
+    soon = clock.now - timedelta(days=2)
+    assert [g.id for g in await store.lobbies_to_warn(soon, since)] == [old.id]
+    assert await store.warn_lobby(old.id, outbox_messages=[message("lobby_closing")]) is not None
+    assert await store.warn_lobby(old.id, outbox_messages=[message("lobby_closing")]) is None
+    assert await store.lobbies_to_warn(soon, since) == []
+    warned = await store.get_game(old.id)
+    assert warned is not None
+    assert warned.revision == old.revision
+    await store.start_game(
+        started.id, started.revision, state_json="{}", seat_order=[CY], outbox_messages=[],
+        turn_started_at=START, next_reminder_at=None,
+    )  # fmt: skip
+    assert await store.warn_lobby(started.id, outbox_messages=[message("lobby_closing")]) is None
+    assert [g.id for g in await store.lobbies_to_warn(clock.now, since)] == [young.id]
+    assert [row.kind for row in await store.pending()] == ["lobby_closing"]
