@@ -11,6 +11,7 @@ and so does a choice asked before it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -112,7 +113,9 @@ async def open_tables(interaction: Interaction) -> None:
     """The server's open tables with a free seat, privately, each with its **Join**."""
     if interaction.guild_id is None:
         raise NoGame()
-    found = await interaction.client.part(Tables).open_tables(interaction.guild_id)
+    found = await interaction.client.part(Tables).open_tables(
+        interaction.guild_id, visible=functools.partial(_visible, interaction)
+    )
     view = discord.ui.View(timeout=None)
     for number, lobby in enumerate(found.tables, start=1):
         button = JoinButton(lobby.game.id)
@@ -313,6 +316,17 @@ async def _acknowledge(interaction: Interaction, button: bool) -> None:
 async def _channel_game(interaction: Interaction) -> int:
     loaded = await interaction.client.service.game(_channel_id(interaction))
     return loaded.game.id
+
+
+def _visible(interaction: Interaction, channel_id: int) -> bool:
+    """Whether the member asking may see the channel (or thread) ``channel_id``: one the bot
+    does not know (a thread it has not seen since it started, say) is shown, its link then
+    opens only for those who may see it."""
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return False
+    channel = guild.get_channel_or_thread(channel_id)
+    return channel is None or channel.permissions_for(member).view_channel
 
 
 def _channel_id(interaction: Interaction) -> int:

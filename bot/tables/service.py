@@ -41,6 +41,10 @@ LISTED = 5
 """How many open tables the list shows at most (the newest; the rest are counted)."""
 
 
+def _anywhere(channel_id: int) -> bool:
+    return True
+
+
 class NotManager(BotError):
     """A member without Manage Server tried to change the server's settings."""
 
@@ -105,10 +109,15 @@ class Tables:
             return None
         return role
 
-    async def open_tables(self, guild_id: int) -> OpenTables:
-        """The server's open tables with a free seat, newest first (:data:`LISTED` at most),
-        with their text."""
-        found, total = await self.store.open_lobbies(guild_id, max_seats=MAX_PLAYERS, limit=LISTED)
+    async def open_tables(
+        self, guild_id: int, *, visible: Callable[[int], bool] = _anywhere
+    ) -> OpenTables:
+        """The server's open tables with a free seat in the channels the asker sees
+        (``visible``, by channel id), newest first (:data:`LISTED` at most), with their
+        text."""
+        every = await self.store.open_lobbies(guild_id, max_seats=MAX_PLAYERS)
+        shown = [lobby for lobby in every if visible(lobby.game.channel_id)]
+        found = shown[:LISTED]
         seats = await self.store.seats_of([lobby.game.id for lobby in found])
         listed = [
             texts.ListedTable(
@@ -122,8 +131,8 @@ class Tables:
             )
             for lobby in found
         ]
-        text = texts.open_tables_text(listed, total, now=self.service.now())
-        return OpenTables(tuple(found), total, text)
+        text = texts.open_tables_text(listed, len(shown), now=self.service.now())
+        return OpenTables(tuple(found), len(shown), text)
 
     async def close_stale(self) -> list[int]:
         """The periodic work: close every lobby opened over :data:`LOBBY_LIFETIME` ago, each

@@ -87,11 +87,8 @@ class TablesStore(GameStore):
         value = await self._fetchval("SELECT lobby_pinged_role FROM games WHERE id = $1", game_id)
         return None if value is None else int(value)
 
-    async def open_lobbies(
-        self, guild_id: int, *, max_seats: int, limit: int
-    ) -> tuple[list[OpenLobby], int]:
-        """The server's lobbies with a free seat, newest first, at most ``limit`` of them,
-        and how many there are in all."""
+    async def open_lobbies(self, guild_id: int, *, max_seats: int) -> list[OpenLobby]:
+        """The server's lobbies with a free seat, newest first."""
         seated = "(SELECT count(*) FROM seats s WHERE s.game_id = g.id)"
         q = (
             f"SELECT {GAME_COLUMNS}, {seated} AS seated FROM games g"
@@ -99,8 +96,7 @@ class TablesStore(GameStore):
             " ORDER BY g.created_at DESC, g.id DESC"
         )
         rows = await self._fetch(q, guild_id, max_seats)
-        found = [OpenLobby(self._game(row), int(row["seated"])) for row in rows[:limit]]
-        return found, len(rows)
+        return [OpenLobby(self._game(row), int(row["seated"])) for row in rows]
 
     async def lobbies_opened_before(self, moment: datetime) -> list[GameRow]:
         """Every lobby (of any server) opened before ``moment``, oldest first."""

@@ -17,6 +17,7 @@ from fakediscord import MessageRecord
 from tests.e2e.harness import GameChannel, World, button, labels
 
 MANAGE_GUILD = 1 << 5
+VIEW_CHANNEL = 1 << 10
 
 
 @pytest.fixture
@@ -57,7 +58,10 @@ async def test_a_lobby_role_is_called_once_open_tables_are_listed_and_old_lobbie
         server.add_member(world.guild, user, roles=[role])
     server.add_member(world.guild, world.alice, permissions=MANAGE_GUILD)
     first, second = world.table(), world.table(world.new_channel())
-    elsewhere = world.table(world.new_channel())
+    elsewhere, staff = world.table(world.new_channel()), world.table(world.new_channel())
+    server.set_overwrite(staff.channel, world.guild, deny=VIEW_CHANNEL)
+    for member in (server.bot_user_id, world.eve):
+        server.set_overwrite(staff.channel, member, allow=VIEW_CHANNEL)
 
     await first.refused(world.bob, "server", {"lobby_role": role}, reason="needs Manage Server")
     saved = await first.run(world.alice, "server", {"lobby_role": role, "threads": False})
@@ -76,6 +80,8 @@ async def test_a_lobby_role_is_called_once_open_tables_are_listed_and_old_lobbie
     quiet = await open_table(second, world.bob, {"ping": False})
     assert quiet.notified == frozenset()
     assert quiet.mention_roles == []
+    hidden = await open_table(staff, world.eve, {"ping": False})
+    assert hidden.notified == frozenset()
 
     await world.bot.restart()  # the lobbies' buttons and their call survive it, called once
     await first.join(world.eve)
@@ -94,7 +100,8 @@ async def test_a_lobby_role_is_called_once_open_tables_are_listed_and_old_lobbie
     )
     assert lines[1].endswith(f"/{second.channel}/{quiet.id})")
     assert lines[2].startswith("2. **alice**'s table, 2/4 seated")
-    assert labels(listed) == ["Join 1", "Join 2"]
+    assert labels(listed) == ["Join 1", "Join 2"]  # not eve's table, in a channel dave cannot see
+    assert "eve" not in listed.text
     handle = await server.click(world.dave, listed, button(listed, "Join 1"))
     seated = await elsewhere.reply(handle)
     assert seated.ephemeral
@@ -115,10 +122,12 @@ async def test_a_lobby_role_is_called_once_open_tables_are_listed_and_old_lobbie
             "with those seated."
         )
         assert warned.notified == {host}
+    warned = await staff.next_post(since, what="the word that the staff table closes in a day")
+    assert warned.text.startswith("This table closes in a day without a start. **eve**, press")
     await world.bot.restart()  # between the warning and the closing: neither is said twice
     await first.settled()
-    first.check_channel()
-    second.check_channel()
+    for table in (first, second, staff):
+        table.check_channel()
 
     since = len(server.messages)
     move_clock(clock_file, timedelta(days=3, minutes=1))
@@ -134,6 +143,7 @@ async def test_a_lobby_role_is_called_once_open_tables_are_listed_and_old_lobbie
         "`/cascadia new` opens another."
     )
     assert gone.notified == {world.bob, world.dave}
+    await staff.next_post(since, what="the word that the staff table closed")
     statuses = db.rows("SELECT status FROM games WHERE id IN (?, ?)", first.game_id, second.game_id)
     assert [row[0] for row in statuses] == ["ended", "ended"]
 
@@ -147,5 +157,5 @@ async def test_a_lobby_role_is_called_once_open_tables_are_listed_and_old_lobbie
     assert labels(empty) == []
     await world.bot.restart()  # nothing is said twice
     await first.settled()
-    first.check_channel()
-    second.check_channel()
+    for table in (first, second, staff):
+        table.check_channel()

@@ -114,6 +114,14 @@ async def test_the_list_shows_the_newest_tables_with_links_and_counts_the_rest(
     assert lines[6:] == ["…and 2 more.", "Press **Join** below for a seat."]
     assert (await tables.open_tables(OTHER)).tables == ()
 
+    hidden = {106, 104}
+    seen = await tables.open_tables(GUILD, visible=lambda channel: channel not in hidden)
+    assert [lobby.game.id for lobby in seen.tables] == [ids[5], ids[3], ids[2], ids[1], ids[0]]
+    assert seen.total == LISTED
+    assert "host6" not in seen.text
+    assert "more" not in seen.text
+    assert seen.text.startswith("There is no lobby in this channel. Open tables with a free")
+
 
 async def test_a_lobby_nobody_starts_is_warned_after_two_days_and_closed_after_three(
     service: GameService, tables: Tables, store: Store, clock: FakeClock
