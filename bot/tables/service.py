@@ -125,7 +125,9 @@ class Tables:
                 host=_host_name(lobby.game, seats.get(lobby.game.id, [])),
                 seated=lobby.seated,
                 max_seats=MAX_PLAYERS,
-                cards="random cards" if lobby.game.cards == "random" else lobby.game.cards,
+                cards="random cards"
+                if lobby.game.cards == "random"
+                else f"cards {lobby.game.cards}",
                 opened_at=lobby.game.created_at,
                 link=_link(lobby.game),
             )

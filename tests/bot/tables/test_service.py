@@ -37,9 +37,11 @@ def tables(service: GameService) -> Tables:
     return Tables(service)
 
 
-async def open_lobby(service: GameService, channel: int, host: int, name: str) -> int:
+async def open_lobby(
+    service: GameService, channel: int, host: int, name: str, cards: str | None = None
+) -> int:
     loaded = await service.lobby.open_lobby(
-        guild_id=GUILD, channel_id=channel, user_id=host, name=name, cards=None
+        guild_id=GUILD, channel_id=channel, user_id=host, name=name, cards=cards
     )
     return loaded.game.id
 
@@ -92,7 +94,8 @@ async def test_the_list_shows_the_newest_tables_with_links_and_counts_the_rest(
     assert "no open table" in (await tables.open_tables(GUILD)).text
     ids = []
     for n in range(LISTED + 2):
-        ids.append(await open_lobby(service, 100 + n, 1000 + n, f"host{n}"))
+        cards = "ABCDA" if n == 2 else None
+        ids.append(await open_lobby(service, 100 + n, 1000 + n, f"host{n}", cards))
         clock.advance(timedelta(hours=1))
     await service.lobby.set_lobby_message(ids[-1], 9999)
     await service.lobby.join(ids[-1], user_id=ADA, name="Ada")
@@ -109,7 +112,7 @@ async def test_the_list_shows_the_newest_tables_with_links_and_counts_the_rest(
         f"1. **host6**'s table, 2/4 seated, random cards, opened 1 h ago: "
         f"[lobby](https://discord.com/channels/{GUILD}/106/9999)"
     )
-    assert lines[5].startswith("5. **host2**'s table, 1/4 seated, random cards, opened 5 h ago")
+    assert lines[5].startswith("5. **host2**'s table, 1/4 seated, cards ABCDA, opened 5 h ago")
     assert lines[5].endswith(f"(https://discord.com/channels/{GUILD}/102)")
     assert lines[6:] == ["…and 2 more.", "Press **Join** below for a seat."]
     assert (await tables.open_tables(OTHER)).tables == ()
