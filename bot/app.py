@@ -38,6 +38,7 @@ from bot.retention.forgetting import Forgetting
 from bot.shell.parts import Announce, Parts, Pass
 from bot.standings.hooks import StandingsHooks
 from bot.stores import Store
+from bot.tables.service import Tables
 
 EXTENSIONS = (
     "bot.play.cog",
@@ -134,6 +135,7 @@ class Application:
         self.attendance = Attendance(self.service)
         self.notices = Notices(self.service)
         self.daily = DailyTrek(self.service)
+        self.tables = Tables(self.service)
         self.forgetting = Forgetting(store, now)
         self._own_renderer = renderer is None
         self.renderer = start_renderer() if renderer is None else renderer
@@ -151,12 +153,13 @@ class Application:
         """What the features hand the Discord client, in the order it runs them."""
         return Parts(
             extensions=EXTENSIONS,
-            services=(self.attendance, self.notices, self.daily, self.reminders),
+            services=(self.attendance, self.notices, self.daily, self.reminders, self.tables),
             reminder_passes=(
                 Pass("the reminder check", self.reminders.queue_reminders),
                 Pass("the deadline check", self.attendance.check),
                 Pass("queueing the daily posts", self.daily.queue_posts),
                 Pass("the digest check", self.notices.check),
+                Pass("closing the lobbies nobody started", self.tables.close_stale),
             ),
             drain_chores=(
                 Pass("forgetting old messages", self.forgetting.run),

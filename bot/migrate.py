@@ -57,6 +57,7 @@ TABLES = (
     "daily_channels",
     "daily_posts",
     "notify_settings",
+    "server_settings",
 )
 """Every table of the schema, each after the tables it refers to."""
 

@@ -50,11 +50,12 @@ from bot.ops.clock import Clock, utc_now
 from bot.ops.target import is_postgres_url
 from bot.panel.store import PanelStore
 from bot.standings.store import StandingsStore
+from bot.tables.store import TablesStore
 
 __all__ = ["PostgresStore", "SqliteStore", "Store", "open_store"]
 
 
-class Store(AttendanceStore, ArchiveStore, DailyStore, PanelStore, StandingsStore):
+class Store(AttendanceStore, ArchiveStore, DailyStore, PanelStore, StandingsStore, TablesStore):
     """Every query of the bot, written once for both databases; a dialect below connects it."""
 
 

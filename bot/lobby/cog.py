@@ -10,7 +10,10 @@ and so does a choice asked before it.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import logging
+from collections.abc import AsyncIterator
 from typing import Any, Final
 
 import aiohttp
@@ -20,13 +23,15 @@ from discord import app_commands
 from bot.game import computers, messages
 from bot.game.buttons import AGAIN_LABEL
 from bot.game.captions import MAX_CHOICES
-from bot.game.errors import BotError, NoGame
+from bot.game.errors import BotError, NoGame, NotInLobby
 from bot.game.rows import GameStatus
 from bot.game.service import LoadedGame
 from bot.shell.buttons import ActionButton, GameButton, Question
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
 from bot.shell.permissions import outcome, require_permissions
+from bot.tables import texts
+from bot.tables.service import Tables
 from engine import CardSet
 
 Interaction = discord.Interaction[CascadiaBot]
@@ -45,15 +50,21 @@ MAX_THREAD_NAME = 100
 """The longest thread name Discord takes."""
 
 
-async def open_lobby(interaction: Interaction, cards: str | None, thread: bool | None) -> None:
-    """``/cascadia new``: open a lobby in this channel, or in a new thread of it, and post its
-    message (and, for a thread, a line in the channel to find it by)."""
+async def open_lobby(
+    interaction: Interaction, cards: str | None, thread: bool | None, *, ping: bool = True
+) -> None:
+    """``/cascadia new``: open a lobby in this channel, or in a new thread of it (by default
+    as the server says), and post its message (and, for a thread, a line in the channel to
+    find it by); the server's lobby role is called once, unless ``ping`` is false."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     require_permissions(interaction)
     bot = interaction.client
     guild_id, user = interaction.guild_id or 0, interaction.user
     parent = interaction.channel
-    in_thread = bool(thread)
+    if thread is None:
+        in_thread = guild_id != 0 and (await bot.part(Tables).settings(guild_id)).threads
+    else:
+        in_thread = thread
     if in_thread and isinstance(parent, discord.TextChannel):
         cards = await bot.service.lobby.may_open(guild_id=guild_id, user_id=user.id, cards=cards)
         room = await _open_thread(interaction, parent, cards)
@@ -71,7 +82,9 @@ async def open_lobby(interaction: Interaction, cards: str | None, thread: bool |
             raise
     else:
         if thread and parent is not None and not isinstance(parent, discord.TextChannel):
-            raise BotError("Tables open in threads of a text channel; this one is opened here.")
+            raise BotError(
+                "Tables open in threads of a text channel: here, open it with `thread:False`."
+            )
         loaded = await bot.service.lobby.open_lobby(
             guild_id=guild_id,
             channel_id=_channel_id(interaction),
@@ -79,7 +92,9 @@ async def open_lobby(interaction: Interaction, cards: str | None, thread: bool |
             name=user.display_name,
             cards=cards,
         )
-    if not await post_lobby(bot, loaded):
+    # Noted before the message goes out: no later post, edit or restart calls the role again.
+    role = await bot.part(Tables).role_to_call(loaded, ping=ping)
+    if not await post_lobby(bot, loaded, role=role):
         await interaction.followup.send(
             "Your lobby is open, but I could not post its message (check that I may send "
             "messages there). Players can still `/cascadia join`; you `/cascadia start`.",
@@ -131,18 +146,19 @@ async def _drop_thread(room: discord.Thread) -> None:
         log.warning("could not delete the unused thread %d", room.id, exc_info=True)
 
 
-async def post_lobby(bot: CascadiaBot, loaded: LoadedGame) -> bool:
+async def post_lobby(bot: CascadiaBot, loaded: LoadedGame, *, role: int | None = None) -> bool:
     """Post the lobby message of a new lobby where it is played, and remember it; for a game
-    in a thread, a line with a **Join** button in the thread's channel too. Whether the
-    lobby message could be posted."""
+    in a thread, a line with a **Join** button in the thread's channel too. ``role``: the
+    lobby role to call, in the channel's line for a thread's game (where the channel reads
+    it), else above the lobby message. Whether the lobby message could be posted."""
     game = loaded.game
     channel = bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
     computers = any(player.computer is not None for player in loaded.players)
+    in_thread = game.parent_id is not None and game.continues is None
+    text, mentions = _calling(lobby_text(loaded), None if in_thread else role)
     try:
         message = await channel.send(
-            lobby_text(loaded),
-            view=lobby_view(game.id, computers=computers),
-            allowed_mentions=discord.AllowedMentions.none(),
+            text, view=lobby_view(game.id, computers=computers), allowed_mentions=mentions
         )
     except (discord.HTTPException, aiohttp.ClientError, OSError):
         log.warning("could not post the lobby of game %d", game.id, exc_info=True)
@@ -156,12 +172,24 @@ async def post_lobby(bot: CascadiaBot, loaded: LoadedGame) -> bool:
         view = discord.ui.View(timeout=None)
         view.add_item(JoinButton(game.id))
         line = messages.table_opened_line(host.name, game.channel_id, _cards_shown(game.cards))
+        line, mentions = _calling(line, role)
         parent = bot.get_partial_messageable(game.parent_id, guild_id=game.guild_id)
         try:
-            await parent.send(line, view=view, allowed_mentions=discord.AllowedMentions.none())
+            await parent.send(line, view=view, allowed_mentions=mentions)
         except (discord.HTTPException, aiohttp.ClientError, OSError):
             log.warning("could not post game %d's line in its channel", game.id, exc_info=True)
     return True
+
+
+def _calling(text: str, role: int | None) -> tuple[str, discord.AllowedMentions]:
+    """``text`` with the line that calls ``role`` above it, and the mentions it may make:
+    that role only, or nobody."""
+    if role is None:
+        return text, discord.AllowedMentions.none()
+    mentions = discord.AllowedMentions(
+        everyone=False, users=False, roles=[discord.Object(id=role)], replied_user=False
+    )
+    return f"{texts.call_line(role)}\n{text}", mentions
 
 
 async def play_again(interaction: Interaction, game_id: int) -> None:
@@ -183,17 +211,49 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
 
 
 async def join(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
-    """Seat the caller in the lobby (``game_id`` from a button, else this channel's)."""
+    """Seat the caller in the lobby (``game_id`` from a button, else this channel's). Asked
+    where there is no game, the answer lists the server's open tables instead."""
     await _acknowledge(interaction, button)
-    require_permissions(interaction)
     bot = interaction.client
-    game_id = game_id if game_id is not None else await _channel_game(interaction)
-    loaded = await bot.service.lobby.join(
-        game_id, user_id=interaction.user.id, name=interaction.user.display_name
-    )
+    if game_id is None:
+        try:
+            game_id = await _channel_game(interaction)
+        except NoGame:
+            await open_tables(interaction)
+            return
+    require_permissions(interaction)
+    async with _tidied(bot, game_id, button=button):
+        loaded = await bot.service.lobby.join(
+            game_id, user_id=interaction.user.id, name=interaction.user.display_name
+        )
     await refresh(bot, loaded)
+    message = interaction.message
     if not button:
         await interaction.followup.send("You have a seat in this game.", ephemeral=True)
+    elif message is not None and message.id != loaded.game.lobby_message_id:
+        # Pressed away from the lobby (the list of open tables, a thread's line in its
+        # channel): say where the seat is.
+        link = f"https://discord.com/channels/{loaded.game.guild_id}/{loaded.game.channel_id}"
+        if loaded.game.lobby_message_id is not None:
+            link = f"{link}/{loaded.game.lobby_message_id}"
+        await interaction.followup.send(f"You have a seat: [the lobby]({link}).", ephemeral=True)
+
+
+async def open_tables(interaction: Interaction) -> None:
+    """The server's open tables with a free seat, privately, each with its **Join**."""
+    if interaction.guild_id is None:
+        raise NoGame()
+    found = await interaction.client.part(Tables).open_tables(
+        interaction.guild_id, visible=functools.partial(_visible, interaction)
+    )
+    view = discord.ui.View(timeout=None)
+    for number, lobby in enumerate(found.tables, start=1):
+        button = JoinButton(lobby.game.id)
+        button.item.label = f"Join {number}"
+        view.add_item(button)
+    await interaction.followup.send(
+        found.text, view=view if found.tables else discord.utils.MISSING, ephemeral=True
+    )
 
 
 async def leave(interaction: Interaction, game_id: int | None, *, button: bool = False) -> None:
@@ -202,7 +262,8 @@ async def leave(interaction: Interaction, game_id: int | None, *, button: bool =
     await _acknowledge(interaction, button)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
-    left = await bot.service.lobby.leave(game_id, user_id=interaction.user.id)
+    async with _tidied(bot, game_id, button=button):
+        left = await bot.service.lobby.leave(game_id, user_id=interaction.user.id)
     loaded = left.loaded
     await refresh(bot, loaded)
     if left.outbox_ids:
@@ -220,7 +281,8 @@ async def start(interaction: Interaction, game_id: int | None, *, button: bool =
     require_permissions(interaction)
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
-    result = await bot.service.lobby.start(game_id, user_id=interaction.user.id)
+    async with _tidied(bot, game_id, button=button):
+        result = await bot.service.lobby.start(game_id, user_id=interaction.user.id)
     posted = await bot.announce(result.outbox_ids)
     await refresh(bot, await bot.service.game_by_id(game_id))
     if not button:
@@ -364,6 +426,20 @@ async def refresh(bot: CascadiaBot, loaded: LoadedGame) -> None:
         log.warning("could not update the lobby message of game %d", loaded.game.id, exc_info=True)
 
 
+@contextlib.asynccontextmanager
+async def _tidied(bot: CascadiaBot, game_id: int, *, button: bool) -> AsyncIterator[None]:
+    """A button pressed on a lobby that is over (started, or closed unstarted by the periodic
+    check, which does not reach the message) is refused as before, and its message is brought
+    up to date first: its buttons go."""
+    try:
+        yield
+    except NotInLobby:
+        if button:
+            with contextlib.suppress(NoGame):
+                await refresh(bot, await bot.service.game_by_id(game_id))
+        raise
+
+
 async def _acknowledge(interaction: Interaction, button: bool) -> None:
     # A button only updates the lobby message, so it acknowledges without a new message; a
     # command answers privately.
@@ -376,6 +452,17 @@ async def _acknowledge(interaction: Interaction, button: bool) -> None:
 async def _channel_game(interaction: Interaction) -> int:
     loaded = await interaction.client.service.game(_channel_id(interaction))
     return loaded.game.id
+
+
+def _visible(interaction: Interaction, channel_id: int) -> bool:
+    """Whether the member asking may see the channel (or thread) ``channel_id``: one the bot
+    does not know (a thread it has not seen since it started, say) is shown, its link then
+    opens only for those who may see it."""
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return False
+    channel = guild.get_channel_or_thread(channel_id)
+    return channel is None or channel.permissions_for(member).view_channel
 
 
 def _channel_id(interaction: Interaction) -> int:
@@ -472,12 +559,16 @@ CARD_SUGGESTIONS = (
 @app_commands.describe(
     cards="random (default), A-D for all, ABCDA (bear elk salmon hawk fox), family, intermediate",
     thread="Play in a new thread of this channel, so that many tables share it",
+    ping="(optional) Call the server's lobby role, if it has one (default: yes)",
 )
 async def new(
-    interaction: Interaction, cards: str | None = None, thread: bool | None = None
+    interaction: Interaction,
+    cards: str | None = None,
+    thread: bool | None = None,
+    ping: bool = True,
 ) -> None:
     """Open a lobby with the caller as host."""
-    await open_lobby(interaction, cards, thread)
+    await open_lobby(interaction, cards, thread, ping=ping)
 
 
 @new.autocomplete("cards")
@@ -495,7 +586,9 @@ async def _cards_autocomplete(
     return found[:MAX_CHOICES]
 
 
-@app_commands.command(name="join", description="Take a seat in this channel's lobby")
+@app_commands.command(
+    name="join", description="Take a seat in this channel's lobby, or see the server's open tables"
+)
 async def join_command(interaction: Interaction) -> None:
     """Seat the caller."""
     await join(interaction, None)

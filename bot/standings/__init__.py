@@ -5,6 +5,7 @@ store, its part in a finished game (:mod:`~bot.standings.hooks`: the results in 
 commit, the ratings after it) and ``stats``, ``server``, ``league`` and ``leaderboard``.
 
 Stands on :mod:`bot.shell` (from its cog only), :mod:`bot.game`, :mod:`bot.db` and
-:mod:`bot.ops`, and reads two features below it: :mod:`bot.attendance` (time away, which
-turn times leave out) and :mod:`bot.daily` (streaks).
+:mod:`bot.ops`, and reads three features below it: :mod:`bot.attendance` (time away, which
+turn times leave out), :mod:`bot.daily` (streaks) and :mod:`bot.tables` (the server's
+settings, which ``server`` shows and, for Manage Server, changes).
 """

@@ -21,6 +21,8 @@ from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
 from bot.standings import service as standings
 from bot.standings.store import StandingsStore
+from bot.tables.service import Tables
+from bot.tables.texts import settings_line
 from render import render_score_history
 
 Interaction = discord.Interaction[CascadiaBot]
@@ -67,13 +69,39 @@ async def stats(
 
 
 @app_commands.command(name="server", description="This server's games, players and records")
-async def server(interaction: Interaction) -> None:
-    """The server's figures."""
+@app_commands.describe(
+    lobby_role="(Manage Server) The role a new lobby with free seats calls once",
+    lobby_role_off="(Manage Server) True: new lobbies call no role",
+    threads="(Manage Server) Whether new tables open in a thread by default",
+)
+async def server(
+    interaction: Interaction,
+    lobby_role: discord.Role | None = None,
+    lobby_role_off: bool = False,
+    threads: bool | None = None,
+) -> None:
+    """The server's figures and settings; with options, change the settings (Manage
+    Server)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
+    guild_id = _guild_id(interaction)
+    tables = interaction.client.part(Tables)
+    if lobby_role is not None or lobby_role_off or threads is not None:
+        settings = await tables.change_settings(
+            guild_id,
+            can_manage=interaction.permissions.manage_guild,
+            lobby_role=None if lobby_role is None else lobby_role.id,
+            lobby_role_off=lobby_role_off,
+            threads=threads,
+        )
+        line = settings_line(settings.lobby_role_id, settings.threads)
+        await interaction.followup.send(f"Saved. {line}", ephemeral=True)
+        return
     text = await standings.server_answer(
-        interaction.client.service.store_as(StandingsStore), _guild_id(interaction)
+        interaction.client.service.store_as(StandingsStore), guild_id
     )
-    await interaction.followup.send(text, ephemeral=True)
+    settings = await tables.settings(guild_id)
+    line = settings_line(settings.lobby_role_id, settings.threads)
+    await interaction.followup.send(f"{text}\n{line}", ephemeral=True)
 
 
 @app_commands.command(name="league", description="The rated league: join or leave; on, off, season")

@@ -111,7 +111,8 @@ def test_turn_options(bot: CascadiaBot, command: str) -> None:
 @pytest.mark.parametrize(
     ("command", "names", "required"),
     [
-        ("new", ["cards", "thread"], [False, False]),
+        ("new", ["cards", "thread", "ping"], [False, False, False]),
+        ("join", [], []),
         ("wipe", ["tokens"], [False]),
         ("board", ["player"], [False]),
         ("settings", ["reminder_hours", "deadline_hours"], [False, False]),

@@ -21,7 +21,7 @@ def test_the_standings_commands_and_their_options(bot: CascadiaBot) -> None:
     }
     assert options == {
         "stats": [("user", False), ("everywhere", False)],
-        "server": [],
+        "server": [("lobby_role", False), ("lobby_role_off", False), ("threads", False)],
         "league": [("action", True)],
         "leaderboard": [("season", False)],
     }

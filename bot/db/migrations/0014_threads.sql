@@ -1,4 +1,4 @@
--- 0013_threads: a game may live in a thread of its own under a channel, and a game may continue
+-- 0014_threads: a game may live in a thread of its own under a channel, and a game may continue
 -- one that finished (Play again).
 --
 -- Why: a server plays many tables in one channel, each in its thread. The thread is the game's
