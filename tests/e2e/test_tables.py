@@ -10,6 +10,7 @@ from fakediscord import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS, Message
 from tests.e2e.harness import MESSAGE_TIMEOUT, GameChannel, World, button, labels, poll_until
 
 PUBLIC_THREAD = 11
+MANAGE_GUILD = 1 << 5
 WEEK, HOUR = 10080, 60
 """Discord's longest auto-archive, and its shortest, in minutes."""
 THREADS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
@@ -22,13 +23,17 @@ def allow_threads(world: World) -> None:
 
 
 async def open_in_thread(
-    channel: GameChannel, host: int, *, cards: str | None = None
+    channel: GameChannel,
+    host: int,
+    *,
+    cards: str | None = None,
+    options: dict[str, object] | None = None,
 ) -> tuple[GameChannel, MessageRecord]:
-    """``/cascadia new thread:True`` in ``channel``: returns the driver of the new thread's
-    game, its lobby message read, and the channel's line pointing at it."""
+    """``/cascadia new thread:True`` (or with ``options``) in ``channel``: returns the driver
+    of the new thread's game, its lobby message read, and the channel's line pointing at it."""
     world = channel.world
     since = len(world.server.messages)
-    options: dict[str, object] = {"thread": True}
+    options = {"thread": True} if options is None else options
     if cards is not None:
         options["cards"] = cards
     answer = await channel.run(host, "new", options)
@@ -216,3 +221,31 @@ async def test_restarts_in_the_middle_of_a_table_in_a_thread(world: World) -> No
     assert "the next game after game" in again.text
     result = await channel.next_post(0, what="the channel's line with the result")
     assert f"<#{table.channel}>" in result.text
+
+
+async def test_a_server_that_plays_in_threads_calls_its_role_in_the_channel_line(
+    world: World,
+) -> None:
+    server = world.server
+    allow_threads(world)
+    role = server.add_role(world.guild, "looking-for-players")
+    server.add_member(world.guild, world.carol, roles=[role])
+    server.add_member(world.guild, world.alice, permissions=MANAGE_GUILD)
+    channel = world.table()
+    await channel.run(world.alice, "server", {"threads": True, "lobby_role": role})
+
+    # Without the option, new follows the server: the table opens in a thread, and the role
+    # is called once, in the channel's line that the role's members read.
+    table, line = await open_in_thread(channel, world.bob, options={})
+    assert line.mention_roles == [role]
+    assert line.notified == {world.carol}
+    assert table.lobby is not None
+    assert table.lobby.notified == frozenset()
+    assert f"<@&{role}>" not in table.lobby.text
+
+    # thread:False still opens a table in the channel itself.
+    since = len(server.messages)
+    await channel.run(world.dave, "new", {"thread": False, "ping": False})
+    lobby = await channel.next_post(since, what="the lobby in the channel itself")
+    assert "Join" in labels(lobby)
+    assert lobby.notified == frozenset()
