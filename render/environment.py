@@ -171,16 +171,19 @@ class BoardFrame:
 def board_frame(environments: Iterable[Environment]) -> BoardFrame:
     """The frame the boards of ``environments`` share: their placed tiles only (no empty
     places around them), at the hex size the largest needs to fit :data:`MAX_WIDTH` x
-    :data:`MAX_HEIGHT`, on a canvas as wide as the widest and as tall as the tallest, with
-    thin margins."""
+    :data:`MAX_HEIGHT`, on a canvas as wide as the widest (at least as wide as tall) and as
+    tall as the tallest, with thin margins."""
     spans = [_span(tuple(env) or (Hex(0, 0),)) for env in environments] or [_span((Hex(0, 0),))]
     widest = max(w for w, _ in spans)
     tallest = max(h for _, h in spans)
     room = MAX_WIDTH - 2 * BOARD_MARGIN
     size = max(4, math.floor(min(MAX_HEX_SIZE, room / widest, room * 0.85 / tallest)))
-    width = math.ceil(widest * size) + 2 * BOARD_MARGIN
+    body = math.ceil(tallest * size) + 2 * BOARD_MARGIN
+    # Never taller than wide under the header: a tall board would make its row of a phone's
+    # mosaic, and the whole message, tall.
+    width = max(math.ceil(widest * size) + 2 * BOARD_MARGIN, body)
     frame = BoardFrame(size, width, 0)
-    height = frame.header_height + math.ceil(tallest * size) + 2 * BOARD_MARGIN
+    height = frame.header_height + body
     return BoardFrame(size, width, height)
 
 
