@@ -1,11 +1,12 @@
 """``cascadia-bot sandbox [--port 8080] [--players 3] [--db PATH]``: the bot on this machine,
 played in a web page, without Discord.
 
-Starts the local Discord-compatible server on 127.0.0.1 with a guild, two channels and the
-pretend players (each with direct messages with the bot; the first holds the guild's
-:data:`MANAGER_ROLE`, so the settings that need Manage Server can be tried); the real bot as
-its own process (``python -m bot``, only the API, gateway and CDN addresses differ from
-production; its commands global, as direct messages need) on an SQLite file; and the page.
+Starts the local Discord-compatible server on 127.0.0.1 with a guild, two channels (where the
+bot may open public threads for its tables) and the pretend players (each with direct messages
+with the bot; the first holds the guild's :data:`MANAGER_ROLE`, so the settings that need
+Manage Server can be tried); the real bot as its own process (``python -m bot``, only the API,
+gateway and CDN addresses differ from production; its commands global, as direct messages
+need) on an SQLite file; and the page.
 Prints the page's address, then runs until Ctrl-C or SIGTERM, and stops the page, the bot and
 the server in that order. Everything runs in this process group; nothing listens beyond 127.0.0.1.
 """
@@ -24,7 +25,14 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from fakediscord import MANAGE_CHANNELS, MANAGE_GUILD, DiscordServer
+from fakediscord import (
+    CREATE_PUBLIC_THREADS,
+    DEFAULT_BOT_PERMISSIONS,
+    MANAGE_CHANNELS,
+    MANAGE_GUILD,
+    SEND_MESSAGES_IN_THREADS,
+    DiscordServer,
+)
 from sandbox.botprocess import BotProcess
 from sandbox.page import Sandbox, serve
 
@@ -36,6 +44,9 @@ MANAGER_ROLE = "Server manager"
 the daily channel) and Manage Channels (ending or skipping any game), as a server's owner or
 moderator would have. The others hold none."""
 MANAGER_PERMISSIONS = MANAGE_GUILD | MANAGE_CHANNELS
+BOT_PERMISSIONS = DEFAULT_BOT_PERMISSIONS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+"""What the bot's invite asks for: the usual ones, and opening tables in public threads of
+the channels and playing there (``/cascadia new thread:True``)."""
 CHANNEL_NAMES = ("table-1", "table-2")
 BOT_START_TIMEOUT = 60.0
 _CRASH_GRACE = 2.0
@@ -75,7 +86,7 @@ async def run(*, port: int, players: int, db_path: Path, log_path: Path) -> int:
     """Run the sandbox until a signal; returns the exit status."""
     server = await DiscordServer(token=secrets.token_urlsafe(24), bot_name="Cascadia").start()
     try:
-        guild = server.add_guild("Sandbox")
+        guild = server.add_guild("Sandbox", bot_permissions=BOT_PERMISSIONS)
         channels = tuple(server.add_channel(guild, name) for name in CHANNEL_NAMES)
         people = tuple(server.add_user(name) for name in PLAYER_NAMES[:players])
         manager = server.add_role(guild, MANAGER_ROLE, MANAGER_PERMISSIONS)

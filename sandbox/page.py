@@ -42,6 +42,8 @@ SETTLE_TIMEOUT = 20.0
 before it leaves the typed options in the composer as they are."""
 _KEEPALIVE = 15.0
 _HTTP_PORT = 80
+_PUBLIC_THREAD = 11
+"""Discord's channel type of a public thread."""
 _STATIC = {
     "": ("index.html", "text/html"),
     "app.js": ("app.js", "text/javascript"),
@@ -64,15 +66,43 @@ class Sandbox:
         """The id of ``player``'s direct-message channel with the bot (made on first use)."""
         return self.server.dm_channel(player)
 
+    def threads(self) -> tuple[int, ...]:
+        """The public threads of the server's channels (those the bot opens for its tables),
+        oldest first, archived ones too: anyone may open them, as on Discord."""
+        return tuple(
+            c.id
+            for c in self.server.channels.values()
+            if c.type == _PUBLIC_THREAD and c.parent_id in self.channels
+        )
+
     def sees(self, player: int) -> tuple[int, ...]:
-        """The channels ``player`` may open: the server's and their own DMs with the bot."""
-        return (*self.channels, self.dm(player))
+        """The channels ``player`` may open: the server's, their threads and the player's own
+        DMs with the bot."""
+        return (*self.channels, *self.threads(), self.dm(player))
 
     def holds(self, channel: int) -> bool:
-        """Whether ``channel`` is one of the page's: a server channel or a player's DMs."""
+        """Whether ``channel`` is one of the page's: a server channel, a public thread of one
+        or a player's DMs."""
         found = self.server.channels.get(channel)
         dms = found is not None and found.guild_id is None and found.recipient_id in self.players
-        return channel in self.channels or dms
+        return channel in self.channels or channel in self.threads() or dms
+
+    def places(self) -> JSON:
+        """The server's channels and their threads as the page lists them: id, name, and a
+        thread's parent and whether it is archived."""
+        server = self.server
+        return {
+            "channels": [{"id": str(c), "name": server.channels[c].name} for c in self.channels],
+            "threads": [
+                {
+                    "id": str(t),
+                    "name": server.channels[t].name,
+                    "parent": str(server.channels[t].parent_id),
+                    "archived": server.channels[t].archived,
+                }
+                for t in self.threads()
+            ],
+        }
 
 
 def _invoker(server: DiscordServer, message: MessageRecord) -> int | None:
@@ -137,7 +167,7 @@ def _message(server: DiscordServer, message: MessageRecord, viewer: int) -> JSON
 def view(sandbox: Sandbox, channel: int, viewer: int) -> JSON:
     """What ``viewer`` sees of ``channel`` (a server channel or their own DMs with the bot):
     its messages in order (the private ones only if they answer ``viewer``), the players, the
-    channels, ``viewer``'s DM channel, and who the newest ping was for."""
+    channels and their threads, ``viewer``'s DM channel, and who the newest ping was for."""
     server = sandbox.server
     messages = [
         m
@@ -160,7 +190,7 @@ def view(sandbox: Sandbox, channel: int, viewer: int) -> JSON:
             }
             for u in sandbox.players
         ],
-        "channels": [{"id": str(c), "name": server.channels[c].name} for c in sandbox.channels],
+        **sandbox.places(),
         "dm": str(sandbox.dm(viewer)),
         "guild": str(sandbox.guild),
         "connected": server.connected,
@@ -340,7 +370,7 @@ async def _shown_to_all(
 def make_app(sandbox: Sandbox) -> web.Application:
     """The page's aiohttp application."""
     server = sandbox.server
-    players, channels = sandbox.players, sandbox.channels
+    players = sandbox.players
 
     def route(
         act: Callable[[JSON], Awaitable[JSON]],
@@ -432,7 +462,7 @@ def make_app(sandbox: Sandbox) -> web.Application:
                     }
                     for u in players
                 ],
-                "channels": [{"id": str(c), "name": server.channels[c].name} for c in channels],
+                **sandbox.places(),
             }
         )
 

@@ -48,7 +48,8 @@ async function start() {
   if (!world.players.some((p) => p.id === page.me)) page.me = world.players[0].id;
   page.players = world.players;
   const dm = world.players.find((p) => p.id === page.me).dm;
-  if (page.channel !== dm && !world.channels.some((c) => c.id === page.channel)) {
+  const places = [...world.channels, ...world.threads];
+  if (page.channel !== dm && !places.some((c) => c.id === page.channel)) {
     page.channel = world.channels[0].id;
   }
   page.commands = await (await fetch("/api/commands")).json();
@@ -65,18 +66,34 @@ function show(state) {
   $("status").textContent = state.connected ? "" : "the bot is offline";
   $("status").className = state.connected ? "" : "down";
   // Rebuilt only when they change, so that a menu being opened is left alone.
-  const header = JSON.stringify([state.channel, state.channels, state.me, state.players]);
+  const header = JSON.stringify(
+    [state.channel, state.channels, state.threads, state.me, state.players]);
   if (header !== page.header) {
     page.header = header;
-    const places = [...state.channels, { id: state.dm, name: "Direct messages", dm: true }];
+    // Each channel's threads follow it, as Discord's channel list nests them.
+    const places = [
+      ...state.channels.flatMap((c) => [c, ...state.threads.filter((t) => t.parent === c.id)]),
+      { id: state.dm, name: "Direct messages", dm: true },
+    ];
     $("channels").replaceChildren(...places.map((c) => {
       const button = element("button", c.id === state.channel ? "current" : "", c.name);
       if (c.dm) button.classList.add("dm");
+      if (c.parent) {
+        button.classList.add("thread");
+        button.classList.toggle("archived", c.archived);
+        const parent = state.channels.find((p) => p.id === c.parent);
+        button.title = `#${parent.name} › ${c.name}${c.archived ? " (archived)" : ""}`;
+      }
       button.type = "button";
       button.dataset.channel = c.id;
       button.onclick = () => switchTo(page.me, c.id);
       return button;
     }));
+    // A channel mention shown before its thread was listed takes the thread's name now.
+    for (const link of $("messages").querySelectorAll("a.mention[data-channel]")) {
+      const place = placeOf(link.dataset.channel);
+      if (place) link.textContent = `#${place.name}`;
+    }
     $("player").replaceChildren(...state.players.map((p) => {
       const option = element("option", "", p.pinged ? `${p.name} (pinged)` : p.name);
       option.value = p.id;
@@ -202,8 +219,14 @@ function linkTo(url, text) {
   return link;
 }
 
+// A channel or thread of the server, by id (undefined for any other).
+function placeOf(id) {
+  const state = page.state;
+  return state.channels.find((c) => c.id === id) || state.threads.find((t) => t.id === id);
+}
+
 function openLink(channel, message) {
-  const known = channel === page.state.dm || page.state.channels.some((c) => c.id === channel);
+  const known = channel === page.state.dm || placeOf(channel);
   if (!known) {
     notice("That link leads to a place this player cannot open.");
     return;
@@ -260,9 +283,13 @@ function markdown(text) {
       const me = id === page.me ? " me" : "";
       return `<span class="mention${me}" data-user="${id}">@${escapeHtml(name)}</span>`;
     });
+    // A channel or thread mention opens its place, as a link to it on Discord would.
     html = html.replace(/&lt;#(\d+)&gt;/g, (_, id) => {
-      const channel = page.state.channels.find((c) => c.id === id);
-      return `<span class="mention">#${escapeHtml(channel ? channel.name : "channel")}</span>`;
+      const place = placeOf(id);
+      const link = linkTo(`https://discord.com/channels/${page.state.guild}/${id}`,
+        [`#${place ? place.name : "unknown"}`]);
+      link.classList.add("mention");
+      return link.outerHTML;
     });
     html = html.replace(/&lt;t:(\d+)(?::([tTdDfFR]))?&gt;/g, (_, seconds, style) => {
       const when = new Date(Number(seconds) * 1000);

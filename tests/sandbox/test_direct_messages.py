@@ -139,12 +139,17 @@ def test_a_turn_notice_in_direct_messages_links_to_the_turn_and_opens_the_panel(
         "bob's direct message of his turn, with a Play button and a link",
     )
     assert "](" not in notice.text, f"a raw markdown link: {notice.text}"
-    [link] = links(page, notice)
+    # The link to the turn; the channel's mention opens the channel as well.
+    [link] = [found for found in links(page, notice) if found["message"]]
     assert link["message"] == turn_id, (link, turn_id)
+    mentions = [found for found in links(page, notice) if not found["message"]]
+    assert all(found["channel"] == link["channel"] for found in mentions), mentions
     screenshot(browser, tmp_path / "notice.png")
 
     # The link opens the channel with the turn message in view.
-    page.driver.find_element(By.CSS_SELECTOR, f'article[data-id="{notice.id}"] .content a').click()
+    page.driver.find_element(
+        By.CSS_SELECTOR, f'article[data-id="{notice.id}"] .content a[data-message]'
+    ).click()
     page.wait_until(lambda: current_place(page) == "table-1", "the link to open table-1")
     page.wait_until(
         lambda: page.driver.execute_script(
