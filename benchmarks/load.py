@@ -90,6 +90,8 @@ class Run:
     """Seconds from each ``/cascadia play`` to the channel message that follows it."""
     plays: list[tuple[float, InteractionHandle]] = field(default_factory=list)
     """Each ``/cascadia play`` with the time it was sent, for its private answer."""
+    last_plays: list[tuple[float, InteractionHandle]] = field(default_factory=list)
+    """The same of each game's last play, whose answer waits for the game's final posts."""
     finished: int = 0
     interactions: int = 0
     elapsed: float = 0.0
@@ -230,11 +232,13 @@ async def play_game(
         started = time.time()
         handle = await server.slash(player, channel, "cascadia", "play", options=options)
         run.plays.append((started, handle))
+        last = (started, handle)
         record = await handle.response(timeout=30)
         assert record.ack_latency is not None
         run.first_response.append(record.ack_latency)
         message = await next_message(inbox, "turn message")
         run.turn_message.append(created(message) - started)
+    run.last_plays.append(last)
     run.finished += 1
 
 
@@ -480,6 +484,10 @@ def report(run: Run, db_bytes: int) -> bool:
     check("/cascadia play to its private answer, p50", statistics.median(answers), None)
     check("/cascadia play to its private answer, p99", percentile(answers, 0.99), None)
     print(f"  ({unanswered} plays not answered privately before the last game ended)")
+    if run.last_plays:
+        lasts = [answered(handle) - started for started, handle in run.last_plays]
+        check("a game's last play to its private answer, p50", statistics.median(lasts), None)
+        check("a game's last play to its private answer, p99", percentile(lasts, 0.99), None)
     if run.commit_to_post:
         check("turn commit to turn message, p50", statistics.median(run.commit_to_post), None)
         check("turn commit to turn message, p99", percentile(run.commit_to_post, 0.99), None)
