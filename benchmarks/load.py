@@ -121,6 +121,9 @@ class Run:
     """With ``threads``: the bot's messages in the channel's threads."""
     own_thread: int = 0
     """With ``threads``: the games whose every posted message went to their own thread."""
+    result_after: list[float] = field(default_factory=list)
+    """With ``threads``: seconds from a game's final message in its thread to its result line
+    in the channel."""
 
 
 class Channels:
@@ -408,6 +411,8 @@ def count_threads(server: DiscordServer, channel: int, outbox: list[OutboxRow], 
     threads = {c.id for c in server.world.channels.values() if c.parent_id == channel}
     lines = {"opening": 0, "result": 0, "other": 0}
     elsewhere = 0
+    latest: dict[int, float] = {}
+    results: list[MessageRecord] = []
     for message in server.messages:
         if message.author_id != server.bot_user_id or message.ephemeral:
             continue
@@ -416,13 +421,18 @@ def count_threads(server: DiscordServer, channel: int, outbox: list[OutboxRow], 
                 lines["opening"] += 1
             elif message.text.startswith(FINISHED):
                 lines["result"] += 1
+                results.append(message)
             else:
                 lines["other"] += 1
         elif message.channel_id in threads:
             run.thread_messages += 1
+            latest[message.channel_id] = max(created(message), latest.get(message.channel_id, 0))
         else:
             elsewhere += 1
     run.channel_lines = lines
+    for result in results:
+        thread = int(result.text[len(FINISHED) :].split(">", 1)[0])
+        run.result_after.append(created(result) - latest[thread])
     where: dict[int, set[int]] = {}
     for row in outbox:
         if row.kind != "table":
@@ -460,6 +470,11 @@ def report(run: Run, db_bytes: int) -> bool:
               f"{lines['result']} result lines, {lines['other']} other)")  # fmt: skip
         print(f"messages in the threads: {run.thread_messages} "
               f"({run.thread_messages / max(1, len(run.tables)):.1f} per thread)")  # fmt: skip
+        if run.result_after:
+            after = run.result_after
+            print(f"a game's final message to its result line in the channel: "
+                  f"{statistics.median(after) * 1000:.0f} ms p50, "
+                  f"{percentile(after, 0.99) * 1000:.0f} ms p99")  # fmt: skip
     ok = not run.errors and run.finished == run.games
 
     def check(name: str, value: float, target: float | None, unit: str = "ms") -> None:
