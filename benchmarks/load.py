@@ -1,5 +1,6 @@
-"""Load: many games in many channels played at once to the end, against the bot as its own
-process and the local Discord-compatible server of the end-to-end tests.
+"""Load: many games played at once to the end, in a channel each or in threads of one
+channel, against the bot as its own process and the local Discord-compatible server of the
+end-to-end tests.
 
 Run: ``python benchmarks/load.py`` or ``python -m benchmarks.load``, with the options
 ``[--games 50] [--players 2] [--think 0] [--seed 1] [--backend sqlite|postgresql]
@@ -19,10 +20,11 @@ button, then every turn through autocomplete for ``tile_at`` and ``token_at`` an
 ``/cascadia play`` to its first response and to the turn message in the channel (median and
 99th percentile), the bot's peak memory (its largest process's) and the database size per
 finished game, each against its target, and any error; also the time to the private "Turn
-played." answer and the bot's CPU time (all its processes'), which explain the rest, and per
-turn message the size of the request that posts it, of the edit that takes **Play** off the
-previous one, and the time from the commit of its move (its outbox row) to the message in the
-channel. Exits with status 1 if a target was missed.
+played." answer (apart for each game's last play), the time from ``/cascadia new`` to its lobby
+message and the bot's CPU time (all its processes'), which explain the rest, and per turn
+message the size of the request that posts it, of the edit that takes **Play** off the previous
+one, and the time from the commit of its move (its outbox row) to the message in the channel.
+Exits with status 1 if a target was missed.
 """
 
 from __future__ import annotations
