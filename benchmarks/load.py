@@ -1,13 +1,17 @@
-"""Load: many games in many channels played at once to the end, against the bot as its own
-process and the local Discord-compatible server of the end-to-end tests.
+"""Load: many games played at once to the end, in a channel each or in threads of one
+channel, against the bot as its own process and the local Discord-compatible server of the
+end-to-end tests.
 
 Run: ``python benchmarks/load.py`` or ``python -m benchmarks.load``, with the options
 ``[--games 50] [--players 2] [--think 0] [--seed 1] [--backend sqlite|postgresql]
-[--processes 1] [--keep]``. With ``postgresql`` the bot runs on a PostgreSQL server started in
-a temporary directory (as the tests start theirs; durability off there, so commits cost less
-than on a real server). ``--processes 2`` (PostgreSQL only) runs the bot as two processes on
-that one database, shards 0 and 1 of 2 (``CASCADIA_SHARDS``), with the games spread over a
-server of each shard, so each process plays half of them.
+[--processes 1] [--threads] [--keep]``. With ``postgresql`` the bot runs on a PostgreSQL server
+started in a temporary directory (as the tests start theirs; durability off there, so commits
+cost less than on a real server). ``--processes 2`` (PostgreSQL only) runs the bot as two
+processes on that one database, shards 0 and 1 of 2 (``CASCADIA_SHARDS``), with the games
+spread over a server of each shard, so each process plays half of them. ``--threads`` (one
+process) opens every game in a thread of one channel (``/cascadia new thread:True``) instead of
+a channel of its own, and checks that each game was played in its own thread: the channel holds
+the line that opened each table and one result line for each finished game, nothing else.
 
 Each game is played the way people play it: ``/cascadia new``, ``/cascadia join``, the Start
 button, then every turn through autocomplete for ``tile_at`` and ``token_at`` and
@@ -16,10 +20,11 @@ button, then every turn through autocomplete for ``tile_at`` and ``token_at`` an
 ``/cascadia play`` to its first response and to the turn message in the channel (median and
 99th percentile), the bot's peak memory (its largest process's) and the database size per
 finished game, each against its target, and any error; also the time to the private "Turn
-played." answer and the bot's CPU time (all its processes'), which explain the rest, and per
-turn message the size of the request that posts it, of the edit that takes **Play** off the
-previous one, and the time from the commit of its move (its outbox row) to the message in the
-channel. Exits with status 1 if a target was missed.
+played." answer (apart for each game's last play), the time from ``/cascadia new`` to its lobby
+message and the bot's CPU time (all its processes'), which explain the rest, and per turn
+message the size of the request that posts it, of the edit that takes **Play** off the previous
+one, and the time from the commit of its move (its outbox row) to the message in the channel.
+Exits with status 1 if a target was missed.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -45,7 +51,13 @@ if __name__ == "__main__" and not __package__:
 
 from bot.game.rows import OutboxRow
 from bot.stores import open_store
-from fakediscord import DiscordServer, InteractionHandle, MessageRecord
+from fakediscord import (
+    CREATE_PUBLIC_THREADS,
+    SEND_MESSAGES_IN_THREADS,
+    DiscordServer,
+    InteractionHandle,
+    MessageRecord,
+)
 from sandbox import ACK_LIMIT, BotProcess, pgserver, process_tree
 
 FIRST_RESPONSE_P99 = 0.5
@@ -56,6 +68,10 @@ GAME_TIMEOUT = 1800.0
 MESSAGE_TIMEOUT = 60.0
 DB_NAME = "load.sqlite3"
 REPO_ROOT = Path(__file__).resolve().parent.parent
+THREADS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+"""What the bot needs in a channel to open tables in threads there."""
+OPENED, FINISHED = "opened a Cascadia table in <#", "A table finished in <#"
+"""How the channel's line for a new table, and the one for its result, read."""
 
 
 @dataclass
@@ -66,12 +82,18 @@ class Run:
     players: int
     think: float
     processes: int = 1
+    threads: bool = False
+    """Every game in a thread of one channel, not in a channel of its own."""
+    opening: list[float] = field(default_factory=list)
+    """Seconds from each ``/cascadia new`` to its lobby message (in its thread, with threads)."""
     first_response: list[float] = field(default_factory=list)
     """Seconds from each ``/cascadia play`` to its first response."""
     turn_message: list[float] = field(default_factory=list)
     """Seconds from each ``/cascadia play`` to the channel message that follows it."""
     plays: list[tuple[float, InteractionHandle]] = field(default_factory=list)
     """Each ``/cascadia play`` with the time it was sent, for its private answer."""
+    last_plays: list[tuple[float, InteractionHandle]] = field(default_factory=list)
+    """The same of each game's last play, whose answer waits for the game's final posts."""
     finished: int = 0
     interactions: int = 0
     elapsed: float = 0.0
@@ -93,6 +115,17 @@ class Run:
     """The size of each edit that took **Play** off a past turn message."""
     commit_to_post: list[float] = field(default_factory=list)
     """Seconds from each turn's commit (its outbox row) to its message in the channel."""
+    tables: list[int] = field(default_factory=list)
+    """With ``threads``: the thread each game was opened in."""
+    channel_lines: dict[str, int] = field(default_factory=dict)
+    """With ``threads``: the bot's messages in the channel, by kind (opening, result, other)."""
+    thread_messages: int = 0
+    """With ``threads``: the bot's messages in the channel's threads."""
+    own_thread: int = 0
+    """With ``threads``: the games whose every posted message went to their own thread."""
+    result_after: list[float] = field(default_factory=list)
+    """With ``threads``: seconds from a game's final message in its thread to its result line
+    in the channel."""
 
 
 class Channels:
@@ -173,11 +206,22 @@ async def play_game(
     think: float,
     run: Run,
 ) -> None:
-    """One game from ``/cascadia new`` to the final scores."""
-    inbox = channels.queue(channel)
+    """One game from ``/cascadia new`` to the final scores; with ``run.threads``, opened in a
+    thread of ``channel`` and played there."""
     host = players[0]
-    await (await server.slash(host, channel, "cascadia", "new")).followups(1, timeout=30)
+    options: dict[str, object] = {"thread": True} if run.threads else {}
+    started = time.time()
+    opening = await server.slash(host, channel, "cascadia", "new", options=options)
+    [answer] = await opening.followups(1, timeout=30)
+    if run.threads:
+        found = re.search(r"<#(\d+)>", answer.text)
+        if found is None:
+            raise AssertionError(f"no thread named in the answer to /cascadia new: {answer.text}")
+        channel = int(found[1])
+        run.tables.append(channel)
+    inbox = channels.queue(channel)
     lobby = await next_message(inbox, "lobby message")
+    run.opening.append(created(lobby) - started)
     for player in players[1:]:
         await (await server.slash(player, channel, "cascadia", "join")).followups(1, timeout=30)
     start = next(c for c in lobby.custom_ids() if c.startswith("cascadia:start:"))
@@ -185,17 +229,21 @@ async def play_game(
     message = await next_message(inbox, "start message")
     while "The game is over" not in message.content:
         [player] = message.notified
+        if player not in players:
+            raise AssertionError(f"a turn message in channel {channel} calls another game's player")
         if think:
             await asyncio.sleep(rng.uniform(0, 2 * think))  # a person looking at the pictures
         options = await choose(server, channel, player, rng)
         started = time.time()
         handle = await server.slash(player, channel, "cascadia", "play", options=options)
         run.plays.append((started, handle))
+        last = (started, handle)
         record = await handle.response(timeout=30)
         assert record.ack_latency is not None
         run.first_response.append(record.ack_latency)
         message = await next_message(inbox, "turn message")
         run.turn_message.append(created(message) - started)
+    run.last_plays.append(last)
     run.finished += 1
 
 
@@ -227,15 +275,23 @@ async def measure(
     db: str,
     processes: int = 1,
     postgres_pid: int | None = None,
+    *,
+    threads: bool = False,
 ) -> Run:
     """Start the server and the bot on ``db`` (``CASCADIA_DB``: a file or a URL), as one
     process or as ``processes`` shard processes, play every game at once, stop; returns the
-    figures. ``postgres_pid``: the PostgreSQL server's, whose CPU time is measured too."""
+    figures. ``postgres_pid``: the PostgreSQL server's, whose CPU time is measured too.
+    ``threads`` (one process): every game in a thread of one channel."""
     server = await DiscordServer(shard_count=processes).start()
     guilds = [server.add_guild(f"Load {n}", shard=(n, processes)) for n in range(processes)]
     # Game i is in the server of shard i % processes: each process plays its share.
     homes = [guilds[i % processes] for i in range(games)]
-    channel_ids = [server.add_channel(guild, f"table-{i}") for i, guild in enumerate(homes)]
+    if threads:
+        tables = server.add_channel(guilds[0], "tables")
+        server.set_overwrite(tables, server.bot_user_id, allow=THREADS)
+        channel_ids = [tables] * games
+    else:
+        channel_ids = [server.add_channel(guild, f"table-{i}") for i, guild in enumerate(homes)]
     seats = [[server.add_user(f"p{g}-{s}") for s in range(players)] for g in range(games)]
     for guild, users in zip(homes, seats, strict=True):
         for user in users:
@@ -258,7 +314,7 @@ async def measure(
     ]
     channels = Channels(server)
     router = asyncio.create_task(channels.run())
-    run = Run(games, players, think, processes)
+    run = Run(games, players, think, processes, threads)
     codes: list[int | None] = []
     try:
         for bot in bots:
@@ -287,7 +343,10 @@ async def measure(
             codes.append(await bot.stop())
         router.cancel()
         await server.close()
-    await measure_turn_messages(server, db, run)
+    rows = await outbox_rows(db, len(server.messages))
+    measure_turn_messages(server, rows, run)
+    if threads:
+        count_threads(server, channel_ids[0], rows, run)
     run.peak_rss_kib = [bot.peak_rss_kib for bot in bots]
     run.errors += [f"game {i}: {r!r}" for i, r in enumerate(results) if isinstance(r, Exception)]
     for n, bot in enumerate(bots):
@@ -301,20 +360,27 @@ async def measure(
     return run
 
 
-async def measure_turn_messages(server: DiscordServer, db: str, run: Run) -> None:
-    """Per turn message, the size of the requests that posted it and took **Play** off the
-    previous one, and the time from its outbox row (written with the move) to the message."""
-    rows: dict[int, OutboxRow] = {}
+async def outbox_rows(db: str, most: int) -> list[OutboxRow]:
+    """The outbox rows of the run, up to ``most`` posted ones (the server's message count)."""
+    rows: list[OutboxRow] = []
+    posted = 0
     async with open_store(db) as store:
         outbox_id = 1
         # Outbox ids count from 1; every posted row has its message.
-        while len(rows) < len(server.messages):
+        while posted < most:
             row = await store.get_outbox(outbox_id)
             if row is None:
                 break
-            if row.message_id is not None:
-                rows[row.message_id] = row
+            rows.append(row)
+            posted += row.message_id is not None
             outbox_id += 1
+    return rows
+
+
+def measure_turn_messages(server: DiscordServer, outbox: list[OutboxRow], run: Run) -> None:
+    """Per turn message, the size of the requests that posted it and took **Play** off the
+    previous one, and the time from its outbox row (written with the move) to the message."""
+    rows = {row.message_id: row for row in outbox if row.message_id is not None}
     posted: dict[int, list[MessageRecord]] = {}
     for message in server.messages:
         if message.author_id == server.bot_user_id and message.interaction_id is None:
@@ -340,9 +406,57 @@ async def measure_turn_messages(server: DiscordServer, db: str, run: Run) -> Non
             run.edit_bytes.append(request.size)
 
 
+def count_threads(server: DiscordServer, channel: int, outbox: list[OutboxRow], run: Run) -> None:
+    """The threads made in ``channel``, the bot's messages in the channel by kind and in the
+    threads, and the games whose outbox rows were all posted to their own thread (the result
+    line to the channel aside); anything out of place is an error of the run."""
+    threads = {c.id for c in server.world.channels.values() if c.parent_id == channel}
+    lines = {"opening": 0, "result": 0, "other": 0}
+    elsewhere = 0
+    latest: dict[int, float] = {}
+    results: list[MessageRecord] = []
+    for message in server.messages:
+        if message.author_id != server.bot_user_id or message.ephemeral:
+            continue
+        if message.channel_id == channel:
+            if OPENED in message.text:
+                lines["opening"] += 1
+            elif message.text.startswith(FINISHED):
+                lines["result"] += 1
+                results.append(message)
+            else:
+                lines["other"] += 1
+        elif message.channel_id in threads:
+            run.thread_messages += 1
+            latest[message.channel_id] = max(created(message), latest.get(message.channel_id, 0))
+        else:
+            elsewhere += 1
+    run.channel_lines = lines
+    for result in results:
+        thread = int(result.text[len(FINISHED) :].split(">", 1)[0])
+        run.result_after.append(created(result) - latest[thread])
+    where: dict[int, set[int]] = {}
+    for row in outbox:
+        if row.kind != "table":
+            where.setdefault(row.game_id, set()).add(row.channel_id)
+        elif row.channel_id != channel:
+            run.errors.append(f"game {row.game_id}'s result line went to channel {row.channel_id}")
+    homes = [next(iter(seen)) for seen in where.values() if len(seen) == 1]
+    run.own_thread = sum(1 for home in homes if home in threads and homes.count(home) == 1)
+    if len(threads) != run.games or set(run.tables) != threads:
+        run.errors.append(f"{len(threads)} threads made for {run.games} games")
+    if lines != {"opening": run.games, "result": run.finished, "other": 0}:
+        run.errors.append(f"the channel's messages: {lines}")
+    if elsewhere:
+        run.errors.append(f"{elsewhere} messages outside the channel and its threads")
+    if run.own_thread != run.games:
+        run.errors.append(f"{run.games - run.own_thread} games posted outside their own thread")
+
+
 def report(run: Run, db_bytes: int) -> bool:
     """Print the figures against their targets; returns whether every target was met."""
-    print(f"{run.games} games of {run.players} players in {run.games} channels on "
+    where = "threads of one channel" if run.threads else f"{run.games} channels"
+    print(f"{run.games} games of {run.players} players in {where} on "
           f"{os.cpu_count()} CPUs, think time {run.think}s")  # fmt: skip
     if run.processes > 1:
         shares = [len(range(n, run.games, run.processes)) for n in range(run.processes)]
@@ -350,6 +464,19 @@ def report(run: Run, db_bytes: int) -> bool:
               f"{', '.join(map(str, shares))}")  # fmt: skip
     print(f"finished games: {run.finished}/{run.games} in {run.elapsed:.1f}s")
     print(f"interactions: {run.interactions} ({run.interactions / run.elapsed:.1f} per second)")
+    if run.threads:
+        lines = run.channel_lines
+        print(f"threads made: {len(set(run.tables))}; games played in their own thread only: "
+              f"{run.own_thread}/{run.games}")  # fmt: skip
+        print(f"the channel's messages: {sum(lines.values())} ({lines['opening']} opening lines, "
+              f"{lines['result']} result lines, {lines['other']} other)")  # fmt: skip
+        print(f"messages in the threads: {run.thread_messages} "
+              f"({run.thread_messages / max(1, len(run.tables)):.1f} per thread)")  # fmt: skip
+        if run.result_after:
+            after = run.result_after
+            print(f"a game's final message to its result line in the channel: "
+                  f"{statistics.median(after) * 1000:.0f} ms p50, "
+                  f"{percentile(after, 0.99) * 1000:.0f} ms p99")  # fmt: skip
     ok = not run.errors and run.finished == run.games
 
     def check(name: str, value: float, target: float | None, unit: str = "ms") -> None:
@@ -363,6 +490,8 @@ def report(run: Run, db_bytes: int) -> bool:
         print(line)
 
     first, turn = run.first_response, run.turn_message
+    check("/cascadia new to its lobby message, p50", statistics.median(run.opening), None)
+    check("/cascadia new to its lobby message, p99", percentile(run.opening, 0.99), None)
     check("first response to /cascadia play, p50", statistics.median(first), None)
     check("first response to /cascadia play, p99", percentile(first, 0.99), FIRST_RESPONSE_P99)
     check("/cascadia play to turn message, p50", statistics.median(turn), TURN_MESSAGE_P50)
@@ -372,6 +501,10 @@ def report(run: Run, db_bytes: int) -> bool:
     check("/cascadia play to its private answer, p50", statistics.median(answers), None)
     check("/cascadia play to its private answer, p99", percentile(answers, 0.99), None)
     print(f"  ({unanswered} plays not answered privately before the last game ended)")
+    if run.last_plays:
+        lasts = [answered(handle) - started for started, handle in run.last_plays]
+        check("a game's last play to its private answer, p50", statistics.median(lasts), None)
+        check("a game's last play to its private answer, p99", percentile(lasts, 0.99), None)
     if run.commit_to_post:
         check("turn commit to turn message, p50", statistics.median(run.commit_to_post), None)
         check("turn commit to turn message, p99", percentile(run.commit_to_post, 0.99), None)
@@ -422,6 +555,11 @@ def main() -> None:
         help="bot processes, one shard each, on one PostgreSQL database",
     )
     parser.add_argument(
+        "--threads",
+        action="store_true",
+        help="every game in a thread of one channel, not in a channel of its own",
+    )
+    parser.add_argument(
         "--keep", action="store_true", help="keep the bot log (and the SQLite database)"
     )
     args = parser.parse_args()
@@ -429,6 +567,8 @@ def main() -> None:
         parser.error("--processes must be 1 or more")
     if args.processes > 1 and args.backend != "postgresql":
         parser.error("--processes above 1 needs --backend postgresql: an SQLite file serves one")
+    if args.threads and args.processes > 1:
+        parser.error("--threads plays in one channel of one server: with one process")
     options = (args.games, args.players, args.think, args.seed)
     with tempfile.TemporaryDirectory(prefix="cascadia-load-") as tmp:
         workdir = Path(tmp)
@@ -437,10 +577,16 @@ def main() -> None:
                 server.psql('CREATE DATABASE "load"', database="postgres")
                 url = server.url(database="load")
                 postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
-                run = asyncio.run(measure(*options, workdir, url, args.processes, postmaster))
+                run = asyncio.run(
+                    measure(
+                        *options, workdir, url, args.processes, postmaster, threads=args.threads
+                    )
+                )
                 db_bytes = int(server.psql("SELECT pg_database_size('load')", database="load"))
         else:
-            run = asyncio.run(measure(*options, workdir, str(workdir / DB_NAME)))
+            run = asyncio.run(
+                measure(*options, workdir, str(workdir / DB_NAME), threads=args.threads)
+            )
             db_bytes = sum(p.stat().st_size for p in workdir.glob(f"{DB_NAME}*"))
         ok = report(run, db_bytes)
         if args.keep:
