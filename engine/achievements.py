@@ -249,6 +249,16 @@ def _fox_b_best(seat: Seat) -> int:
     return best
 
 
+def _hawks_by_elk(seat: Seat) -> bool:
+    """Whether every hawk has an elk on a hex next to it."""
+    tokens = seat.tokens()
+    return all(
+        any(tokens.get(n) == Wildlife.ELK for n in hex_.neighbors())
+        for hex_, wildlife in tokens.items()
+        if wildlife == Wildlife.HAWK
+    )
+
+
 def _longest_run(seat: Seat) -> int:
     return max((len(run) for run in runs(TokenGrid(seat.tokens()))), default=0)
 
@@ -382,14 +392,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                 lambda s: _largest_elk_group(s) >= len(ELK_C_POINTS) - 1,
             ),
             _cond("5 or more hawks", lambda s: s.counts()[Wildlife.HAWK] >= 5),
-            _cond(
-                "every hawk next to an elk",
-                lambda s: all(
-                    any(s.tokens().get(n) == Wildlife.ELK for n in h.neighbors())
-                    for h, w in s.tokens().items()
-                    if w == Wildlife.HAWK
-                ),
-            ),
+            _cond("every hawk next to an elk", _hawks_by_elk),
         ),
     ),
     Scenario(
