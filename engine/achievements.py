@@ -62,7 +62,7 @@ def _score_achievement(points: int) -> Achievement:
 
 ACHIEVEMENTS: tuple[Achievement, ...] = (
     *(_score_achievement(points) for points in (80, 85, 90, 95, 100, 105, 110)),
-    Achievement("no-nature-left", "Every pine cone spent", "End with no nature token left."),
+    Achievement("no-nature-left", "Nature tokens all spent", "End with no nature token left."),
     *(
         Achievement(
             f"no-{wildlife.value}",
@@ -93,8 +93,8 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
     Achievement(
         "thirty-one-wildlife", "Thirty from one", "Score 30 or more from one wildlife card."
     ),
-    Achievement("five-nature", "Five pine cones", "End with 5 or more nature tokens left."),
-    Achievement("ten-nature", "Ten pine cones", "End with 10 or more nature tokens left."),
+    Achievement("five-nature", "Five nature tokens kept", "End with 5 or more nature tokens left."),
+    Achievement("ten-nature", "Ten nature tokens kept", "End with 10 or more nature tokens left."),
     Achievement(
         "no-keystone-completed",
         "Keystones bare",
@@ -104,7 +104,7 @@ ACHIEVEMENTS: tuple[Achievement, ...] = (
         "three-wildlife-kinds", "Three kinds only", "End with exactly three kinds of wildlife."
     ),
 )
-"""The 25 achievements, in a fixed order (scores, nature, absences, sizes, points, kinds)."""
+"""The 25 achievements, in the order of the project's research list (a stable order)."""
 
 ACHIEVEMENT_IDS: tuple[str, ...] = tuple(a.id for a in ACHIEVEMENTS)
 """The ids of :data:`ACHIEVEMENTS`, in the same order."""
@@ -272,16 +272,12 @@ def _corridors_at_least(seat: Seat, size: int) -> int:
     return sum(1 for h in Habitat if seat.score.habitats.get(h, 0) >= size)
 
 
-def _cond(words: str, holds: Callable[[Seat], bool]) -> Condition:
-    return Condition(words, holds)
-
-
 def _wildlife_points(seat: Seat, wildlife: Wildlife) -> int:
     return seat.score.wildlife.get(wildlife, 0)
 
 
-_FIVE_NATURE = _cond("5 or more nature tokens left", lambda s: s.score.nature_tokens >= 5)
-_THREE_SEVENS = _cond(
+_FIVE_NATURE = Condition("5 or more nature tokens left", lambda s: s.score.nature_tokens >= 5)
+_THREE_SEVENS = Condition(
     "three habitats with a corridor of 7 or more",
     lambda s: _corridors_at_least(s, 7) >= 3,
 )
@@ -295,14 +291,14 @@ SCENARIOS: tuple[Scenario, ...] = (
         5,
         CardSet.parse("CDBBB"),
         85,
-        (_cond("3 foxes each scoring the fox card's best (7)", lambda s: _fox_b_best(s) >= 3),),
+        (Condition("3 foxes each scoring the fox card's best (7)", lambda s: _fox_b_best(s) >= 3),),
     ),
     Scenario(
         6,
         CardSet.parse("DBCCB"),
         85,
         (
-            _cond(
+            Condition(
                 "4 or more of every wildlife",
                 lambda s: all(s.counts()[w] >= 4 for w in Wildlife),
             ),
@@ -312,7 +308,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         7,
         CardSet.parse("BCCDC"),
         90,
-        (_cond("20 or more hawk points", lambda s: _wildlife_points(s, Wildlife.HAWK) >= 20),),
+        (Condition("20 or more hawk points", lambda s: _wildlife_points(s, Wildlife.HAWK) >= 20),),
     ),
     Scenario(
         8,
@@ -320,7 +316,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         90,
         (
             _FIVE_NATURE,
-            _cond(
+            Condition(
                 "no bear next to an elk",
                 lambda s: not _adjacent_tokens(s, Wildlife.BEAR, Wildlife.ELK),
             ),
@@ -331,11 +327,11 @@ SCENARIOS: tuple[Scenario, ...] = (
         CardSet.parse("CADCB"),
         90,
         (
-            _cond(
+            Condition(
                 "10 or more points from every wildlife",
                 lambda s: all(_wildlife_points(s, w) >= 10 for w in Wildlife),
             ),
-            _cond(
+            Condition(
                 "a corridor of 5 or more in every habitat", lambda s: _corridors_at_least(s, 5) == 5
             ),
         ),
@@ -345,7 +341,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         CardSet.parse("CBDBB"),
         95,
         (
-            _cond("60 or more wildlife points", lambda s: s.score.wildlife_total >= 60),
+            Condition("60 or more wildlife points", lambda s: s.score.wildlife_total >= 60),
             _THREE_SEVENS,
         ),
     ),
@@ -354,8 +350,8 @@ SCENARIOS: tuple[Scenario, ...] = (
         CardSet.parse("BAACA"),
         95,
         (
-            _cond("30 or more bear points", lambda s: _wildlife_points(s, Wildlife.BEAR) >= 30),
-            _cond(
+            Condition("30 or more bear points", lambda s: _wildlife_points(s, Wildlife.BEAR) >= 30),
+            Condition(
                 "no forest edge against a river edge",
                 lambda s: not _edges_touch(s, Habitat.FOREST, Habitat.RIVER),
             ),
@@ -366,11 +362,11 @@ SCENARIOS: tuple[Scenario, ...] = (
         CardSet.parse("ABAAC"),
         95,
         (
-            _cond(
+            Condition(
                 "a salmon run of 7 or more (the card's best)",
                 lambda s: _longest_run(s) >= len(SALMON_A_POINTS) - 1,
             ),
-            _cond(
+            Condition(
                 "no elk on a tile showing forest",
                 lambda s: (
                     not any(
@@ -379,7 +375,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                     )
                 ),
             ),
-            _cond("a corridor of 12 or more", lambda s: _corridors_at_least(s, 12) >= 1),
+            Condition("a corridor of 12 or more", lambda s: _corridors_at_least(s, 12) >= 1),
         ),
     ),
     Scenario(
@@ -387,12 +383,12 @@ SCENARIOS: tuple[Scenario, ...] = (
         CardSet.parse("DCCBC"),
         100,
         (
-            _cond(
+            Condition(
                 "an elk group of 8 or more (the card's best)",
                 lambda s: _largest_elk_group(s) >= len(ELK_C_POINTS) - 1,
             ),
-            _cond("5 or more hawks", lambda s: s.counts()[Wildlife.HAWK] >= 5),
-            _cond("every hawk next to an elk", _hawks_by_elk),
+            Condition("5 or more hawks", lambda s: s.counts()[Wildlife.HAWK] >= 5),
+            Condition("every hawk next to an elk", _hawks_by_elk),
         ),
     ),
     Scenario(
@@ -400,15 +396,15 @@ SCENARIOS: tuple[Scenario, ...] = (
         CardSet.parse("ACBAD"),
         100,
         (
-            _cond(
+            Condition(
                 "no mountain edge against a prairie edge",
                 lambda s: not _edges_touch(s, Habitat.MOUNTAIN, Habitat.PRAIRIE),
             ),
-            _cond(
+            Condition(
                 "no wetland edge against a river edge",
                 lambda s: not _edges_touch(s, Habitat.WETLAND, Habitat.RIVER),
             ),
-            _cond("35 or more habitat points", lambda s: s.score.habitat_total >= 35),
+            Condition("35 or more habitat points", lambda s: s.score.habitat_total >= 35),
         ),
     ),
     Scenario(
@@ -418,7 +414,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         (
             _FIVE_NATURE,
             _THREE_SEVENS,
-            _cond(
+            Condition(
                 "20 or more points from two wildlife",
                 lambda s: sum(_wildlife_points(s, w) >= 20 for w in Wildlife) >= 2,
             ),
