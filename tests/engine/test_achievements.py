@@ -409,3 +409,28 @@ def test_cli_agrees_with_the_game_state(players: int, seed: int) -> None:
             ],
         )
     ]
+
+
+def tile(q: int, r: int, habitat: str, wildlife: str, token: str | None) -> dict[str, Any]:
+    return {"q": q, "r": r, "habitats": [habitat], "wildlife": [wildlife], "token": token}
+
+
+def scenario_12_table(elk_habitat: str, players: int = 1) -> dict[str, Any]:
+    """A board built for scenario 12: a mountain corridor of 70 holding one elk, a salmon
+    run of 7 on the river below it (25 + 2 + 70 + 2 + 7 + 2 = 108 solo)."""
+    tiles = [tile(q, 0, "mountain", "bear", None) for q in range(70)]
+    tiles[10] = tile(10, 0, elk_habitat, "elk", "elk")
+    tiles += [tile(q, 1, "river", "salmon", "salmon") for q in range(7)]
+    letters = dict(zip(["bear", "elk", "salmon", "hawk", "fox"], "ABAAC", strict=True))
+    seats = [{"name": f"p{i}", "nature_tokens": 0, "tiles": tiles} for i in range(players)]
+    return {"cards": letters, "players": seats}
+
+
+def test_a_board_built_for_scenario_12_meets_it() -> None:
+    (solo,) = achievements_of(scenario_12_table("mountain"))
+    assert solo["scenarios"] == [12]
+    assert {"score-105", "fifteen-one-habitat", "twelve-one-habitat"} <= set(solo["achievements"])
+    # The elk moved onto a forest tile breaks the corridor (still 12+) and the condition.
+    (solo,) = achievements_of(scenario_12_table("forest"))
+    assert solo["scenarios"] == []
+    assert all(p["scenarios"] == [] for p in achievements_of(scenario_12_table("mountain", 2)))
