@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from engine.achievements import game_achievements
 from engine.components import MAX_PLAYERS
 from engine.daily import Day, daily_deal
 from engine.errors import CascadiaError, InvalidInput
@@ -95,6 +96,15 @@ def run_score(args: argparse.Namespace) -> int:
     cards, players = read_table(read_input(args.file))
     sheet = final_scores(cards, players)
     say(json.dumps(sheet.to_json(), indent=2))
+    return 0
+
+
+def run_achievements(args: argparse.Namespace) -> int:
+    """``achievements FILE``: print every player's achievement ids and, solo, the scenarios
+    met, for a table-json document."""
+    cards, players = read_table(read_input(args.file))
+    seats = game_achievements(cards, players)
+    say(json.dumps({"players": [seat.to_json() for seat in seats]}, indent=2))
     return 0
 
 
@@ -306,6 +316,12 @@ COMMANDS: tuple[Command, ...] = (
         "score",
         "print the final scores of a table-json file",
         run_score,
+        (argument("file", metavar="FILE", help="a table-json file, or - for standard input"),),
+    ),
+    Command(
+        "achievements",
+        "print each player's achievements (and solo scenarios met) of a table-json file",
+        run_achievements,
         (argument("file", metavar="FILE", help="a table-json file, or - for standard input"),),
     ),
     Command(
