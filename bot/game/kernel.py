@@ -62,6 +62,7 @@ from engine import (
     Hex,
     Move,
     ScoreSheet,
+    check_scenario,
     record_for,
     score_state,
 )
@@ -373,6 +374,12 @@ class GameKernel:
         document = export_document(finished, loaded.players, finish.state, finish.moves, hints)
         pinged = await self.hooks.caller.mentioned([p.user_id for p in loaded.people])
         text = messages.game_over_message(line, finish.sheet, loaded.players, pinged=pinged)
+        scenario = messages.scenario_of(finish.state)
+        if scenario is not None:
+            [score] = finish.sheet.players
+            board = finish.state.seats[0].environment
+            check = check_scenario(scenario, finish.state.cards, score, board)
+            text = f"{text}\n{messages.scenario_result(check)}"
         if not await self.hooks.venue.private_games([loaded.game.id]):
             buttons = (*buttons, (AGAIN_LABEL, again_custom_id(loaded.game.id)))
         return Announcement(

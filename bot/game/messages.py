@@ -14,6 +14,7 @@ from bot.game.hooks import AwayPeriod, Call, ReminderLevel
 from bot.game.names import safe
 from engine import (
     MAX_PLAYERS,
+    SCENARIOS,
     TURNS_PER_PLAYER,
     Action,
     CardSet,
@@ -22,6 +23,8 @@ from engine import (
     NatureWipe,
     PlaceTile,
     PlaceToken,
+    Scenario,
+    ScenarioCheck,
     ScoreSheet,
     Take,
     Tile,
@@ -209,11 +212,33 @@ def start_message(state: GameState, players: Sequence[Player], call: Call | None
             "When your turn comes, press **Play** on its message to play it step by step"
             " (or type `/cascadia play`);"
         )
+    scenario = scenario_of(state)
+    goal = "" if scenario is None else f"{scenario_text(scenario)}\n"
     return (
         f"The game is on{solo}! Players: {names}. Cards: {cards_text(state.cards)}.\n"
-        f"{your_turn_line(state, first, call)}\n"
+        f"{goal}{your_turn_line(state, first, call)}\n"
         f"{how} `/cascadia help` explains the rules."
     )
+
+
+def scenario_of(state: GameState) -> Scenario | None:
+    """The solo scenario a game plays: a solo game whose cards are a scenario's."""
+    if len(state.seats) != 1:
+        return None
+    return next((s for s in SCENARIOS if s.cards == state.cards), None)
+
+
+def scenario_text(scenario: Scenario) -> str:
+    """What a solo scenario asks, in one line: the target and every extra condition."""
+    asks = [f"{scenario.target} points or more", *(c.words for c in scenario.extras)]
+    return f"**Solo scenario {scenario.number}**: {'; '.join(asks)}."
+
+
+def scenario_result(check: ScenarioCheck) -> str:
+    """Which of a solo scenario's conditions held at the end, and whether it was met."""
+    held = " · ".join(f"{'✅' if ok else '❌'} {words}" for words, ok in check.lines()[1:])
+    verdict = "met" if check.met else "not met"
+    return f"**Solo scenario {check.scenario.number} {verdict}**: {held}"
 
 
 def computer_choice_text(strong_seconds: float) -> str:

@@ -24,6 +24,7 @@ from bot.game import computers, messages
 from bot.game.buttons import AGAIN_LABEL
 from bot.game.captions import MAX_CHOICES
 from bot.game.errors import BotError, NoGame, NotInLobby
+from bot.game.lobby import parse_cards
 from bot.game.rows import GameStatus
 from bot.game.service import LoadedGame
 from bot.shell.buttons import ActionButton, GameButton, Question
@@ -32,7 +33,7 @@ from bot.shell.commands import add_commands, remove_commands
 from bot.shell.permissions import outcome, require_permissions
 from bot.tables import texts
 from bot.tables.service import Tables
-from engine import CardSet
+from engine import SCENARIOS, CardSet, Scenario
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -51,13 +52,20 @@ MAX_THREAD_NAME = 100
 
 
 async def open_lobby(
-    interaction: Interaction, cards: str | None, thread: bool | None, *, ping: bool = True
+    interaction: Interaction,
+    cards: str | None,
+    thread: bool | None,
+    *,
+    ping: bool = True,
+    scenario: int | None = None,
 ) -> None:
     """``/cascadia new``: open a lobby in this channel, or in a new thread of it (by default
     as the server says), and post its message (and, for a thread, a line in the channel to
     find it by); the server's lobby role is called once, unless ``ping`` is false."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     require_permissions(interaction)
+    if scenario is not None:
+        cards = scenario_cards(scenario, cards)
     bot = interaction.client
     guild_id, user = interaction.guild_id or 0, interaction.user
     parent = interaction.channel
@@ -179,6 +187,17 @@ async def post_lobby(bot: CascadiaBot, loaded: LoadedGame, *, role: int | None =
         except (discord.HTTPException, aiohttp.ClientError, OSError):
             log.warning("could not post game %d's line in its channel", game.id, exc_info=True)
     return True
+
+
+def scenario_cards(number: int, cards: str | None) -> str:
+    """The cards of solo scenario ``number``; refused when ``cards`` asks for others."""
+    fixed = SCENARIOS[number - 1].cards
+    if cards is not None and parse_cards(cards) not in ("random", str(fixed)):
+        raise BotError(
+            f"Solo scenario {number} plays with its own cards ({messages.cards_text(fixed)}): "
+            "leave `cards` out."
+        )
+    return str(fixed)
 
 
 def _calling(text: str, role: int | None) -> tuple[str, discord.AllowedMentions]:
@@ -372,13 +391,25 @@ def lobby_text(loaded: LoadedGame) -> str:
         closed = "This lobby is closed."
     else:
         closed = "The game has started."
-    return messages.lobby_message(
+    text = messages.lobby_message(
         loaded.players,
         host_id=loaded.game.host_id,
         cards=_cards_shown(loaded.game.cards),
         closed=closed,
         continues=loaded.game.continues,
     )
+    scenario = _scenario(loaded.game.cards)
+    if scenario is None or closed is not None:
+        return text
+    return f"{text}\nPlayed alone, this is {messages.scenario_text(scenario)}"
+
+
+def _scenario(cards: str) -> Scenario | None:
+    """The solo scenario whose cards a lobby's are, if any."""
+    if cards == "random":
+        return None
+    chosen = CardSet.parse(cards)
+    return next((s for s in SCENARIOS if s.cards == chosen), None)
 
 
 def _cards_shown(cards: str) -> str:
@@ -560,15 +591,17 @@ CARD_SUGGESTIONS = (
     cards="random (default), A-D for all, ABCDA (bear elk salmon hawk fox), family, intermediate",
     thread="Play in a new thread of this channel, so that many tables share it",
     ping="(optional) Call the server's lobby role, if it has one (default: yes)",
+    scenario="A solo scenario, 1-15: set cards, a target score and conditions to meet",
 )
 async def new(
     interaction: Interaction,
     cards: str | None = None,
     thread: bool | None = None,
     ping: bool = True,
+    scenario: app_commands.Range[int, 1, len(SCENARIOS)] | None = None,
 ) -> None:
     """Open a lobby with the caller as host."""
-    await open_lobby(interaction, cards, thread, ping=ping)
+    await open_lobby(interaction, cards, thread, ping=ping, scenario=scenario)
 
 
 @new.autocomplete("cards")

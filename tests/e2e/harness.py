@@ -472,10 +472,16 @@ class GameChannel:
 
     # --- the lobby -----------------------------------------------------------------------------
 
-    async def open(self, host: int, *, cards: str | None = None) -> MessageRecord:
-        """``/cascadia new``: returns the lobby message with its buttons."""
+    async def open(
+        self, host: int, *, cards: str | None = None, scenario: int | None = None
+    ) -> MessageRecord:
+        """``/cascadia new`` (with ``cards``, or as solo ``scenario``): returns the lobby
+        message with its buttons."""
         since = len(self.server.messages)
-        answer = await self.run(host, "new", {} if cards is None else {"cards": cards})
+        options: dict[str, Any] = {} if cards is None else {"cards": cards}
+        if scenario is not None:
+            options["scenario"] = scenario
+        answer = await self.run(host, "new", options)
         lobby = await self.next_post(since, what="the lobby message")
         assert lobby.notified == frozenset(), "the lobby message pinged someone"
         assert {"Join", "Leave", "Start"} <= set(labels(lobby)), lobby.components

@@ -111,7 +111,7 @@ def test_turn_options(bot: CascadiaBot, command: str) -> None:
 @pytest.mark.parametrize(
     ("command", "names", "required"),
     [
-        ("new", ["cards", "thread", "ping"], [False, False, False]),
+        ("new", ["cards", "thread", "ping", "scenario"], [False, False, False, False]),
         ("join", [], []),
         ("wipe", ["tokens"], [False]),
         ("board", ["player"], [False]),
