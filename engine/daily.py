@@ -13,6 +13,10 @@ The cards are letters A-D only, never the Family or Intermediate variant: those 
 rulebook's cards for learning the game, scored on another scale, and a day that fell on one
 would give everyone an easier game whose scores do not compare with the other days'. Drawing
 a letter per wildlife as ``/cascadia new random`` does keeps every day on the full rules.
+
+Each Sunday plays a solo scenario instead (:func:`daily_scenario`: the fifteen in turn, week by
+week): its cards are the scenario's, the rest of the deal the seed's as on any day, so that a
+whole server plays the same challenge.
 """
 
 from __future__ import annotations
@@ -23,12 +27,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from engine.achievements import SCENARIOS, Scenario
 from engine.components import CardSet
 from engine.errors import InvalidInput
 from engine.game import GameState, new_game, resolve_cards
 
 SEED_PREFIX = "cascadia-daily:"
 """What comes before the date in the hashed text (``cascadia-daily:2026-12-02``)."""
+
+SUNDAY = 6
+"""``calendar.weekday()`` of a Sunday, the day of the week that plays a solo scenario."""
 
 SEED_BITS = 63
 """The seed's size: below ``2**63``, as the bot's own game seeds, so a database's signed
@@ -87,15 +95,19 @@ class DailyDeal:
     cards: CardSet
     starter: str
     """The starter tile's name, ``S1``-``S5``."""
+    scenario: int | None = None
+    """The solo scenario the day plays (a Sunday's), whose cards it has; ``None``: none."""
 
     def to_json(self) -> dict[str, Any]:
-        """``{"date": "2026-12-02", "cards": "ABCDA", "starter": "S3", "seed": ...}``; the
-        cards in their text form (bear, elk, salmon, hawk, fox)."""
+        """``{"date": "2026-12-02", "cards": "ABCDA", "starter": "S3", "seed": ...,
+        "scenario": null}``; the cards in their text form (bear, elk, salmon, hawk, fox), and
+        on a Sunday the number of the solo scenario the day plays."""
         return {
             "date": str(self.day),
             "cards": str(self.cards),
             "starter": self.starter,
             "seed": self.seed,
+            "scenario": self.scenario,
         }
 
 
@@ -105,13 +117,32 @@ def daily_seed(day: Day) -> int:
     return int.from_bytes(digest[:8], "big") >> (64 - SEED_BITS)
 
 
+def daily_scenario(day: Day) -> Scenario | None:
+    """The solo scenario a Sunday plays, the fifteen in turn week by week; ``None`` on the
+    other days."""
+    if calendar.weekday(day.year, day.month, day.day) != SUNDAY:
+        return None
+    days = calendar.timegm((day.year, day.month, day.day, 0, 0, 0)) // 86_400
+    return SCENARIOS[(days // 7) % len(SCENARIOS)]
+
+
 def daily_game(day: Day) -> GameState:
-    """A new solo game with the day's deal, before its first turn."""
+    """A new solo game with the day's deal, before its first turn: a Sunday's with its
+    scenario's cards, the other days' with cards drawn from the seed."""
     seed = daily_seed(day)
-    return new_game(players=1, seed=seed, cards=resolve_cards("random", seed))
+    scenario = daily_scenario(day)
+    cards = resolve_cards("random", seed) if scenario is None else scenario.cards
+    return new_game(players=1, seed=seed, cards=cards)
 
 
 def daily_deal(day: Day) -> DailyDeal:
     """The day's deal (see the module docstring); a pure function of ``day``."""
     state = daily_game(day)
-    return DailyDeal(day=day, seed=state.seed, cards=state.cards, starter=state.starters[0])
+    scenario = daily_scenario(day)
+    return DailyDeal(
+        day=day,
+        seed=state.seed,
+        cards=state.cards,
+        starter=state.starters[0],
+        scenario=None if scenario is None else scenario.number,
+    )

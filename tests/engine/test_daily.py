@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 
 from engine import (
+    SCENARIOS,
     TURNS_PER_PLAYER,
     CardSet,
     DailyDeal,
@@ -143,7 +144,13 @@ def test_a_day_round_trips_through_its_text() -> None:
 
 def test_the_json_names_the_date_cards_starter_and_seed() -> None:
     deal = DailyDeal(day=Day(2026, 12, 2), seed=7, cards=CardSet.parse("CCDBA"), starter="S5")
-    assert deal.to_json() == {"date": "2026-12-02", "cards": "CCDBA", "starter": "S5", "seed": 7}
+    assert deal.to_json() == {
+        "date": "2026-12-02",
+        "cards": "CCDBA",
+        "starter": "S5",
+        "seed": 7,
+        "scenario": None,
+    }
 
 
 def test_the_command_prints_the_days_deal_the_same_every_run() -> None:
@@ -157,6 +164,7 @@ def test_the_command_prints_the_days_deal_the_same_every_run() -> None:
         "cards": "CCDBA",
         "starter": "S5",
         "seed": 1409438961297716910,
+        "scenario": None,
     }
     assert len(printed["cards"]) == 5
     other = json.loads(run("daily", "--date", "2026-12-03").stdout)
@@ -228,3 +236,33 @@ def test_play_strong_with_rollouts_is_the_same_every_run() -> None:
     assert first.returncode == 0, first.stderr
     assert first.stdout == second.stdout
     assert json.loads(first.stdout)["policy"] == "strong"
+
+
+def test_each_sunday_plays_a_solo_scenario_the_fifteen_in_turn() -> None:
+    sundays = [Day.parse("2026-12-06")]
+    for _ in range(15):
+        last = sundays[-1]
+        sundays.append(Day(*_days_later(last, 7)))
+    numbers = [daily_deal(day).scenario for day in sundays]
+    assert sorted(numbers[:15]) == list(range(1, 16))
+    assert numbers[15] == numbers[0]
+    for day, number in zip(sundays, numbers, strict=True):
+        deal = daily_deal(day)
+        assert number is not None
+        assert deal.cards == SCENARIOS[number - 1].cards
+        assert daily_game(day).cards == deal.cards
+    # The other days of the week play no scenario, and a Sunday's seed is its date's as ever.
+    for offset in range(1, 7):
+        assert daily_deal(Day(*_days_later(sundays[0], offset))).scenario is None
+    assert daily_deal(sundays[0]).seed == daily_seed(sundays[0])
+
+
+def test_the_command_says_which_scenario_a_sunday_plays() -> None:
+    printed = json.loads(run("daily", "--date", "2026-12-06").stdout)
+    number = printed["scenario"]
+    assert printed["cards"] == str(SCENARIOS[number - 1].cards)
+
+
+def _days_later(day: Day, days: int) -> tuple[int, int, int]:
+    moved = datetime.date(day.year, day.month, day.day) + datetime.timedelta(days=days)
+    return moved.year, moved.month, moved.day
