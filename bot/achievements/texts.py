@@ -53,5 +53,5 @@ def server_lines(counts: Sequence[tuple[str, int]]) -> str:
         return ""
     ranked = sorted(counts, key=lambda count: count[1])[:MAX_SERVER_LINES]
     return "Achievements, rarest first: " + ", ".join(
-        f"{title} {members}" for title, members in ranked
+        f"{title} ({members})" for title, members in ranked
     )

@@ -147,8 +147,8 @@ async def test_stats_and_server_show_what_was_earned(
     ]
     assert server.startswith("Achievements, rarest first: ")
     shown = server.removeprefix("Achievements, rarest first: ").split(", ")
-    assert sorted(shown) == sorted(f"{title} {n}" for title, n in counts)
-    assert [int(s.rsplit(" ", 1)[1]) for s in shown] == sorted(n for _, n in counts)
+    assert sorted(shown) == sorted(f"{title} ({n})" for title, n in counts)
+    assert [int(s.rsplit("(", 1)[1].rstrip(")")) for s in shown] == sorted(n for _, n in counts)
 
 
 async def test_the_rebuild_counts_the_same_achievements_again(
