@@ -32,7 +32,7 @@ from typing import Any
 import discord
 
 from bot import migrate
-from bot.app import Application
+from bot.app import ACHIEVEMENTS, Application
 from bot.db import backup
 from bot.db.errors import DatabaseTooNew, MigrationFailed, StoreError
 from bot.db.schema import load_migrations, refuse_at_start
@@ -134,7 +134,7 @@ def main() -> None:
     if arguments[:1] == ["restore"]:
         raise SystemExit(backup.restore_main(arguments[1:]))
     if arguments[:1] == ["ratings"]:
-        raise SystemExit(ratings_main(arguments[1:]))
+        raise SystemExit(ratings_main(arguments[1:], ACHIEVEMENTS))
     if arguments[:1] == ["sandbox"]:
         os.execv(sys.executable, [sys.executable, "-m", "sandbox", *arguments[1:]])
     if arguments:

@@ -17,6 +17,10 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from datetime import timedelta
 
+from bot.achievements.catalogue import AchievementRules
+from bot.achievements.hooks import AchievementsHooks
+from bot.achievements.provisional import PROVISIONAL_CATALOGUE, provisional_earned
+from bot.achievements.service import AchievementsService
 from bot.archive.hooks import ArchiveHooks
 from bot.attendance.hooks import AttendanceHooks
 from bot.attendance.notices import Notices
@@ -40,6 +44,10 @@ from bot.standings.hooks import StandingsHooks
 from bot.stores import Store
 from bot.tables.service import Tables
 
+ACHIEVEMENTS = AchievementRules(PROVISIONAL_CATALOGUE, provisional_earned)
+"""Which achievements there are and who earned which in a finished game: the bot's provisional
+reading until the engine's own is wired here."""
+
 EXTENSIONS = (
     "bot.play.cog",
     "bot.lobby.cog",
@@ -57,13 +65,14 @@ def standard_hooks(store: Store) -> TurnHooks:
     """The features' hooks into a turn, over ``store``: attendance calls the player to move
     and sends the direct messages (told by the daily trek which games are played in direct
     messages); a finished game gets the daily trek's par, then the standings' results and
-    ratings, then the archive's round totals."""
+    ratings, then the achievements earned, then the archive's round totals."""
     daily = DailyHooks(store)
     attendance = AttendanceHooks(store, venue=daily)
+    achievements = AchievementsHooks(store, ACHIEVEMENTS)
     return TurnHooks(
         caller=attendance,
         directs=attendance,
-        finish=(daily, StandingsHooks(store), ArchiveHooks(store)),
+        finish=(daily, StandingsHooks(store), achievements, ArchiveHooks(store)),
         venue=daily,
     )
 
@@ -136,6 +145,7 @@ class Application:
         self.notices = Notices(self.service)
         self.daily = DailyTrek(self.service)
         self.tables = Tables(self.service)
+        self.achievements = AchievementsService(self.service, ACHIEVEMENTS)
         self.forgetting = Forgetting(store, now)
         self._own_renderer = renderer is None
         self.renderer = start_renderer() if renderer is None else renderer
@@ -153,7 +163,14 @@ class Application:
         """What the features hand the Discord client, in the order it runs them."""
         return Parts(
             extensions=EXTENSIONS,
-            services=(self.attendance, self.notices, self.daily, self.reminders, self.tables),
+            services=(
+                self.attendance,
+                self.notices,
+                self.daily,
+                self.reminders,
+                self.tables,
+                self.achievements,
+            ),
             reminder_passes=(
                 Pass("the reminder check", self.reminders.queue_reminders),
                 Pass("the deadline check", self.attendance.check),

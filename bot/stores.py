@@ -41,6 +41,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from bot.achievements.store import AchievementsStore
 from bot.archive.store import ArchiveStore
 from bot.attendance.store import AttendanceStore
 from bot.daily.store import DailyStore
@@ -55,7 +56,15 @@ from bot.tables.store import TablesStore
 __all__ = ["PostgresStore", "SqliteStore", "Store", "open_store"]
 
 
-class Store(AttendanceStore, ArchiveStore, DailyStore, PanelStore, StandingsStore, TablesStore):
+class Store(
+    AchievementsStore,
+    AttendanceStore,
+    ArchiveStore,
+    DailyStore,
+    PanelStore,
+    StandingsStore,
+    TablesStore,
+):
     """Every query of the bot, written once for both databases; a dialect below connects it."""
 
 

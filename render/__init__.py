@@ -25,6 +25,7 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from engine import Environment, GameState, Hex, Round, ScoreSheet
+from render.badges import render_badges_image
 from render.chart import CHART_TITLE, render_chart_image
 from render.display import render_display_image
 from render.environment import (
@@ -205,10 +206,17 @@ def render_score_history(scores: Sequence[int], *, title: str) -> bytes:
     return encode(render_history_image(scores, title=title))
 
 
+def render_badges(badges: Sequence[tuple[str, bool]], *, title: str) -> bytes:
+    """Achievements as PNG bytes: every ``(title, earned)`` a badge in rows of five, those
+    earned in colour, the rest grey."""
+    return encode(render_badges_image(badges, title=title))
+
+
 __all__ = [
     "BoardFrame",
     "clear_picture_cache",
     "environment_scale",
+    "render_badges",
     "render_board",
     "render_display",
     "render_environment",

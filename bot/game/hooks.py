@@ -37,6 +37,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol, TypeVar, cast
 
+from bot.db.database import Connection
 from bot.game.rows import MoveRow, OutboxMessage, SeatResult
 from engine import GameRecord, GameState, Hex, ScoreSheet
 
@@ -53,6 +54,7 @@ __all__ = [
     "Finish",
     "FinishHook",
     "FinishPart",
+    "FinishWrite",
     "InChannel",
     "NoDirects",
     "PlainCaller",
@@ -157,13 +159,20 @@ class Finish:
     now: datetime
 
 
+FinishWrite = Callable[[Connection], Awaitable[None]]
+"""A feature's own rows, written on the final commit's connection, inside its transaction: the
+game floor runs it without knowing the feature's tables (its store makes it)."""
+
+
 @dataclass(frozen=True, slots=True)
 class FinishPart:
     """What a finish hook adds to a finished game's commit: ``tail`` after the final message,
-    and ``results`` (the seats' rows) written in the same transaction as the move."""
+    and ``results`` (the seats' rows) and ``writes`` (a feature's own rows) written in the same
+    transaction as the move."""
 
     tail: str = ""
     results: tuple[SeatResult, ...] = ()
+    writes: tuple[FinishWrite, ...] = ()
 
 
 # --- the seams -------------------------------------------------------------------------------

@@ -351,6 +351,7 @@ class GameKernel:
             played_for=played_for,
             ping_due_at=call.ping_due_at,
             results=[result for part in parts for result in part.results],
+            writes=[write for part in parts for write in part.writes],
         )
         if finish is not None:
             for hook, part in zip(self.hooks.finish, parts, strict=True):

@@ -7,7 +7,7 @@ that must know whether it changed a row says so with ``RETURNING``, never with a
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from datetime import datetime
 
 from bot.db.database import Connection, marks
@@ -248,9 +248,11 @@ class GameStore(ClaimQueries, CompactQueries, OutboxQueries):
         played_for: str | None = None,
         ping_due_at: datetime | None = None,
         results: Sequence[SeatResult] = (),
+        writes: Sequence[Callable[[Connection], Awaitable[None]]] = (),
     ) -> CommitResult:
         """Store a move in one transaction: state, status and revision, log entry, outbox rows
-        and, for the move that finishes the game, its ``results``.
+        and, for the move that finishes the game, its ``results`` and the features' own
+        ``writes`` (each run on the transaction's connection).
 
         ``new_status`` is ``active`` or ``finished``. When ``turn_started_at`` differs from the
         stored one a new turn has begun and the reminder count starts again from 0.
@@ -282,6 +284,8 @@ class GameStore(ClaimQueries, CompactQueries, OutboxQueries):
             await db.execute(q, game_id, user_id, action_text, stamp, played_for)
             ids = await self._insert_outbox(db, game, outbox_messages)
             await self._insert_results(db, results)
+            for write in writes:
+                await write(db)
             return CommitResult(revision=revision, outbox_ids=ids)
 
     async def end_game(

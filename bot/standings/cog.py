@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.achievements.service import AchievementsService
 from bot.daily.service import DailyTrek, streak_line
 from bot.game.errors import BotError
 from bot.game.names import clean
@@ -23,7 +24,7 @@ from bot.standings import service as standings
 from bot.standings.store import StandingsStore
 from bot.tables.service import Tables
 from bot.tables.texts import settings_line
-from render import render_score_history
+from render import render_badges, render_score_history
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -64,8 +65,24 @@ async def stats(
             )
         )
     streak = await interaction.client.part(DailyTrek).streak_of(who.id)
-    text = answer.text + streak_line(streak)
+    earned = await interaction.client.part(AchievementsService).member(who.id, guild_id=scope)
+    png = await asyncio.to_thread(
+        render_badges, earned.badges, title=f"{clean(who.display_name)}: achievements"
+    )
+    files.append(
+        discord.File(
+            io.BytesIO(png), filename="achievements.png", description=_badges_alt(earned.earned)
+        )
+    )
+    text = f"{answer.text}{streak_line(streak)}\n{earned.text}"
     await interaction.followup.send(text, files=files, ephemeral=True)
+
+
+def _badges_alt(earned: tuple[str, ...]) -> str:
+    """The badges' alt text: the achievements earned, by title."""
+    if not earned:
+        return "Achievement badges, none earned yet"
+    return "Achievement badges, earned: " + ", ".join(earned)
 
 
 @app_commands.command(name="server", description="This server's games, players and records")
@@ -99,8 +116,10 @@ async def server(
     text = await standings.server_answer(
         interaction.client.service.store_as(StandingsStore), guild_id
     )
+    earned = await interaction.client.part(AchievementsService).server(guild_id)
     settings = await tables.settings(guild_id)
     line = settings_line(settings.lobby_role_id, settings.threads)
+    text = f"{text}\n{earned}" if earned else text
     await interaction.followup.send(f"{text}\n{line}", ephemeral=True)
 
 

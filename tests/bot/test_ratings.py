@@ -14,6 +14,7 @@ import pytest
 
 from bot.app import game_service
 from bot.stores import SqliteStore
+from tests.bot.achievements.test_hooks import _play_fast
 from tests.bot.clocks import START, FakeClock
 from tests.bot.standings.test_results import ADA, BOB, GUILD, _game, _play_out
 
@@ -50,9 +51,29 @@ async def test_the_ratings_are_rebuilt_from_the_kept_results(tmp_path: Path) -> 
     done = _rebuild(database, "--rebuild")
     assert done.returncode == 0, done.stderr
     assert "1 finished games' results filled in; 1 rated games replayed, 3 ratings" in done.stdout
+    assert "2 finished games' achievements counted" in done.stdout
     async with SqliteStore.open(database, now=clock) as store:
         assert await store.leaderboard(GUILD, 1) == board
         assert await store.guild_results(GUILD) == kept
+
+
+async def test_the_rebuild_counts_the_achievements_of_games_finished_before_they_were_kept(
+    tmp_path: Path,
+) -> None:
+    database, clock = tmp_path / "bot.sqlite3", FakeClock(START)
+    async with SqliteStore.open(database, now=clock) as store:
+        service = game_service(store, now=clock, seeds=lambda: 5)
+        table = await _play_fast(service, clock, await _game(service, ADA, BOB))
+        kept = {user: await store.firsts(user, guild_id=None) for user in (ADA, BOB)}
+        await store.replace_earned([table.game.id], [])
+    assert kept[ADA], "the game earned something"
+
+    for _ in range(2):
+        done = _rebuild(database, "--rebuild")
+        assert done.returncode == 0, done.stderr
+        assert "1 finished games' achievements counted" in done.stdout
+        async with SqliteStore.open(database, now=clock) as store:
+            assert {user: await store.firsts(user, guild_id=None) for user in (ADA, BOB)} == kept
 
 
 def test_ratings_without_rebuild_is_refused(tmp_path: Path) -> None:

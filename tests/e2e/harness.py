@@ -234,7 +234,9 @@ def check_pngs(message: MessageRecord, *, expect: Iterable[str]) -> None:
         assert len(message.gallery) == len(shown), "the gallery shows a picture it lacks"
     for attachment in pngs:
         assert attachment.description, f"{attachment.filename} has no description"
-        if attachment.filename not in ("display.png", "scores.png", "preview.png", CHART):
+        if attachment.filename == "achievements.png":
+            assert attachment.description.startswith("Achievement badges"), attachment.description
+        elif attachment.filename not in ("display.png", "scores.png", "preview.png", CHART):
             assert re.fullmatch(
                 r".+'s environment: \d+ tiles?, -?\d+ points?( if it ended now, bonuses in)?",
                 attachment.description,

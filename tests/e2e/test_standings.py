@@ -45,7 +45,7 @@ async def test_two_finished_games_make_the_standings(world: World) -> None:
     assert mine.text.startswith("**alice** in this server: 2 games, ")
     assert "Average placing: " in mine.text
     assert re.search(r"^vs bob: \d+-\d+", mine.text, re.MULTILINE), mine.text
-    check_pngs(mine, expect=["scores.png"])
+    check_pngs(mine, expect=["scores.png", "achievements.png"])
     theirs = await second.run(alice, "stats", {"user": bob})
     assert theirs.text.startswith("**bob** in this server: 2 games, ")
     everywhere = await first.run(alice, "stats", {"everywhere": True})

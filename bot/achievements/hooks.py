@@ -1,0 +1,60 @@
+"""The achievements' part in a finished game (a :class:`~bot.game.hooks.FinishHook`): what
+each person earned, written in the same transaction as the final move, and the line the final
+message ends with (first times, and firsts on the server).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.achievements.catalogue import AchievementRules
+from bot.achievements.store import AchievementsStore, Earned
+from bot.achievements.texts import Named, finish_line
+from bot.game.hooks import Finish, FinishPart
+
+__all__ = ["AchievementsHooks"]
+
+
+class AchievementsHooks:
+    """The finish hook of the achievements, over a store and the achievements handed in."""
+
+    def __init__(self, store: AchievementsStore, achievements: AchievementRules) -> None:
+        self.store = store
+        self.achievements = achievements
+
+    async def before_commit(self, finish: Finish) -> FinishPart:
+        """Each person's earned achievements as rows of the final commit, and the line naming
+        those earned for the first time (by them, and on the server). A daily trek's practice
+        attempt earns nothing; computer seats are not kept."""
+        game = finish.loaded.game
+        if await self.store.is_practice(game.id):
+            return FinishPart()
+        # The engine's reading walks every board: off the event loop.
+        earned = await asyncio.to_thread(self.achievements.earn, finish.state, finish.sheet)
+        order = {achievement: i for i, achievement in enumerate(self.achievements.ids)}
+        rows: list[Earned] = []
+        people: list[tuple[str, list[str], set[str]]] = []
+        for player, ids in zip(finish.loaded.players, earned, strict=True):
+            if player.computer is not None or player.user_id <= 0 or not ids:
+                continue
+            rows += [Earned(game.id, player.user_id, a, game.guild_id, finish.now) for a in ids]
+            before = await self.store.achievements_of(player.user_id)
+            ordered = sorted(ids, key=lambda a: (order.get(a, len(order)), a))
+            people.append((player.shown, ordered, before))
+        every = {a for _, ids, _ in people for a in ids}
+        known = await self.store.earned_in_guild(game.guild_id, every)
+        title = self.achievements.title
+        first_time: list[Named] = []
+        first_here: list[Named] = []
+        for shown, ordered, before in people:
+            # A first on the server is a first time too: named once, as the server's.
+            first_here.append((shown, [title(a) for a in ordered if a not in known]))
+            fresh = [title(a) for a in ordered if a not in before and a in known]
+            first_time.append((shown, fresh))
+        return FinishPart(
+            tail=finish_line(first_time, first_here),
+            writes=(self.store.earned_write(rows),) if rows else (),
+        )
+
+    async def after_commit(self, finish: Finish, part: FinishPart) -> None:
+        """Nothing."""
