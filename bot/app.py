@@ -17,9 +17,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor
 from datetime import timedelta
 
-from bot.achievements.catalogue import AchievementRules
+from bot.achievements.catalogue import ENGINE_RULES, AchievementRules
 from bot.achievements.hooks import AchievementsHooks
-from bot.achievements.provisional import PROVISIONAL_CATALOGUE, provisional_earned
 from bot.achievements.service import AchievementsService
 from bot.archive.hooks import ArchiveHooks
 from bot.attendance.hooks import AttendanceHooks
@@ -44,9 +43,9 @@ from bot.standings.hooks import StandingsHooks
 from bot.stores import Store
 from bot.tables.service import Tables
 
-ACHIEVEMENTS = AchievementRules(PROVISIONAL_CATALOGUE, provisional_earned)
-"""Which achievements there are and who earned which in a finished game: the bot's provisional
-reading until the engine's own is wired here."""
+ACHIEVEMENTS: AchievementRules = ENGINE_RULES
+"""Which achievements there are and who earned which in a finished game: the engine's
+catalogue and reading, the same ``python -m engine achievements`` prints."""
 
 EXTENSIONS = (
     "bot.play.cog",

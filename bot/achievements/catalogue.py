@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine import GameState, ScoreSheet
+from engine import ACHIEVEMENTS, GameState, ScoreSheet, seat_achievements
 
-__all__ = ["AchievementRules", "Catalogue", "Earn"]
+__all__ = ["ENGINE_RULES", "AchievementRules", "Catalogue", "Earn", "engine_earned"]
 
 Earn = Callable[[GameState, ScoreSheet], Sequence[frozenset[str]]]
 """Each seat's earned achievement ids, in seat order, from a finished game's final state and
@@ -35,3 +35,16 @@ class AchievementRules:
     def ids(self) -> tuple[str, ...]:
         """Every id, in catalogue order."""
         return tuple(achievement for achievement, _ in self.catalogue)
+
+
+def engine_earned(state: GameState, sheet: ScoreSheet) -> Sequence[frozenset[str]]:
+    """Each seat's earned ids as the engine reads them (:func:`engine.seat_achievements`):
+    the same reading ``python -m engine achievements`` prints."""
+    boards = [seat.environment for seat in state.seats]
+    return [frozenset(seat_achievements(sheet, boards, i)) for i in range(len(state.seats))]
+
+
+ENGINE_RULES = AchievementRules(
+    tuple((achievement.id, achievement.title) for achievement in ACHIEVEMENTS), engine_earned
+)
+"""The rulebook's 25 achievements, read by the engine."""

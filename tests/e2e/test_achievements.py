@@ -8,7 +8,7 @@ import io
 
 from PIL import Image
 
-from bot.achievements.provisional import provisional_earned
+from bot.achievements.catalogue import engine_earned
 from bot.app import ACHIEVEMENTS
 from bot.game.records import move_text
 from engine import GameState, Move, choose, score_state
@@ -42,7 +42,7 @@ async def test_a_game_s_end_names_first_achievements_and_stats_shows_them(world:
     assert final is not None
     assert message is not None
     table.check_final(message)
-    earned = provisional_earned(final, score_state(final, table.names))
+    earned = engine_earned(final, score_state(final, table.names))
     titles = [title for a, title in ACHIEVEMENTS.catalogue if a in earned[0]]
     assert titles, "alice earned something"
     assert f"First on the server: **alice** · {titles[0]}" in message.text, message.text

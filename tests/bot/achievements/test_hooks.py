@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from datetime import timedelta
 
-from bot.achievements.provisional import provisional_earned
+from bot.achievements.catalogue import engine_earned
 from bot.achievements.service import AchievementsService, rebuild_achievements
 from bot.achievements.texts import finish_line
 from bot.app import ACHIEVEMENTS
@@ -43,8 +43,8 @@ async def _play_fast(service: GameService, clock: FakeClock, game_id: int) -> Lo
 
 
 def _earned(table: LoadedGame) -> dict[int, frozenset[str]]:
-    """Each person's achievements in a finished game, as the provisional reading has them."""
-    earned = provisional_earned(table.require_state(), table.score_sheet())
+    """Each person's achievements in a finished game, as the engine reads them."""
+    earned = engine_earned(table.require_state(), table.score_sheet())
     return {p.user_id: ids for p, ids in zip(table.players, earned, strict=True) if p.user_id > 0}
 
 
