@@ -48,9 +48,10 @@ class AchievementsHooks:
         first_here: list[Named] = []
         for shown, ordered, before in people:
             # A first on the server is a first time too: named once, as the server's.
-            first_here.append((shown, [title(a) for a in ordered if a not in known]))
-            fresh = [title(a) for a in ordered if a not in before and a in known]
-            first_time.append((shown, fresh))
+            here = _highest_score_only([a for a in ordered if a not in known])
+            fresh = _highest_score_only([a for a in ordered if a not in before and a in known])
+            first_here.append((shown, [title(a) for a in here]))
+            first_time.append((shown, [title(a) for a in fresh]))
         return FinishPart(
             tail=finish_line(first_time, first_here),
             writes=(self.store.earned_write(rows),) if rows else (),
@@ -58,3 +59,17 @@ class AchievementsHooks:
 
     async def after_commit(self, finish: Finish, part: FinishPart) -> None:
         """Nothing."""
+
+
+def _highest_score_only(ids: list[str]) -> list[str]:
+    """``ids`` with only the highest of the score thresholds among them (100 points says 80 to
+    95 points too), so that a line names what matters."""
+    scores = [a for a in ids if a.startswith(SCORE_PREFIX)]
+    if len(scores) < 2:
+        return ids
+    best = max(scores, key=lambda a: int(a.removeprefix(SCORE_PREFIX)))
+    return [a for a in ids if not a.startswith(SCORE_PREFIX) or a == best]
+
+
+SCORE_PREFIX = "score-"
+"""How the ids of the score thresholds begin (``score-80`` to ``score-110``)."""
