@@ -4,12 +4,20 @@ finished game. :mod:`bot.app` wires them; the feature names neither's source."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from engine import ACHIEVEMENTS, GameState, ScoreSheet, seat_achievements
+from engine import ACHIEVEMENTS, GameState, ScoreSheet, scenarios_met, seat_achievements
 
-__all__ = ["ENGINE_RULES", "AchievementRules", "Catalogue", "Earn", "engine_earned"]
+__all__ = [
+    "ENGINE_RULES",
+    "SCENARIO_PREFIX",
+    "AchievementRules",
+    "Catalogue",
+    "Earn",
+    "engine_earned",
+    "scenario_numbers",
+]
 
 Earn = Callable[[GameState, ScoreSheet], Sequence[frozenset[str]]]
 """Each seat's earned achievement ids, in seat order, from a finished game's final state and
@@ -37,11 +45,24 @@ class AchievementRules:
         return tuple(achievement for achievement, _ in self.catalogue)
 
 
+SCENARIO_PREFIX = "scenario-"
+"""How a solo scenario met is kept among a person's achievements: ``scenario-5``."""
+
+
 def engine_earned(state: GameState, sheet: ScoreSheet) -> Sequence[frozenset[str]]:
-    """Each seat's earned ids as the engine reads them (:func:`engine.seat_achievements`):
+    """Each seat's earned ids as the engine reads them (:func:`engine.seat_achievements`,
+    and for a solo game each scenario met, :func:`engine.scenarios_met`, as ``scenario-N``):
     the same reading ``python -m engine achievements`` prints."""
     boards = [seat.environment for seat in state.seats]
-    return [frozenset(seat_achievements(sheet, boards, i)) for i in range(len(state.seats))]
+    met = {f"{SCENARIO_PREFIX}{n}" for n in scenarios_met(state.cards, sheet, boards)}
+    return [frozenset(seat_achievements(sheet, boards, i)) | met for i in range(len(state.seats))]
+
+
+def scenario_numbers(ids: Iterable[str]) -> list[int]:
+    """The solo scenarios among kept ids, in order."""
+    return sorted(
+        int(a.removeprefix(SCENARIO_PREFIX)) for a in ids if a.startswith(SCENARIO_PREFIX)
+    )
 
 
 ENGINE_RULES = AchievementRules(

@@ -39,7 +39,8 @@ class AchievementsHooks:
                 continue
             rows += [Earned(game.id, player.user_id, a, game.guild_id, finish.now) for a in ids]
             before = await self.store.achievements_of(player.user_id)
-            ordered = sorted(ids, key=lambda a: (order.get(a, len(order)), a))
+            # The final message says by itself which solo scenario was met.
+            ordered = sorted((a for a in ids if a in order), key=order.__getitem__)
             people.append((player.shown, ordered, before))
         every = {a for _, ids, _ in people for a in ids}
         known = await self.store.earned_in_guild(game.guild_id, every)

@@ -7,14 +7,14 @@ import logging
 from dataclasses import dataclass
 
 from bot.achievements import texts
-from bot.achievements.catalogue import AchievementRules
+from bot.achievements.catalogue import AchievementRules, scenario_numbers
 from bot.achievements.store import AchievementsStore, Earned
 from bot.game.errors import DamagedLog
 from bot.game.names import seat_names
 from bot.game.records import UNREADABLE, read_state
 from bot.game.rows import GameStatus
 from bot.game.service import GameService
-from engine import CascadiaError, score_state
+from engine import SCENARIOS, CascadiaError, score_state
 
 __all__ = ["AchievementsService", "MemberAchievements", "rebuild_achievements"]
 
@@ -48,6 +48,9 @@ class AchievementsService:
         firsts = {f.achievement: f for f in await self.store.firsts(user_id, guild_id=guild_id)}
         shown = [(title, firsts[a].game_id) for a, title in self.rules.catalogue if a in firsts]
         text = texts.stats_lines(shown, len(self.rules.catalogue))
+        met = scenario_numbers(firsts)
+        if met:
+            text += f"\nSolo scenarios met: {', '.join(map(str, met))} (of {len(SCENARIOS)})."
         badges = tuple((title, a in firsts) for a, title in self.rules.catalogue)
         return MemberAchievements(text, badges)
 
