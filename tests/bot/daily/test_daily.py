@@ -319,3 +319,22 @@ def test_a_board_fits_in_one_message_however_long_the_names() -> None:
     assert shown == [str(n) for n in range(1, len(shown) + 1)]
     assert f"…and {30 - len(shown)} more." in text
     assert len(shown) < MAX_BOARD
+
+
+async def test_a_sundays_trek_is_its_solo_scenario_from_start_to_end(
+    service: GameService, clock: FakeClock
+) -> None:
+    clock.now = datetime(2026, 12, 6, 9, tzinfo=UTC)
+    deal = daily_deal(Day.parse("2026-12-06"))
+    assert deal.scenario is not None
+    await start(service, ADA)
+    [begun] = await sent(service.store_as(Store), "start")
+    assert f"**Solo scenario {deal.scenario}**: " in begun.text
+    await play_out(service, ADA)
+    [ended] = await sent(service.store_as(Store), "finish")
+    assert f"**Solo scenario {deal.scenario} " in ended.text
+    # A weekday's trek is no scenario.
+    clock.now = datetime(2026, 12, 7, 9, tzinfo=UTC)
+    await start(service, BEA)
+    begun_monday = (await sent(service.store_as(Store), "start"))[-1]
+    assert "Solo scenario" not in begun_monday.text
