@@ -58,6 +58,7 @@ TABLES = (
     "daily_posts",
     "notify_settings",
     "server_settings",
+    "achievements",
 )
 """Every table of the schema, each after the tables it refers to."""
 

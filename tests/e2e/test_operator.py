@@ -250,7 +250,7 @@ SCHEMA_MISTAKES: dict[str, tuple[Callable[[Path], Awaitable[Path]], str]] = {
         _set_back,
         r"cascadia\.sqlite3 is not a database of the bot as its version says: its schema version "
         rf"is {len(load_migrations()) - 1}, but it is not made as that version is "
-        r"\((table|index|trigger) \w+ of a later version\)\. Restore a backup",
+        r"\((table|index|trigger) [^)]* of a later version\)\. Restore a backup",
     ),
 }
 

@@ -57,8 +57,9 @@ async def test_migrations_from_empty(store: PostgresStore, postgres_url: str) ->
         " WHERE schemaname = current_schema()",
     )
     assert tables == (
-        "away_periods,daily_attempts,daily_channels,daily_posts,games,hints,league_members,"
-        "leagues,moves,notify_settings,outbox,outbox_snapshots,packed_moves,panels,people,ratings,"
+        "achievements,away_periods,daily_attempts,daily_channels,daily_posts,games,hints,"
+        "league_members,leagues,moves,notify_settings,outbox,outbox_snapshots,packed_moves,panels,"
+        "people,ratings,"
         "results,round_scores,schema_version,seats,server_settings,skip_polls,skip_votes"
     )
 
