@@ -56,8 +56,10 @@ TABLES = (
     "daily_attempts",
     "daily_channels",
     "daily_posts",
+    "daily_shares",
     "notify_settings",
     "server_settings",
+    "achievements",
 )
 """Every table of the schema, each after the tables it refers to."""
 
