@@ -142,7 +142,7 @@ class Application:
         self.reminders = ReminderQueue(self.service)
         self.attendance = Attendance(self.service)
         self.notices = Notices(self.service)
-        self.daily = DailyTrek(self.service)
+        self.daily = DailyTrek(self.service, titles=dict(ACHIEVEMENTS.catalogue))
         self.tables = Tables(self.service)
         self.achievements = AchievementsService(self.service, ACHIEVEMENTS)
         self.forgetting = Forgetting(store, now)

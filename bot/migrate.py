@@ -56,6 +56,7 @@ TABLES = (
     "daily_attempts",
     "daily_channels",
     "daily_posts",
+    "daily_shares",
     "notify_settings",
     "server_settings",
     "achievements",

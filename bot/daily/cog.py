@@ -3,9 +3,11 @@
 ``action:play`` (the default) starts the caller's attempt at today's deal as a game of its
 own in a direct message with the bot, played there as every game is (the turn panel, typed
 ``/cascadia play``); where the member's privacy settings refuse direct messages, in a private
-thread the bot opens for them in the channel where they asked. ``board`` and ``show`` read a
-day's results (:mod:`bot.daily.service`); ``channel`` (Manage Server) names where the bot posts
-each morning's deal and each finished day's board. Every answer is private.
+thread the bot opens for them in the channel where they asked. Its final message's **Share**
+posts one spoiler-free line about it in the daily channel of that server. ``board`` and
+``show`` read a day's results (:mod:`bot.daily.service`); ``channel`` (Manage Server) names
+where the bot posts each morning's deal and each finished day's board. Every answer is
+private.
 """
 
 from __future__ import annotations
@@ -13,20 +15,23 @@ from __future__ import annotations
 import asyncio
 import io
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.daily.service import ACTIONS, AttemptOpen, DailyTrek
+from bot.daily.share import SHARE_LABEL
 from bot.game.captions import environment_description, environment_score, scores_description
 from bot.game.errors import BotError
 from bot.game.names import clean, safe
+from bot.shell.buttons import GameButton
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
 from engine import Day
 from render import render_environment, render_scores
 
-__all__ = ["ACTIONS", "DailyRequest", "daily"]
+__all__ = ["ACTIONS", "DailyRequest", "ShareButton", "daily"]
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -218,6 +223,25 @@ async def name_channel(
     return text
 
 
+class ShareButton(GameButton, template=r"cascadia:share:(?P<game_id>[0-9]+)"):
+    """Post one spoiler-free line about a finished daily attempt in the daily channel of the
+    server it was started from (its player only, once); the answer is private."""
+
+    action, label, style = "share", SHARE_LABEL, discord.ButtonStyle.secondary
+
+    async def act(self, interaction: Interaction) -> None:
+        """Share the attempt, and say where."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        bot = interaction.client
+        shared = await bot.part(DailyTrek).share(self.game_id, user_id=interaction.user.id)
+        await bot.announce(shared.outbox_ids)
+        await interaction.followup.send(shared.answer, ephemeral=True)
+
+
+DAILY_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (ShareButton,)
+"""The dynamic items the cog registers."""
+
+
 @app_commands.command(
     name="daily", description="The daily trek: one solo deal a day, and its board"
 )
@@ -240,10 +264,12 @@ async def daily_command(
 
 
 async def setup(bot: CascadiaBot) -> None:
-    """Add ``/cascadia daily`` (called by ``load_extension``)."""
+    """Add ``/cascadia daily`` and the **Share** button (called by ``load_extension``)."""
     add_commands(bot, daily_command)
+    bot.add_dynamic_items(*DAILY_BUTTONS)
 
 
 async def teardown(bot: CascadiaBot) -> None:
-    """Take the command away with the extension."""
+    """Take the command and the button away with the extension."""
     remove_commands(bot, daily_command.name)
+    bot.remove_dynamic_items(*DAILY_BUTTONS)

@@ -9,6 +9,7 @@ import asyncio
 from collections.abc import Collection
 
 from bot.daily.par import cached_par, finish_note
+from bot.daily.share import SHARE_LABEL, share_custom_id
 from bot.daily.store import DailyStore
 from bot.game.hooks import Finish, FinishPart, Turn
 from engine import Day
@@ -35,12 +36,16 @@ class DailyHooks:
 
     async def before_commit(self, finish: Finish) -> FinishPart:
         """For an attempt, the line its final message adds: the par, and whether it counts
-        (the par worked out in a thread the first time a day is asked for)."""
+        (the par worked out in a thread the first time a day is asked for); and its **Share**
+        button."""
         attempt = await self.store.daily_attempt(finish.loaded.game.id)
         if attempt is None:
             return FinishPart()
         par = await asyncio.to_thread(cached_par, Day.parse(attempt.day))
-        return FinishPart(tail=finish_note(attempt, finish.sheet.players[finish.seat].total, par))
+        return FinishPart(
+            tail=finish_note(attempt, finish.sheet.players[finish.seat].total, par),
+            buttons=((SHARE_LABEL, share_custom_id(attempt.game_id)),),
+        )
 
     async def after_commit(self, finish: Finish, part: FinishPart) -> None:
         """Nothing."""

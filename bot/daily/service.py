@@ -17,16 +17,18 @@ the store keeps what was queued).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
 from bot.daily.par import cached_par, par_line
+from bot.daily.share import share_line
 from bot.daily.store import (
     AttemptCounted,
     DailyAttempt,
     DailyChannel,
     DailyEntry,
+    DailyShare,
     DailyStart,
     DailyStore,
 )
@@ -98,6 +100,13 @@ class NotPlayedYet(BotError):
             f"Boards of {day} are hidden until you have played that day's deal yourself"
             " (`/cascadia daily`): no spoilers."
         )
+
+
+class NotYours(BotError):
+    """A press of someone else's **Share**."""
+
+    def __init__(self) -> None:
+        super().__init__("Only the one who played this daily trek can share it.")
 
 
 class NoAttempt(BotError):
@@ -193,13 +202,41 @@ def morning_text(day: Day) -> str:
     )
 
 
-class DailyTrek:
-    """Starting attempts, the boards, showing a finished board, and queueing the daily posts;
-    over the game service's :class:`GameKernel`."""
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """What a press of **Share** did: the answer to the presser, and the outbox rows of the
+    line it queued (none when it was shared before or there is nowhere to post it)."""
 
-    def __init__(self, kernel: GameKernel) -> None:
+    answer: str
+    outbox_ids: tuple[int, ...] = ()
+
+
+NOWHERE = (
+    "There is nowhere to share it: the server you played from has no daily channel."
+    " Someone with Manage Server names one with `/cascadia daily action:channel`."
+)
+"""The answer to **Share** when the attempt's server has no daily channel."""
+SCORE_PREFIX = "score-"
+"""How the ids of the score thresholds begin: a line names only the highest earned."""
+
+
+def shared_link(guild_id: int, share: DailyShare) -> str:
+    """The answer to a second **Share**: a link to the line, once it is posted."""
+    if share.channel_id is None or share.message_id is None:
+        return "You shared this daily trek already; the line is on its way."
+    link = f"https://discord.com/channels/{guild_id}/{share.channel_id}/{share.message_id}"
+    return f"You shared this daily trek already: {link}"
+
+
+class DailyTrek:
+    """Starting attempts, the boards, showing a finished board, sharing an attempt, and
+    queueing the daily posts; over the game service's :class:`GameKernel`. ``titles``: each
+    achievement's title by id, for the line a shared attempt posts."""
+
+    def __init__(self, kernel: GameKernel, *, titles: Mapping[str, str] | None = None) -> None:
         self.kernel = kernel
         self.store = kernel.store_as(DailyStore)
+        self.titles = dict(titles or {})
         self._queued: set[tuple[int, str, str]] = set()
         """The posts (server, day, kind) known to be queued already: not asked for again."""
 
@@ -310,6 +347,53 @@ class DailyTrek:
         if game is None or game.status is not GameStatus.FINISHED:
             raise NoAttempt(name, day)
         return await self.kernel.load(game)
+
+    async def share(self, game_id: int, *, user_id: int) -> Shared:
+        """Queue one spoiler-free line about the finished attempt ``game_id`` in the daily
+        channel of the server it was started from (:func:`~bot.daily.share.share_line`); only
+        its player may, once. Practice is shared too, and says so."""
+        attempt = await self.store.daily_attempt(game_id)
+        game = await self.store.get_game(game_id)
+        if attempt is None or game is None or game.status is not GameStatus.FINISHED:
+            raise BotError("Only a finished daily trek can be shared.")
+        if attempt.user_id != user_id:
+            raise NotYours()
+        before = await self.store.daily_share(game_id)
+        if before is not None:
+            return Shared(shared_link(game.guild_id, before))
+        if await self.store.daily_channel(game.guild_id) is None:
+            return Shared(NOWHERE)
+        loaded = await self.kernel.load(game)
+        [score] = loaded.score_sheet().players
+        firsts = await self.store.first_achievements(game_id, user_id)
+        text = share_line(
+            loaded.players[0].name,
+            attempt.day,
+            total=score.total,
+            par=await self.par(Day.parse(attempt.day)),
+            streak=await self.streak_of(user_id) if attempt.counted else 0,
+            wildlife=score.wildlife,
+            counted=attempt.counted,
+            firsts=self._titled(firsts),
+        )
+        post = Announcement(kind="daily-share", text=text)
+        found = await self.store.share_attempt(game_id, game.guild_id, post.to_outbox())
+        if found is None:
+            # Shared by another press meanwhile, or the channel was dropped.
+            before = await self.store.daily_share(game_id)
+            return Shared(NOWHERE if before is None else shared_link(game.guild_id, before))
+        return Shared("Shared in the daily channel.", (found,))
+
+    def _titled(self, achievements: set[str]) -> list[str]:
+        """The titles of ``achievements`` in catalogue order, with only the highest of the
+        score thresholds (100 points says 95 too)."""
+        order = {a: i for i, a in enumerate(self.titles)}
+        ordered = sorted(achievements, key=lambda a: (order.get(a, len(order)), a))
+        scores = [a for a in ordered if a.startswith(SCORE_PREFIX)]
+        if len(scores) > 1:
+            best = max(scores, key=lambda a: int(a.removeprefix(SCORE_PREFIX)))
+            ordered = [a for a in ordered if not a.startswith(SCORE_PREFIX) or a == best]
+        return [self.titles.get(a, a) for a in ordered]
 
     async def streak_of(self, user_id: int) -> int:
         """The member's streak today."""

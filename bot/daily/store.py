@@ -73,6 +73,17 @@ class DailyEntry:
 
 
 @dataclass(frozen=True)
+class DailyShare:
+    """An attempt shared in its server's daily channel: the line's outbox row, and where it
+    went once posted (``message_id`` ``None`` until then)."""
+
+    game_id: int
+    outbox_id: int
+    channel_id: int | None
+    message_id: int | None
+
+
+@dataclass(frozen=True)
 class DailyChannel:
     """Where a server's daily messages go; ``anchor_game_id`` is the (ended, seatless) games
     row whose outbox rows they are."""
@@ -286,6 +297,60 @@ class DailyStore(GameStore):
             )
             await db.execute(q, guild_id, day, kind, outbox_id)
             return outbox_id
+
+    async def share_attempt(
+        self, game_id: int, guild_id: int, message: OutboxMessage
+    ) -> int | None:
+        """Queue ``message``, an attempt's shared line, in the server's daily channel (under
+        its anchor row); returns the outbox id, or ``None`` when the attempt was shared before
+        or the server has no daily channel (then nothing is written). At most once per
+        attempt, across processes and restarts."""
+        async with self._transaction() as db:
+            q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
+            row = await db.fetchrow(q, guild_id)
+            if row is None:
+                return None
+            channel = self._channel(row)
+            # The key first, as queue_daily_post takes it: a second press waits, then skips.
+            q = (
+                "INSERT INTO daily_shares (game_id, outbox_id) VALUES ($1, 0)"
+                " ON CONFLICT (game_id) DO NOTHING RETURNING game_id"
+            )
+            if await db.fetchval(q, game_id) is None:
+                return None
+            anchor = await self._load_game(db, channel.anchor_game_id)
+            posted = dataclasses.replace(message, channel_id=channel.channel_id)
+            (outbox_id,) = await self._insert_outbox(db, anchor, [posted])
+            q = "UPDATE daily_shares SET outbox_id = $2 WHERE game_id = $1"
+            await db.execute(q, game_id, outbox_id)
+            return outbox_id
+
+    async def daily_share(self, game_id: int) -> DailyShare | None:
+        """The attempt's share, if it was shared."""
+        q = (
+            "SELECT s.game_id, s.outbox_id, o.channel_id, o.message_id FROM daily_shares s"
+            " LEFT JOIN outbox o ON o.id = s.outbox_id WHERE s.game_id = $1"
+        )
+        row = await self._fetchrow(q, game_id)
+        if row is None:
+            return None
+        return DailyShare(
+            game_id=row["game_id"],
+            outbox_id=row["outbox_id"],
+            channel_id=row["channel_id"],
+            message_id=row["message_id"],
+        )
+
+    async def first_achievements(self, game_id: int, user_id: int) -> set[str]:
+        """The achievement ids the member earned for the first time in this game (none
+        earlier in any server)."""
+        q = (
+            "SELECT a.achievement FROM achievements a WHERE a.game_id = $1 AND a.user_id = $2"
+            " AND NOT EXISTS (SELECT 1 FROM achievements b WHERE b.user_id = a.user_id"
+            " AND b.achievement = a.achievement AND b.game_id <> a.game_id"
+            " AND b.finished_at < a.finished_at)"
+        )
+        return {str(row["achievement"]) for row in await self._fetch(q, game_id, user_id)}
 
     def _attempt(self, row: Record) -> DailyAttempt:
         return DailyAttempt(

@@ -166,13 +166,14 @@ game floor runs it without knowing the feature's tables (its store makes it)."""
 
 @dataclass(frozen=True, slots=True)
 class FinishPart:
-    """What a finish hook adds to a finished game's commit: ``tail`` after the final message,
-    and ``results`` (the seats' rows) and ``writes`` (a feature's own rows) written in the same
-    transaction as the move."""
+    """What a finish hook adds to a finished game's commit: ``tail`` after the final message
+    and ``buttons`` (label, custom id) under it, and ``results`` (the seats' rows) and
+    ``writes`` (a feature's own rows) written in the same transaction as the move."""
 
     tail: str = ""
     results: tuple[SeatResult, ...] = ()
     writes: tuple[FinishWrite, ...] = ()
+    buttons: tuple[tuple[str, str], ...] = ()
 
 
 # --- the seams -------------------------------------------------------------------------------

@@ -328,6 +328,7 @@ class GameKernel:
             finish = Finish(loaded, after, seat, logged, record, loaded.score_sheet(after), now)
             parts = [await hook.before_commit(finish) for hook in self.hooks.finish]
             tail = "".join(part.tail for part in parts) + tail
+            buttons = (*buttons, *(b for part in parts for b in part.buttons))
             announcement = await self._final_message(finish, line, tail, buttons, highlights)
             directs = _table_result(finish)
         else:

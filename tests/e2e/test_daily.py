@@ -2,7 +2,8 @@
 servers get the same deal, each plays it alone in a direct message (or, where DMs are
 refused, a private thread), through a restart; the boards stay hidden until one has played;
 the day's board goes to the server's daily channel once after the day ends, also when the
-bot restarts across midnight. The bot's commands are global here, as direct messages need."""
+bot restarts across midnight; a finished attempt's **Share** posts one line in the daily
+channel. The bot's commands are global here, as direct messages need."""
 
 from __future__ import annotations
 
@@ -31,7 +32,15 @@ from fakediscord import (
 )
 from sandbox import BotProcess
 from tests.e2e.conftest import body_failed, close_world
-from tests.e2e.harness import REPO_ROOT, Database, GameChannel, World, labels, ranking
+from tests.e2e.harness import (
+    REPO_ROOT,
+    Database,
+    GameChannel,
+    World,
+    button,
+    labels,
+    ranking,
+)
 from tests.e2e.test_absence import BotClock
 from tests.e2e.test_panel import open_panel, tap_a_turn
 
@@ -297,3 +306,37 @@ async def test_the_days_board_is_posted_once_after_the_day_even_across_midnight(
     await daily.settled()
     daily.check_channel()
     assert len(daily.public_messages()) == 3, "a daily post went out twice"
+
+
+async def test_share_posts_one_line_in_the_daily_channel(trek: Trek) -> None:
+    world, server = trek.world, trek.server
+    daily = GameChannel(world, world.channel, random.Random(0))
+    world.tables.append(daily)
+    since = len(server.messages)
+    await trek.ask(world.alice, world.channel, {"action": "channel"})
+    await daily.next_post(since, what="the morning message")
+    table, _ = await trek.play_from(world.bob, world.channel)
+    final = await table.play_to_end()
+    table.check_final(final)
+    assert "Share" in labels(final)
+    assert "Play again" not in labels(final)
+    total = ranking(final.text)[0][1]
+
+    since = len(server.messages)
+    answer = await table.reply(await server.click(world.bob, final, button(final, "Share")))
+    assert answer.ephemeral
+    assert "Shared" in answer.text, answer.text
+    line = await daily.next_post(since, what="the shared line")
+    assert line.text.startswith(f"**bob**'s daily trek, {DAY}: {total} points, "), line.text
+    assert "Bear " in line.text
+    assert "\n" not in line.text, "one line"
+    assert not line.attachments
+    assert not line.components
+
+    # Pressed again after a restart: a link to the same line, nothing posted.
+    await world.bot.restart()
+    again = await table.reply(await server.click(world.bob, final, button(final, "Share")))
+    assert f"/{world.channel}/{line.id}" in again.text, again.text
+    await daily.settled()
+    daily.check_channel()
+    table.check_channel()
