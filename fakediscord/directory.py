@@ -65,10 +65,10 @@ class Directory:
     def __init__(self, world: World) -> None:
         self.world = world
 
-    def add_user(self, name: str, *, bot: bool = False) -> int:
-        """Create a user and return its id."""
+    def add_user(self, name: str, *, bot: bool = False, locale: str = "en-US") -> int:
+        """Create a user (whose Discord client speaks ``locale``) and return its id."""
         uid = self.world.next_id()
-        self.world.users[uid] = User(uid, name, bot)
+        self.world.users[uid] = User(uid, name, bot, locale=locale)
         return uid
 
     def add_guild(
@@ -79,14 +79,16 @@ class Directory:
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
         shard: tuple[int, int] | None = None,
+        locale: str = "en-US",
     ) -> int:
         """Create a guild with the bot in it (holding ``bot_permissions``); return its id.
 
-        ``shard`` (id, count) picks an id whose events go to that shard.
+        ``shard`` (id, count) picks an id whose events go to that shard; ``locale`` is the
+        server's language.
         """
         gid = self.world.next_id(shard=shard)
         owner_id = owner if owner is not None else self.add_user(f"{name} owner")
-        guild = Guild(gid, name, owner_id)
+        guild = Guild(gid, name, owner_id, locale=locale)
         guild.roles[gid] = Role(gid, "@everyone", everyone_permissions, 0)
         self.world.guilds[gid] = guild
         guild.members[owner_id] = []
@@ -455,6 +457,7 @@ class Directory:
         return {
             **GUILD_DEFAULTS,
             **{"id": str(g.id), "name": g.name, "owner_id": str(g.owner_id)},
+            "preferred_locale": g.locale,
             "joined_at": g.joined_at,
             "roles": [r.payload() for r in g.roles.values()],
             "channels": [self.channel_payload(self.world.channels[c]) for c in g.channel_ids],

@@ -238,7 +238,7 @@ class Interactions:
             "token": token,
             "version": 1,
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
-            "locale": "en-US",
+            "locale": self.world.users[user].locale if user in self.world.users else "en-US",
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id if guild else 0)},
             "context": 0 if guild else 1,
@@ -254,8 +254,8 @@ class Interactions:
             member["permissions"] = str(self.world.directory.channel_permissions(channel.id, user))
             payload.update(
                 guild_id=str(guild.id),
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(guild.id), "locale": guild.locale, "features": []},
+                guild_locale=guild.locale,
                 app_permissions=str(perms),
                 member=member,
                 channel={

@@ -33,6 +33,8 @@ class User:
     accepts_dms: bool = True
     """Whether the bot may post in this user's DM channel (the user's privacy setting);
     without it a post there is 403 50007 Cannot send messages to this user."""
+    locale: str = "en-US"
+    """The language of the user's Discord client, sent as each interaction's ``locale``."""
 
     def payload(self) -> JSON:
         """The user object of Discord's API."""
@@ -119,6 +121,8 @@ class Guild:
     channel_ids: list[int] = field(default_factory=list)
     members: dict[int, list[int]] = field(default_factory=dict)  # user id -> role ids
     joined_at: str = field(default_factory=now_iso)
+    locale: str = "en-US"
+    """The server's language (its ``preferred_locale``, each interaction's ``guild_locale``)."""
 
 
 @dataclass

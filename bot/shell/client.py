@@ -41,6 +41,7 @@ from bot.shell.layout import Layout, buttons_view
 from bot.shell.parts import Parts
 from bot.shell.permissions import missing_permissions, permission_note
 from bot.shell.sync import SyncRecord, record_path, sync_if_changed
+from bot.shell.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +176,7 @@ class CascadiaBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         """Load the features' extensions (each adds its commands and registers its buttons), sync
         the commands, start the loops."""
+        await self.tree.set_translator(CatalogTranslator())
         for extension in self.parts.extensions:
             await self.load_extension(extension)
         try:

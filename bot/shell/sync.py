@@ -75,7 +75,15 @@ async def sync_if_changed(
     uploaded last time; returns whether it uploaded. ``scope`` tells apart applications and
     servers sharing one record."""
     guild = discord.Object(id=guild_id) if guild_id is not None else None
-    payloads = [command.to_dict(tree) for command in tree.get_commands(guild=guild)]
+    commands = tree.get_commands(guild=guild)
+    translator = tree.translator
+    # With a translator, what Discord is sent carries the translations: a changed one syncs.
+    payloads = [
+        await command.get_translated_payload(tree, translator)
+        if translator is not None
+        else command.to_dict(tree)
+        for command in commands
+    ]
     key = f"{scope}:{'global' if guild_id is None else f'guild:{guild_id}'}"
     digest = fingerprint(payloads)
     if record.get(key) == digest:

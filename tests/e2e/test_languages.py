@@ -1,0 +1,35 @@
+"""The bot in the players' languages, as Discord shows it: the commands' descriptions in
+each reader's language, a private answer in the person's, a public message in the server's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import LANGUAGES
+from tests.e2e.harness import World
+
+
+def _synced_group(world: World) -> dict[str, Any]:
+    (group,) = [
+        command
+        for commands in world.server.commands.values()
+        for command in commands
+        if command["name"] == "cascadia"
+    ]
+    return group
+
+
+async def test_the_synced_commands_carry_german_and_french_descriptions(world: World) -> None:
+    group = _synced_group(world)
+    assert group["description_localizations"]["de"] == "Cascadia in diesem Kanal spielen"
+    commands = [o for o in group["options"] if o["type"] in (1, 2)]
+    assert len(commands) >= 25
+    for command in commands:
+        for lang in LANGUAGES:
+            localized = command["description_localizations"][lang]
+            assert localized
+            assert localized != command["description"], (command["name"], lang)
+    (play,) = [c for c in commands if c["name"] == "play"]
+    pair = play["options"][0]
+    assert pair["name"] == "pair"
+    assert pair["description_localizations"]["fr"] == "La paire à prendre dans la rivière, 1-4"
