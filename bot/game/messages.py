@@ -12,6 +12,7 @@ from datetime import datetime
 
 from bot.game.hooks import AwayPeriod, Call, ReminderLevel
 from bot.game.names import safe
+from bot.i18n import translate
 from engine import (
     MAX_PLAYERS,
     SCENARIOS,
@@ -593,9 +594,9 @@ You: `/cascadia notify` (DMs, digest, quiet hours, time away)
 Daily: `/cascadia daily` (a solo deal a day, in DMs; `action:` board, show, channel)"""
 
 
-def help_message() -> str:
-    """A short how-to-play and the command list."""
-    return HELP
+def help_message(locale: str | None = None) -> str:
+    """A short how-to-play and the command list, in the language of ``locale``."""
+    return translate(HELP, locale)
 
 
 def table_opened_line(host: str, thread_id: int, cards: str) -> str:

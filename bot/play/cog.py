@@ -436,8 +436,10 @@ async def export(interaction: Interaction) -> None:
 
 @app_commands.command(name="help", description="How to play, and the commands")
 async def help(interaction: Interaction) -> None:
-    """A short how-to-play."""
-    await interaction.response.send_message(messages.help_message(), ephemeral=True)
+    """A short how-to-play, in the reader's language."""
+    await interaction.response.send_message(
+        messages.help_message(interaction.locale.value), ephemeral=True
+    )
 
 
 @app_commands.command(name="end", description="End this channel's game (host or Manage Channels)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.game.messages import help_message
 from bot.i18n import LANGUAGES
 from tests.e2e.harness import World
 
@@ -33,3 +34,20 @@ async def test_the_synced_commands_carry_german_and_french_descriptions(world: W
     pair = play["options"][0]
     assert pair["name"] == "pair"
     assert pair["description_localizations"]["fr"] == "La paire à prendre dans la rivière, 1-4"
+
+
+async def test_help_answers_each_person_in_their_own_language(world: World) -> None:
+    server = world.server
+    german = server.add_user("greta", locale="de")
+    french = server.add_user("fleur", locale="fr")
+    for user in (german, french):
+        server.add_member(world.guild, user)
+    table = world.table()
+
+    answers = {user: await table.run(user, "help") for user in (german, french, world.alice)}
+
+    assert answers[german].text == help_message("de")
+    assert answers[german].text.startswith("**So spielt man Cascadia.**")
+    assert answers[french].text.startswith("**Comment jouer à Cascadia.**")
+    assert answers[world.alice].text == help_message()
+    assert all(len(answer.text) <= 2000 for answer in answers.values())
