@@ -222,25 +222,26 @@ class Lobby:
         """Remember which message shows the lobby, to update it later."""
         await self.store.set_lobby_message(game_id, message_id)
 
-    async def start(self, game_id: int, *, user_id: int) -> CommitResult:
+    async def start(self, game_id: int, *, user_id: int, locale: str | None = None) -> CommitResult:
         """The host starts the game with the seated players, and the first player is called.
 
         A seat taken or given up between reading the lobby and starting it (a Join pressed a
         moment before Start) does not turn the host away: the lobby is read again, the host
         and its status checked again, and the game starts with the seats as they then are.
         Only a lobby that keeps changing under it, :data:`START_TRIES` times, is
-        :class:`RevisionConflict`."""
+        :class:`RevisionConflict`. The start message is in the language of ``locale``, the
+        server's."""
         tries = START_TRIES
         while True:
             loaded = await self.kernel.game_by_id(game_id)
             try:
-                return await self._start(loaded, user_id=user_id)
+                return await self._start(loaded, user_id=user_id, locale=locale)
             except RevisionConflict:
                 tries -= 1
                 if tries == 0:
                     raise
 
-    async def _start(self, loaded: LoadedGame, *, user_id: int) -> CommitResult:
+    async def _start(self, loaded: LoadedGame, *, user_id: int, locale: str | None) -> CommitResult:
         game = loaded.game
         if user_id != game.host_id:
             raise NotHost("start the game")
@@ -251,7 +252,7 @@ class Lobby:
         call, next_at = await self.kernel.call(turn)
         announcement = Announcement(
             kind="start",
-            text=messages.start_message(state, loaded.players, call),
+            text=messages.start_message(state, loaded.players, call, locale=locale),
             mentions=(turn.player.user_id,) if call.ping else (),
             pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
             state=state,

@@ -62,11 +62,15 @@ def timestamp(moment: datetime, style: str = "R") -> str:
 # --- pieces -----------------------------------------------------------------------------------
 
 
-def cards_text(cards: CardSet) -> str:
-    """The scoring cards in play, e.g. ``"Bear A · Elk B · Salmon C · Hawk D · Fox A"``."""
+def cards_text(cards: CardSet, *, locale: str | None = None) -> str:
+    """The scoring cards in play, e.g. ``"Bear A · Elk B · Salmon C · Hawk D · Fox A"``, with
+    the wildlife named as the edition in the language of ``locale`` names them."""
     if cards.variant is not None:
-        return f"{cards.variant.value.capitalize()} card for all wildlife"
-    return " · ".join(f"{w.value.capitalize()} {cards.card(w)}" for w in Wildlife)
+        variant = translate(cards.variant.value.capitalize(), locale)
+        return translate("{variant} card for all wildlife", locale, variant=variant)
+    return " · ".join(
+        f"{translate(w.value.capitalize(), locale)} {cards.card(w)}" for w in Wildlife
+    )
 
 
 _PLURALS = {Wildlife.ELK: "elk", Wildlife.SALMON: "salmon", Wildlife.FOX: "foxes"}
@@ -101,12 +105,20 @@ def display_text(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def progress_text(state: GameState) -> str:
+def progress_text(state: GameState, *, locale: str | None = None) -> str:
     """Round, turn and tiles left, e.g. ``"round 3 of 20 · turn 9 of 40 · 35 tiles left"``."""
     total = TURNS_PER_PLAYER * state.players
     turn = min(state.turn + 1, total)
-    tiles = "1 tile" if state.tiles_left == 1 else f"{state.tiles_left} tiles"
-    return f"round {state.round} of {TURNS_PER_PLAYER} · turn {turn} of {total} · {tiles} left"
+    left = state.tiles_left
+    tiles = (
+        translate("1 tile", locale) if left == 1 else translate("{count} tiles", locale, count=left)
+    )
+    return translate(
+        "round {round} of {rounds} · turn {turn} of {turns} · {tiles} left",
+        locale,
+        **{"round": state.round, "rounds": TURNS_PER_PLAYER, "turn": turn, "turns": total},
+        tiles=tiles,
+    )
 
 
 def _slots_text(slots: Sequence[int]) -> str:
@@ -167,26 +179,39 @@ def describe_wipe(before: GameState, action: WipeThree | NatureWipe, player: Pla
     )
 
 
-def your_turn_line(state: GameState, player: Player, call: Call | None = None) -> str:
+def your_turn_line(
+    state: GameState, player: Player, call: Call | None = None, *, locale: str | None = None
+) -> str:
     """The line that tells the player to move that it is their turn: a mention, or in their
     quiet hours only the name; by when they play and whether they are away (see
     :class:`~bot.game.hooks.Call`). A computer is named, not pinged: it plays within
     seconds."""
+    progress = progress_text(state, locale=locale)
     if player.computer is not None:
-        return f"{player.shown} plays next (the computer): {progress_text(state)}."
+        return translate(
+            "{name} plays next (the computer): {progress}.",
+            locale,
+            name=player.shown,
+            progress=progress,
+        )
     call = call or Call()
     name = player.mention if call.ping and player.computer is None else player.shown
-    by = f" · plays by {timestamp(call.deadline)}" if call.deadline is not None else ""
-    line = f"{name}, it's your turn: {progress_text(state)}{by}."
+    by = ""
+    if call.deadline is not None:
+        by = translate(" · plays by {time}", locale, time=timestamp(call.deadline))
+    line = translate(
+        "{name}, it's your turn: {progress}{by}.", locale, name=name, progress=progress, by=by
+    )
     if call.away is not None:
-        line += f" {player.shown} is {away_text(call.away)}."
+        away = away_text(call.away, locale=locale)
+        line += translate(" {name} is {away}.", locale, name=player.shown, away=away)
     return line
 
 
-def away_text(period: AwayPeriod) -> str:
+def away_text(period: AwayPeriod, *, locale: str | None = None) -> str:
     """``"away until <date>"``, with the note if there is one."""
     note = f" ({safe(period.note)})" if period.note else ""
-    return f"away until {timestamp(period.end, 'f')}{note}"
+    return translate("away until {time}{note}", locale, time=timestamp(period.end, "f"), note=note)
 
 
 def turn_message(
@@ -200,10 +225,17 @@ def turn_message(
     return f"{line}\n{your_turn_line(after, players[after.current])}"
 
 
-def start_message(state: GameState, players: Sequence[Player], call: Call | None = None) -> str:
-    """The channel message that opens a game and calls the first player."""
+def start_message(
+    state: GameState,
+    players: Sequence[Player],
+    call: Call | None = None,
+    *,
+    locale: str | None = None,
+) -> str:
+    """The channel message that opens a game and calls the first player, in the language of
+    ``locale`` (the server's: the message is public)."""
     names = ", ".join(p.shown for p in players)
-    solo = " (solo rules)" if state.solo else ""
+    on = "The game is on (solo rules)!" if state.solo else "The game is on!"
     first = players[state.current]
     if first.computer is None:
         how = "Press **Play** below to play your turn step by step (or type `/cascadia play`);"
@@ -214,11 +246,13 @@ def start_message(state: GameState, players: Sequence[Player], call: Call | None
             " (or type `/cascadia play`);"
         )
     scenario = scenario_of(state)
-    goal = "" if scenario is None else f"{scenario_text(scenario)}\n"
+    goal = "" if scenario is None else f"{scenario_text(scenario, locale=locale)}\n"
+    cards = cards_text(state.cards, locale=locale)
+    players_line = translate("Players: {names}. Cards: {cards}.", locale, names=names, cards=cards)
     return (
-        f"The game is on{solo}! Players: {names}. Cards: {cards_text(state.cards)}.\n"
-        f"{goal}{your_turn_line(state, first, call)}\n"
-        f"{how} `/cascadia help` explains the rules."
+        f"{translate(on, locale)} {players_line}\n"
+        f"{goal}{your_turn_line(state, first, call, locale=locale)}\n"
+        f"{translate(how, locale)} {translate('`/cascadia help` explains the rules.', locale)}"
     )
 
 
@@ -229,10 +263,13 @@ def scenario_of(state: GameState) -> Scenario | None:
     return next((s for s in SCENARIOS if s.cards == state.cards), None)
 
 
-def scenario_text(scenario: Scenario) -> str:
+def scenario_text(scenario: Scenario, *, locale: str | None = None) -> str:
     """What a solo scenario asks, in one line: the target and every extra condition."""
-    asks = [f"{scenario.target} points or more", *(c.words for c in scenario.extras)]
-    return f"**Solo scenario {scenario.number}**: {'; '.join(asks)}."
+    target = translate("{target} points or more", locale, target=scenario.target)
+    asks = "; ".join([target, *(c.words for c in scenario.extras)])
+    return translate(
+        "**Solo scenario {number}**: {asks}.", locale, number=scenario.number, asks=asks
+    )
 
 
 def scenario_result(check: ScenarioCheck) -> str:

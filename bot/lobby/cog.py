@@ -301,7 +301,9 @@ async def start(interaction: Interaction, game_id: int | None, *, button: bool =
     bot = interaction.client
     game_id = game_id if game_id is not None else await _channel_game(interaction)
     async with _tidied(bot, game_id, button=button):
-        result = await bot.service.lobby.start(game_id, user_id=interaction.user.id)
+        # The start message is public: in the server's language.
+        locale = interaction.guild_locale.value if interaction.guild_locale else None
+        result = await bot.service.lobby.start(game_id, user_id=interaction.user.id, locale=locale)
     posted = await bot.announce(result.outbox_ids)
     await refresh(bot, await bot.service.game_by_id(game_id))
     if not button:

@@ -51,3 +51,25 @@ async def test_help_answers_each_person_in_their_own_language(world: World) -> N
     assert answers[french].text.startswith("**Comment jouer à Cascadia.**")
     assert answers[world.alice].text == help_message()
     assert all(len(answer.text) <= 2000 for answer in answers.values())
+
+
+async def test_a_german_server_starts_its_games_in_german(world: World) -> None:
+    world.server.guilds[world.guild].locale = "de"
+    french = world.server.add_user("fleur", locale="fr")
+    world.server.add_member(world.guild, french)
+    table = world.table()
+    lobby = await table.open(french, cards="ABCDA")
+    await table.join(world.bob)
+
+    since = len(world.server.messages)
+    await table.press(french, lobby, "Start")
+    start = await table.next_post(since, what="the message that starts the game")
+
+    # Public, so in the server's language, whoever pressed Start.
+    assert start.text.startswith("Die Partie beginnt! Mitspielende: **")
+    assert "Wertungskarten: Bär A · Wapiti B · Lachs C · Bussard D · Fuchs A." in start.text
+    assert "du bist am Zug: Runde 1 von 20 · Zug 1 von 40 · noch " in start.text
+    assert start.text.endswith("`/cascadia help` erklärt die Regeln.")
+    [first] = start.notified
+    assert first in (french, world.bob)
+    assert f"<@{first}>, du bist am Zug" in start.text
