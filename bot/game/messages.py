@@ -116,7 +116,10 @@ def progress_text(state: GameState, *, locale: str | None = None) -> str:
     return translate(
         "round {round} of {rounds} · turn {turn} of {turns} · {tiles} left",
         locale,
-        **{"round": state.round, "rounds": TURNS_PER_PLAYER, "turn": turn, "turns": total},
+        round=state.round,
+        rounds=TURNS_PER_PLAYER,
+        turn=turn,
+        turns=total,
         tiles=tiles,
     )
 

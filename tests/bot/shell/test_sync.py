@@ -8,10 +8,13 @@ import multiprocessing
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
+from discord.app_commands import TranslationContextTypes, locale_str
 
 from bot.shell.client import CascadiaBot
 from bot.shell.sync import SyncRecord, fingerprint, record_path, sync_if_changed
+from bot.shell.translator import CatalogTranslator
 
 
 def _payload(bot: CascadiaBot) -> dict[str, Any]:
@@ -58,6 +61,32 @@ async def test_sync_only_when_changed(
     bot.tree.get_commands()[0].description = "changed"  # type: ignore[union-attr]
     assert await sync_if_changed(bot.tree, record, guild_id=None, scope="app1")
     assert len(uploads) == 4
+
+
+async def test_a_changed_translation_syncs_again(
+    bot: CascadiaBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    uploads: list[object] = []
+
+    async def fake_sync(*, guild: object = None) -> list[object]:
+        uploads.append(guild)
+        return []
+
+    class Shouting(CatalogTranslator):
+        async def translate(
+            self, string: locale_str, locale: discord.Locale, context: TranslationContextTypes
+        ) -> str | None:
+            text = await super().translate(string, locale, context)
+            return None if text is None else text.upper()
+
+    monkeypatch.setattr(bot.tree, "sync", fake_sync)
+    record = SyncRecord(tmp_path / "commands.json")
+    await bot.tree.set_translator(CatalogTranslator())
+    assert await sync_if_changed(bot.tree, record, guild_id=None, scope="app1")
+    assert not await sync_if_changed(bot.tree, record, guild_id=None, scope="app1")
+    await bot.tree.set_translator(Shouting())
+    assert await sync_if_changed(bot.tree, record, guild_id=None, scope="app1")
+    assert len(uploads) == 2
 
 
 class _Guild:
