@@ -18,6 +18,7 @@ from bot.archive.rounds import round_totals
 from bot.archive.store import ArchiveStore as Store
 from bot.game.captions import MAX_CHOICES
 from bot.game.errors import BotError, DamagedLog, DamagedState
+from bot.game.markdown import jump_url
 from bot.game.names import safe, seat_names
 from bot.game.records import UNREADABLE, logged_actions, read_state
 from bot.game.rows import GameRow
@@ -68,7 +69,7 @@ class ArchivedGame:
         """The link to the game's final message, if it was posted."""
         if self.message_id is None:
             return None
-        return f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
+        return jump_url(self.guild_id, self.channel_id, self.message_id)
 
     def label(self) -> str:
         """The game's name in ``replay``'s autocomplete: number, date and scores."""

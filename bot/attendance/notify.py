@@ -20,6 +20,7 @@ from bot.attendance.store import NotifySettings
 from bot.game.buttons import PLAY_LABEL, play_custom_id
 from bot.game.errors import BotError
 from bot.game.hooks import Call
+from bot.game.markdown import jump_url
 from bot.game.messages import Player, progress_text, timestamp
 from bot.game.outbox import (
     DIRECT_DIGEST,
@@ -241,7 +242,7 @@ class DigestGame:
         """The turn message's link, or the channel's mention."""
         if self.message_id is None:
             return f"<#{self.channel_id}>"
-        return f"https://discord.com/channels/{self.guild_id}/{self.channel_id}/{self.message_id}"
+        return jump_url(self.guild_id, self.channel_id, self.message_id)
 
 
 def digest_direct(games: Sequence[DigestGame]) -> Announcement:

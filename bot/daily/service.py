@@ -35,6 +35,7 @@ from bot.daily.store import (
 from bot.game import messages
 from bot.game.errors import BotError
 from bot.game.kernel import GameKernel, LoadedGame
+from bot.game.markdown import jump_url
 from bot.game.messages import Player
 from bot.game.names import safe
 from bot.game.outbox import MAX_TEXT, Announcement, Picture
@@ -224,7 +225,7 @@ def shared_link(guild_id: int, share: DailyShare) -> str:
     """The answer to a second **Share**: a link to the line, once it is posted."""
     if share.channel_id is None or share.message_id is None:
         return "You shared this daily trek already; the line is on its way."
-    link = f"https://discord.com/channels/{guild_id}/{share.channel_id}/{share.message_id}"
+    link = jump_url(guild_id, share.channel_id, share.message_id)
     return f"You shared this daily trek already: {link}"
 
 

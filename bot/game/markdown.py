@@ -21,3 +21,9 @@ def escape_markdown(text: str) -> str:
 def _replacement(match: re.Match[str]) -> str:
     url = match["url"]
     return url if url else "\\" + match["markdown"]
+
+
+def jump_url(guild_id: int, channel_id: int, message_id: int | None = None) -> str:
+    """Discord's link to a message, or to its channel (or thread) without ``message_id``."""
+    channel = f"https://discord.com/channels/{guild_id}/{channel_id}"
+    return channel if message_id is None else f"{channel}/{message_id}"

@@ -44,6 +44,7 @@ from bot.game.captions import (
     environment_score,
     scores_description,
 )
+from bot.game.markdown import jump_url
 from bot.game.replays import game_pictures
 from bot.game.rows import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow
 from bot.game.store import GameStore as Store
@@ -521,8 +522,8 @@ class Outbox:
             if turn is not None and turn.message_id is None and turn.attempts == 0:
                 raise _Waiting()
             if turn is not None and turn.message_id is not None:
-                link = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
-                text = f"{post.text}\n[The turn message]({link}/{turn.message_id})"
+                link = jump_url(game.guild_id, game.channel_id, turn.message_id)
+                text = f"{post.text}\n[The turn message]({link})"
                 post = dataclasses.replace(post, text=_clip(text))
         return await self.send_direct(row.channel_id, game.channel_id, post)
 

@@ -25,6 +25,7 @@ from bot.game.buttons import AGAIN_LABEL
 from bot.game.captions import MAX_CHOICES
 from bot.game.errors import BotError, NoGame, NotInLobby
 from bot.game.lobby import parse_cards
+from bot.game.markdown import jump_url
 from bot.game.rows import GameStatus
 from bot.game.service import LoadedGame
 from bot.shell.buttons import ActionButton, GameButton, Question
@@ -252,9 +253,8 @@ async def join(interaction: Interaction, game_id: int | None, *, button: bool = 
     elif message is not None and message.id != loaded.game.lobby_message_id:
         # Pressed away from the lobby (the list of open tables, a thread's line in its
         # channel): say where the seat is.
-        link = f"https://discord.com/channels/{loaded.game.guild_id}/{loaded.game.channel_id}"
-        if loaded.game.lobby_message_id is not None:
-            link = f"{link}/{loaded.game.lobby_message_id}"
+        game = loaded.game
+        link = jump_url(game.guild_id, game.channel_id, game.lobby_message_id)
         await interaction.followup.send(f"You have a seat: [the lobby]({link}).", ephemeral=True)
 
 

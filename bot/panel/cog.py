@@ -23,6 +23,7 @@ import discord
 from bot.game import messages
 from bot.game.buttons import PLAY_LABEL, play_custom_id
 from bot.game.captions import environment_description
+from bot.game.markdown import jump_url
 from bot.game.names import safe
 from bot.panel.draft import Button, Press, Select, Verb
 from bot.panel.service import (
@@ -114,7 +115,7 @@ async def _with_latest(interaction: Interaction, passed: TurnPassed) -> str:
     message_id = await store.latest_message(int(match[1]))
     if game is None or message_id is None:
         return text
-    link = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}/{message_id}"
+    link = jump_url(game.guild_id, game.channel_id, message_id)
     return messages.turn_passed_text(link)
 
 

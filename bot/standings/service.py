@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.attendance.store import AttendanceStore
 from bot.game.errors import BotError, DamagedLog
+from bot.game.markdown import jump_url
 from bot.game.messages import Player
 from bot.game.names import seat_names
 from bot.game.records import UNREADABLE, read_state
@@ -143,7 +144,7 @@ async def server_answer(store: Store, guild_id: int) -> str:
     if figures.highest is not None:
         game = await store.get_game(figures.highest.game_id)
         if game is not None:
-            link = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
+            link = jump_url(game.guild_id, game.channel_id)
     return texts.server_message(figures, link=link)
 
 

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from bot.db.errors import DatabaseUnavailable
 from bot.game.errors import BotError
 from bot.game.kernel import LoadedGame
+from bot.game.markdown import jump_url
 from bot.game.outbox import Announcement
 from bot.game.rows import GameRow, Seat
 from bot.game.service import GameService
@@ -208,5 +209,4 @@ def _host_name(game: GameRow, seats: Sequence[Seat]) -> str:
 
 def _link(game: GameRow) -> str:
     """The lobby message, or its channel when it has none."""
-    link = f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
-    return link if game.lobby_message_id is None else f"{link}/{game.lobby_message_id}"
+    return jump_url(game.guild_id, game.channel_id, game.lobby_message_id)

@@ -256,3 +256,10 @@ def test_a_passed_turn_links_to_the_latest_turn_message() -> None:
     assert f"[latest turn]({link})" in text
     assert text.count(link) == 1
     assert "](" not in messages.turn_passed_text()
+
+
+def test_a_jump_url_names_the_message_or_only_its_channel() -> None:
+    from bot.game.markdown import jump_url
+
+    assert jump_url(1, 2, 3) == "https://discord.com/channels/1/2/3"
+    assert jump_url(1, 2) == "https://discord.com/channels/1/2"
