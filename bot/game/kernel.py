@@ -330,7 +330,8 @@ class GameKernel:
             tail = "".join(part.tail for part in parts) + tail
             buttons = (*buttons, *(b for part in parts for b in part.buttons))
             announcement = await self._final_message(finish, line, tail, buttons, highlights)
-            directs = _table_result(finish)
+            if game.parent_id is not None:
+                directs = [table_line(game.channel_id, game.parent_id, finish.sheet)]
         else:
             turn = self.turn(loaded, after, now=now, mover=user_id)
             call, next_at = await self.call(turn)
@@ -395,7 +396,7 @@ class GameKernel:
             files=(export_file(document),),
             buttons=buttons,
             record=finish.record,
-            archive_after=None if loaded.game.parent_id is None else THREAD_REST_MINUTES,
+            archive_after=thread_rest(loaded.game),
         )
 
     async def _since_last_turn(
@@ -469,14 +470,20 @@ def _turn_message(
     )
 
 
-def _table_result(finish: Finish) -> list[OutboxMessage]:
-    """The line for the channel whose thread a finished game was played in, if it was."""
-    game = finish.loaded.game
-    if game.parent_id is None:
-        return []
-    text = messages.table_result_line(game.channel_id, finish.sheet)
-    row = Announcement(kind="table", text=text).to_outbox()
-    return [dataclasses.replace(row, channel_id=game.parent_id)]
+def thread_rest(game: GameRow) -> int | None:
+    """The idle minutes after which a game's own thread is to be archived once the game is
+    over (:data:`THREAD_REST_MINUTES`); ``None`` for a game not in a thread of its own."""
+    return None if game.parent_id is None else THREAD_REST_MINUTES
+
+
+def table_line(thread_id: int, parent_id: int, sheet: ScoreSheet | None = None) -> OutboxMessage:
+    """The line for the channel ``parent_id`` whose thread ``thread_id`` a game was played
+    in: its ranking from ``sheet`` once played to the end, else that it was ended early."""
+    if sheet is None:
+        text = messages.table_ended_line(thread_id)
+    else:
+        text = messages.table_result_line(thread_id, sheet)
+    return Announcement(kind="table", text=text).to_outbox(channel_id=parent_id)
 
 
 def _placed(move: Move) -> tuple[Hex, ...]:

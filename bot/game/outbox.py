@@ -134,8 +134,11 @@ class Announcement:
     in (a table's thread once its game is over); ``None``: as it is."""
     mover: int | None = None
 
-    def to_outbox(self, *, state_text: str | None = None) -> OutboxMessage:
-        """The row to store: what is said in ``payload``, what is drawn in ``snapshot``.
+    def to_outbox(
+        self, *, state_text: str | None = None, channel_id: int | None = None
+    ) -> OutboxMessage:
+        """The row to store: what is said in ``payload``, what is drawn in ``snapshot``;
+        posted in ``channel_id`` (default: the game's channel).
 
         ``state_text`` is :attr:`state` already encoded (the text the game row stores), so that
         a move encodes its state once; without it the state is encoded here.
@@ -166,6 +169,7 @@ class Announcement:
             kind=self.kind,
             payload=json.dumps(payload, ensure_ascii=False),
             snapshot=snapshot,
+            channel_id=channel_id,
         )
 
     @classmethod

@@ -21,7 +21,7 @@ from bot.game.errors import (
     NotYourTurn,
     RevisionConflict,
 )
-from bot.game.kernel import THREAD_REST_MINUTES, GameKernel, LoadedGame, as_seat
+from bot.game.kernel import GameKernel, LoadedGame, as_seat, table_line, thread_rest
 from bot.game.messages import Player
 from bot.game.outbox import Announcement, Picture
 from bot.game.records import export_document, export_file, placed_hexes, state_text
@@ -377,12 +377,11 @@ class Turns:
             kind="end",
             text=messages.ended_message(Player(user_id, name), started=started),
             files=files,
-            archive_after=None if game.parent_id is None else THREAD_REST_MINUTES,
+            archive_after=thread_rest(game),
         )
         rows = [announcement.to_outbox()]
         if game.parent_id is not None:
-            line = Announcement(kind="table", text=messages.table_ended_line(game.channel_id))
-            rows.append(dataclasses.replace(line.to_outbox(), channel_id=game.parent_id))
+            rows.append(table_line(game.channel_id, game.parent_id))
         return await self.store.end_game(game_id, outbox_messages=rows)
 
     async def abandon(self, channel_id: int) -> list[int]:
