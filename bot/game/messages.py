@@ -261,9 +261,12 @@ def start_message(
 
 def scenario_of(state: GameState) -> Scenario | None:
     """The solo scenario a game plays: a solo game whose cards are a scenario's."""
-    if len(state.seats) != 1:
-        return None
-    return next((s for s in SCENARIOS if s.cards == state.cards), None)
+    return scenario_with(state.cards) if len(state.seats) == 1 else None
+
+
+def scenario_with(cards: CardSet) -> Scenario | None:
+    """The solo scenario whose cards are ``cards``, if any."""
+    return next((s for s in SCENARIOS if s.cards == cards), None)
 
 
 def scenario_text(scenario: Scenario, *, locale: str | None = None) -> str:

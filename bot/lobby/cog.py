@@ -34,7 +34,7 @@ from bot.shell.commands import add_commands, remove_commands
 from bot.shell.permissions import outcome, require_permissions
 from bot.tables import texts
 from bot.tables.service import Tables
-from engine import SCENARIOS, CardSet, Scenario
+from engine import SCENARIOS, CardSet
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -131,7 +131,7 @@ async def _open_thread(
             "channel: ask a server admin to grant it, or open the table here with "
             "`thread:False`."
         )
-    shown = cards if cards == "random" else messages.cards_text(CardSet.parse(cards))
+    shown = _cards_shown(cards)
     name = f"Cascadia · {interaction.user.display_name} · {shown}"[:MAX_THREAD_NAME]
     try:
         return await parent.create_thread(
@@ -400,18 +400,11 @@ def lobby_text(loaded: LoadedGame) -> str:
         closed=closed,
         continues=loaded.game.continues,
     )
-    scenario = _scenario(loaded.game.cards)
+    cards = loaded.game.cards
+    scenario = None if cards == "random" else messages.scenario_with(CardSet.parse(cards))
     if scenario is None or closed is not None:
         return text
     return f"{text}\nPlayed alone, this is {messages.scenario_text(scenario)}"
-
-
-def _scenario(cards: str) -> Scenario | None:
-    """The solo scenario whose cards a lobby's are, if any."""
-    if cards == "random":
-        return None
-    chosen = CardSet.parse(cards)
-    return next((s for s in SCENARIOS if s.cards == chosen), None)
 
 
 def _cards_shown(cards: str) -> str:
