@@ -426,8 +426,9 @@ class CascadiaBot(commands.AutoShardedBot):
             users=[discord.Object(id=user_id) for user_id in post.mentions],
         )
         if post.layout:
-            return await self._post_layout(channel_id, post, files, mentions)
-        message_id = await self._post_plain(channel_id, post, files, mentions)
+            message_id = await self._post_layout(channel_id, post, files, mentions)
+        else:
+            message_id = await self._post_plain(channel_id, post, files, mentions)
         if post.archive_after is not None:
             await self.rest_thread(channel_id, post.archive_after)
         return message_id
