@@ -9,7 +9,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.db.database import Record
+from bot.db.database import Connection, Record
 from bot.db.errors import StoreError
 from bot.game.errors import ChannelBusy
 from bot.game.rows import GameRow, GameStatus, OutboxMessage
@@ -275,11 +275,9 @@ class DailyStore(GameStore):
         server has no daily channel. At most once per server, day and kind, across processes
         and restarts."""
         async with self._transaction() as db:
-            q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
-            row = await db.fetchrow(q, guild_id)
-            if row is None:
+            channel = await self._daily_channel(db, guild_id)
+            if channel is None:
                 return None
-            channel = self._channel(row)
             # The key is taken first: a second process at the same moment waits on it and
             # then queues nothing (outbox id 0 until the row below is in).
             q = (
@@ -288,9 +286,7 @@ class DailyStore(GameStore):
             )
             if await db.fetchval(q, guild_id, day, kind) is None:
                 return None
-            anchor = await self._load_game(db, channel.anchor_game_id)
-            posted = dataclasses.replace(message, channel_id=channel.channel_id)
-            (outbox_id,) = await self._insert_outbox(db, anchor, [posted])
+            outbox_id = await self._queue_in(db, channel, message)
             q = (
                 "UPDATE daily_posts SET outbox_id = $4"
                 " WHERE guild_id = $1 AND day = $2 AND kind = $3"
@@ -306,11 +302,9 @@ class DailyStore(GameStore):
         or the server has no daily channel (then nothing is written). At most once per
         attempt, across processes and restarts."""
         async with self._transaction() as db:
-            q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
-            row = await db.fetchrow(q, guild_id)
-            if row is None:
+            channel = await self._daily_channel(db, guild_id)
+            if channel is None:
                 return None
-            channel = self._channel(row)
             # The key first, as queue_daily_post takes it: a second press waits, then skips.
             q = (
                 "INSERT INTO daily_shares (game_id, outbox_id) VALUES ($1, 0)"
@@ -318,12 +312,24 @@ class DailyStore(GameStore):
             )
             if await db.fetchval(q, game_id) is None:
                 return None
-            anchor = await self._load_game(db, channel.anchor_game_id)
-            posted = dataclasses.replace(message, channel_id=channel.channel_id)
-            (outbox_id,) = await self._insert_outbox(db, anchor, [posted])
+            outbox_id = await self._queue_in(db, channel, message)
             q = "UPDATE daily_shares SET outbox_id = $2 WHERE game_id = $1"
             await db.execute(q, game_id, outbox_id)
             return outbox_id
+
+    async def _daily_channel(self, db: Connection, guild_id: int) -> DailyChannel | None:
+        """The server's daily channel, read in the caller's transaction; ``None``: none."""
+        q = f"SELECT {_CHANNEL_COLUMNS} FROM daily_channels WHERE guild_id = $1"
+        row = await db.fetchrow(q, guild_id)
+        return None if row is None else self._channel(row)
+
+    async def _queue_in(self, db: Connection, channel: DailyChannel, message: OutboxMessage) -> int:
+        """Queue ``message`` in the daily channel, in the outbox under its anchor row; the
+        outbox id."""
+        anchor = await self._load_game(db, channel.anchor_game_id)
+        posted = dataclasses.replace(message, channel_id=channel.channel_id)
+        (outbox_id,) = await self._insert_outbox(db, anchor, [posted])
+        return outbox_id
 
     async def daily_share(self, game_id: int) -> DailyShare | None:
         """The attempt's share, if it was shared."""
