@@ -27,7 +27,8 @@ class AchievementsHooks:
         those earned for the first time (by them, and on the server). A daily trek's practice
         attempt earns nothing; computer seats are not kept."""
         game = finish.loaded.game
-        if await self.store.is_practice(game.id):
+        # Only a daily trek, played alone with the bot, may be a practice attempt.
+        if finish.private and await self.store.is_practice(game.id):
             return FinishPart()
         # The engine's reading walks every board: off the event loop.
         earned = await asyncio.to_thread(self.achievements.earn, finish.state, finish.sheet)

@@ -38,6 +38,8 @@ class DailyHooks:
         """For an attempt, the line its final message adds: the par, and whether it counts
         (the par worked out in a thread the first time a day is asked for); and its **Share**
         button."""
+        if not finish.private:
+            return FinishPart()  # no attempt: only a daily trek is played alone with the bot
         attempt = await self.store.daily_attempt(finish.loaded.game.id)
         if attempt is None:
             return FinishPart()

@@ -148,7 +148,9 @@ class Turn:
 @dataclass(frozen=True, slots=True)
 class Finish:
     """A game that ``seat``'s move finishes at ``now``: the game as loaded, its final state,
-    the whole move log (that move last), its record and its score sheet."""
+    the whole move log (that move last), its record and its score sheet; ``private`` when it
+    is played where its one player is alone with the bot (the venue's answer, read once for
+    the kernel and every hook)."""
 
     loaded: LoadedGame
     state: GameState
@@ -157,6 +159,7 @@ class Finish:
     record: GameRecord
     sheet: ScoreSheet
     now: datetime
+    private: bool = False
 
 
 FinishWrite = Callable[[Connection], Awaitable[None]]

@@ -325,7 +325,9 @@ class GameKernel:
         call, next_at, directs = Call(), None, []
         if after.is_over:
             record = record_for(after, logged_actions(logged), loaded.names)
-            finish = Finish(loaded, after, seat, logged, record, loaded.score_sheet(after), now)
+            private = bool(await self.hooks.venue.private_games([game.id]))
+            sheet = loaded.score_sheet(after)
+            finish = Finish(loaded, after, seat, logged, record, sheet, now, private=private)
             parts = [await hook.before_commit(finish) for hook in self.hooks.finish]
             tail = "".join(part.tail for part in parts) + tail
             buttons = (*buttons, *(b for part in parts for b in part.buttons))
@@ -383,7 +385,7 @@ class GameKernel:
             board = finish.state.seats[0].environment
             check = check_scenario(scenario, finish.state.cards, score, board)
             text = f"{text}\n{messages.scenario_result(check)}"
-        if not await self.hooks.venue.private_games([loaded.game.id]):
+        if not finish.private:
             buttons = (*buttons, (AGAIN_LABEL, again_custom_id(loaded.game.id)))
         return Announcement(
             kind="finish",

@@ -30,6 +30,8 @@ FACTS = {
     "notify_settings": "settings",
     "notify_settings_of": "settings",
     "daily_attempt": "daily attempt",
+    "daily_games": "daily attempt",
+    "is_practice": "daily attempt",
 }
 
 
