@@ -163,8 +163,10 @@ async def post_lobby(bot: CascadiaBot, loaded: LoadedGame, *, role: int | None =
     game = loaded.game
     channel = bot.get_partial_messageable(game.channel_id, guild_id=game.guild_id)
     computers = any(player.computer is not None for player in loaded.players)
-    in_thread = game.parent_id is not None and game.continues is None
-    text, mentions = _calling(lobby_text(loaded), None if in_thread else role)
+    # A new table in a thread gets a line in its channel, which calls the role; the lobby
+    # of a game played again in its thread gets none (its players are seated already).
+    with_line = game.parent_id is not None and game.continues is None
+    text, mentions = _calling(lobby_text(loaded), None if with_line else role)
     try:
         message = await channel.send(
             text, view=lobby_view(game.id, computers=computers), allowed_mentions=mentions
@@ -173,20 +175,22 @@ async def post_lobby(bot: CascadiaBot, loaded: LoadedGame, *, role: int | None =
         log.warning("could not post the lobby of game %d", game.id, exc_info=True)
         return False
     await bot.service.lobby.set_lobby_message(game.id, message.id)
-    if game.parent_id is not None and game.continues is not None:
+    if game.parent_id is None:
+        return True
+    if not with_line:
         # The thread was to close soon after the last game: it waits a week again.
         await bot.rest_thread(game.channel_id, THREAD_ARCHIVE_MINUTES)
-    if game.parent_id is not None and game.continues is None:
-        host = next(p for p in loaded.players if p.user_id == game.host_id)
-        view = discord.ui.View(timeout=None)
-        view.add_item(JoinButton(game.id))
-        line = messages.table_opened_line(host.name, game.channel_id, _cards_shown(game.cards))
-        line, mentions = _calling(line, role)
-        parent = bot.get_partial_messageable(game.parent_id, guild_id=game.guild_id)
-        try:
-            await parent.send(line, view=view, allowed_mentions=mentions)
-        except (discord.HTTPException, aiohttp.ClientError, OSError):
-            log.warning("could not post game %d's line in its channel", game.id, exc_info=True)
+        return True
+    host = next(p for p in loaded.players if p.user_id == game.host_id)
+    view = discord.ui.View(timeout=None)
+    view.add_item(JoinButton(game.id))
+    line = messages.table_opened_line(host.name, game.channel_id, _cards_shown(game.cards))
+    line, mentions = _calling(line, role)
+    parent = bot.get_partial_messageable(game.parent_id, guild_id=game.guild_id)
+    try:
+        await parent.send(line, view=view, allowed_mentions=mentions)
+    except (discord.HTTPException, aiohttp.ClientError, OSError):
+        log.warning("could not post game %d's line in its channel", game.id, exc_info=True)
     return True
 
 
