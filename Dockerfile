@@ -18,6 +18,7 @@ RUN apt-get update \
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY engine ./engine
+COPY i18n ./i18n
 COPY render ./render
 COPY bot ./bot
 # The same install as the README's pip route.

@@ -65,8 +65,10 @@ class Directory:
     def __init__(self, world: World) -> None:
         self.world = world
 
-    def add_user(self, name: str, *, bot: bool = False, locale: str = "en-US") -> int:
-        """Create a user (whose Discord client speaks ``locale``) and return its id."""
+    def add_user(self, name: str, *, bot: bool = False, locale: str | None = None) -> int:
+        """Create a user (whose Discord client speaks ``locale``, by default the server's
+        ``locale``) and return its id."""
+        locale = locale or self.world.locale
         uid = self.world.next_id()
         self.world.users[uid] = User(uid, name, bot, locale=locale)
         return uid
@@ -79,7 +81,7 @@ class Directory:
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
         shard: tuple[int, int] | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> int:
         """Create a guild with the bot in it (holding ``bot_permissions``); return its id.
 
@@ -88,7 +90,7 @@ class Directory:
         """
         gid = self.world.next_id(shard=shard)
         owner_id = owner if owner is not None else self.add_user(f"{name} owner")
-        guild = Guild(gid, name, owner_id, locale=locale)
+        guild = Guild(gid, name, owner_id, locale=locale or self.world.locale)
         guild.roles[gid] = Role(gid, "@everyone", everyone_permissions, 0)
         self.world.guilds[gid] = guild
         guild.members[owner_id] = []

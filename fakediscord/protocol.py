@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import json
 import re
-from collections.abc import Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any, Final
 
@@ -171,12 +171,53 @@ def walk_components(components: Iterable[JSON]) -> Generator[JSON, None, None]:
                 yield from walk_components([component[key]])
 
 
+TextHook = Callable[[str, str], str]
+"""What a test does with every text the bot sends people: ``(key, text) -> text`` (key is the
+JSON field, such as ``content``, ``label`` or ``description``), given to :class:`DiscordServer`
+as ``texts``: it may inspect the text and give back what Discord is to keep."""
+
+TEXTS: Final[web.AppKey[TextHook]] = web.AppKey("texts")
+
+TEXT_KEYS: Final = frozenset({"content", "label", "placeholder", "title", "description", "name"})
+"""The fields of a message, interaction answer or thread that people read (``name``: a
+thread's, an embed field's, an autocomplete choice's); ``value`` too inside embed fields."""
+
+
+def pass_texts(body: Any, hook: TextHook, *, parent: str = "") -> Any:
+    """``body`` with every text people read (see :data:`TEXT_KEYS`) passed through ``hook``."""
+    if isinstance(body, list):
+        return [pass_texts(item, hook, parent=parent) for item in body]
+    if not isinstance(body, dict):
+        return body
+    out: JSON = {}
+    for key, value in body.items():
+        readable = key in TEXT_KEYS or (key == "value" and parent == "fields")
+        if key == "name" and parent == "attachments":
+            readable = False  # a file's name
+        if isinstance(value, str) and readable:
+            out[key] = hook(key, value)
+        elif key in ("components", "embeds", "attachments", "fields", "choices", "data"):
+            out[key] = pass_texts(value, hook, parent=key)
+        elif isinstance(value, dict | list):
+            out[key] = pass_texts(value, hook, parent=parent)
+        else:
+            out[key] = value
+    return out
+
+
 async def read_body(request: web.Request) -> tuple[Any, Files]:
-    """The JSON body of a request, and its files when it is multipart.
+    """The JSON body of a request, and its files when it is multipart, with every text people
+    read passed through the server's :data:`TEXTS` hook when it has one.
 
     Multipart bodies carry the JSON in the field ``payload_json`` and the files in
     ``files[0]``, ``files[1]``, ...; the JSON's ``attachments`` map each index to a file.
     """
+    body, files = await _read_body(request)
+    hook = request.app.get(TEXTS)
+    return (body if hook is None else pass_texts(body, hook)), files
+
+
+async def _read_body(request: web.Request) -> tuple[Any, Files]:
     files: Files = {}
     if not request.content_type.startswith("multipart/"):
         return (await request.json() if request.body_exists else {}), files

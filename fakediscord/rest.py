@@ -290,7 +290,7 @@ class RestApi:
                 RequestRecord(request.method, "/channels/" + p["channel"], 404, "")
             )
             raise ApiError(404, 0, "404: Not Found")
-        body = await request.json()
+        body, _files = await read_body(request)
         name = None if body.get("name") is None else str(body["name"])
         duration = body.get("auto_archive_duration")
         duration = None if duration is None else int(duration)
@@ -381,7 +381,7 @@ class RestApi:
         parent = self.world.channel(p["channel"])
         if parent.guild_id is None or parent.type != 0:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
-        body = await request.json()
+        body, _files = await read_body(request)
         kind = int(body.get("type") or PRIVATE_THREAD)
         name = str(body.get("name") or "")
         duration = int(body.get("auto_archive_duration") or 1440)

@@ -34,7 +34,7 @@ from fakediscord.model import (
     RequestRecord,
     User,
 )
-from fakediscord.protocol import JSON
+from fakediscord.protocol import JSON, TEXTS, TextHook
 from fakediscord.recorder import Recorder
 from fakediscord.rest import RestApi
 from fakediscord.world import World
@@ -60,11 +60,15 @@ class DiscordServer:
         privileged_intents: int = 0,
         heartbeat_interval_ms: int = 41_250,
         shard_count: int = 1,
+        texts: TextHook | None = None,
+        locale: str = "en-US",
     ) -> None:
         self.token = token
+        self.texts = texts
         self.recorder = Recorder()
         self.recorder.summary = self._summary
         self.world = World(self.recorder, bot_name=bot_name, shard_count=shard_count)
+        self.world.locale = locale
         self.gateway = Gateway(
             self.world,
             self.recorder,
@@ -134,6 +138,8 @@ class DiscordServer:
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> Self:
         """Start listening on ``host``:``port`` (port 0: an ephemeral one, see :attr:`port`)."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
+        if self.texts is not None:
+            app[TEXTS] = self.texts
         app.router.add_route("*", "/api/v10/{tail:.*}", self.rest.handle_api)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/cdn/{tail:.*}", self.rest.handle_cdn)

@@ -48,6 +48,8 @@ class World:
         #: a ``shard``.
         self.shard_count = shard_count
         self.cdn_base = ""
+        #: The language of a user or guild made without one.
+        self.locale = "en-US"
         self._last_id = 0
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}

@@ -1,11 +1,11 @@
 """What import-linter's contracts (``pyproject.toml``, run by ``lint-imports``) cannot say.
 
-The contracts hold the layers (engine <- render <- bot), the bot's floors and features, the
+The contracts hold the layers (engine <- i18n <- render <- bot), the bot's floors and features, the
 Discord rooms and the local Discord server standing apart. These tests hold the rest: the
 engine stays pure (no Discord, Pillow, database, asyncio, clocks, files or network, and no
-such calls); render imports only the engine and Pillow; the benchmarks run installed code
-only, never the tests; outside the engine, code asks the ``engine`` package for its public
-names only; and no modules of the project import each other in a circle (imports for type
+such calls); render imports only the engine, the catalogs and Pillow; the benchmarks run
+installed code only, never the tests; outside the engine, code asks the ``engine`` package for
+its public names only; and no modules of the project import each other in a circle (imports for type
 checking only aside).
 """
 
@@ -41,6 +41,7 @@ ENGINE_FORBIDDEN = {
     "shutil",
     "subprocess",
     "tempfile",
+    "i18n",
     "render",
     "bot",
     "fakediscord",
@@ -178,7 +179,7 @@ def test_engine_is_used_by_its_public_names(path: Path) -> None:
     assert not inside, f"import these from engine itself: {inside}"
 
 
-PROJECT_PACKAGES = ("engine", "render", "bot", "fakediscord", "sandbox")
+PROJECT_PACKAGES = ("engine", "i18n", "render", "bot", "fakediscord", "sandbox")
 
 
 def _module_name(path: Path, root: Path) -> str:

@@ -12,7 +12,6 @@ from datetime import datetime
 
 from bot.game.hooks import AwayPeriod, Call, ReminderLevel
 from bot.game.names import safe
-from bot.i18n import translate
 from engine import (
     MAX_PLAYERS,
     SCENARIOS,
@@ -32,6 +31,7 @@ from engine import (
     Wildlife,
     WipeThree,
 )
+from i18n import translate, translate_plural
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,9 +110,7 @@ def progress_text(state: GameState, *, locale: str | None = None) -> str:
     total = TURNS_PER_PLAYER * state.players
     turn = min(state.turn + 1, total)
     left = state.tiles_left
-    tiles = (
-        translate("1 tile", locale) if left == 1 else translate("{count} tiles", locale, count=left)
-    )
+    tiles = translate_plural("{n} tile", "{n} tiles", left, locale)
     return translate(
         "round {round} of {rounds} · turn {turn} of {turns} · {tiles} left",
         locale,

@@ -1,7 +1,7 @@
 """The commands' descriptions and choices in the reader's language, from the catalogs.
 
 Discord asks an app for each text in every locale it knows when the commands are synced;
-this translator answers from :mod:`bot.i18n`. Command, group and option names stay English,
+this translator answers from :mod:`i18n`. Command, group and option names stay English,
 so typed commands, the help and the docs read the same everywhere.
 """
 
@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Location
 from discord.app_commands import TranslationContextTypes, locale_str
 
-from bot.i18n import lookup
+from i18n import lookup
 
 NAMES = frozenset({Location.command_name, Location.group_name, Location.parameter_name})
 """What is never translated: what people type."""

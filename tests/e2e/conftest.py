@@ -3,15 +3,18 @@ the bot running as its own process on a database in the test's temporary directo
 
 from __future__ import annotations
 
+import os
 import zlib
-from collections.abc import AsyncIterator, Generator
+from collections.abc import AsyncIterator, Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fakediscord import DiscordServer
 from sandbox import ACK_LIMIT, BotProcess
 from tests.e2e.harness import REPO_ROOT, Database, World
+from tests.e2e.pseudo import PseudoReader
 
 _FAILED = pytest.StashKey[bool]()
 _HERE = Path(__file__).parent
@@ -40,9 +43,44 @@ def body_failed(request: pytest.FixtureRequest) -> bool:
     return bool(request.node.stash.get(_FAILED, False))
 
 
+LOCALE = os.environ.get("CASCADIA_E2E_LOCALE", "en-US")
+"""The language of the server and of every person in the tests' worlds. In the pseudo-locale
+``en-XA`` every text the bot sends is checked for words that escaped translation (see
+:mod:`tests.e2e.pseudo`) and read back in English, so the same tests hold."""
+
+PSEUDO = "en-XA"
+
+
+def _names(server: DiscordServer) -> Iterator[str]:
+    """The names in the server that are people's, not the bot's words."""
+    yield from (user.name for user in server.users.values())
+    for guild in server.guilds.values():
+        yield guild.name
+        yield from (role.name for role in guild.roles.values())
+    yield from (c.name for c in server.channels.values() if c.type == 0)
+
+
+def new_server(**options: Any) -> DiscordServer:
+    """A local Discord server speaking the tests' :data:`LOCALE`, which reads the bot's texts
+    for escaped words in the pseudo-locale (see :func:`check_texts`)."""
+    reader: PseudoReader | None = None
+    if LOCALE == PSEUDO:
+        reader = PseudoReader(lambda: _names(server))
+    server = DiscordServer(texts=reader, locale=LOCALE, **options)
+    return server
+
+
+def check_texts(server: DiscordServer) -> None:
+    """Fail on any text the bot sent that escaped translation (in the pseudo-locale)."""
+    reader = server.texts
+    if isinstance(reader, PseudoReader):
+        escaped = "\n".join(reader.escaped)
+        assert not reader.escaped, f"texts that escaped translation:\n{escaped}"
+
+
 async def open_world(tmp_path: Path, seed: int, env: dict[str, str] | None = None) -> World:
     """A started server, guild, channel and users, and a started bot process."""
-    server = await DiscordServer().start()
+    server = await new_server().start()
     guild = server.add_guild("Cascadia Club")
     channel = server.add_channel(guild, "cascadia")
     alice, bob, carol, dave, eve = users = [
@@ -111,6 +149,7 @@ async def close_world(*worlds: World, failed: bool) -> None:
     ]
     assert not late, f"interactions not answered within {ACK_LIMIT}s: {late}"
     server.assert_clean()
+    check_texts(server)
 
 
 @pytest.fixture

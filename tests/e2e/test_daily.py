@@ -31,7 +31,7 @@ from fakediscord import (
     MessageRecord,
 )
 from sandbox import BotProcess
-from tests.e2e.conftest import body_failed, close_world
+from tests.e2e.conftest import body_failed, close_world, new_server
 from tests.e2e.harness import (
     REPO_ROOT,
     Database,
@@ -118,7 +118,7 @@ async def trek(request: pytest.FixtureRequest, tmp_path: Path, backend: str) -> 
     if backend == "postgres":
         env["CASCADIA_DB"] = request.getfixturevalue("postgres_url")
         env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
-    server = await DiscordServer().start()
+    server = await new_server().start()
     guild = server.add_guild("Cascadia Club")
     channel = server.add_channel(guild, "cascadia")
     alice, bob, carol, dave, eve = users = [

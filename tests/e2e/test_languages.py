@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.game.messages import help_message
-from bot.i18n import LANGUAGES
+from i18n import LANGUAGES
 from tests.e2e.harness import World
 
 

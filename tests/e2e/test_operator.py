@@ -22,7 +22,7 @@ import pytest
 from bot.db.schema import load_migrations
 from bot.ops.preflight import lock_path
 from bot.stores import SqliteStore
-from fakediscord import DiscordServer
+from tests.e2e.conftest import new_server
 from tests.e2e.harness import REPO_ROOT, World
 
 RUN_TIMEOUT = 20.0
@@ -343,7 +343,7 @@ async def test_an_unreachable_discord_is_one_line_then_retried_until_it_answers(
         stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
     assert process.stdout is not None
-    server = DiscordServer()
+    server = new_server()
     try:
         # The database is opened (and made) first: its migrations are logged before.
         opened: list[str] = []

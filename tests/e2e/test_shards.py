@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from fakediscord import DiscordServer
 from sandbox import BotProcess
-from tests.e2e.conftest import body_failed, close_world
+from tests.e2e.conftest import body_failed, close_world, new_server
 from tests.e2e.harness import REPO_ROOT, Database, GameChannel, World
 from tests.e2e.test_restart import kill_between_commit_and_post
 
@@ -31,7 +30,7 @@ async def shards(
     """A guild per shard on one server, the same five people in both, and a bot process per
     shard on one database; a world each."""
     seed = zlib.crc32(request.node.nodeid.encode())
-    server = await DiscordServer(shard_count=SHARDS).start()
+    server = await new_server(shard_count=SHARDS).start()
     alice, bob, carol, dave, eve = users = [server.add_user(name) for name in NAMES]
     worlds: list[World] = []
     for shard in range(SHARDS):

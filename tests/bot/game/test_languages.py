@@ -9,8 +9,8 @@ import pytest
 
 from bot.game.hooks import AwayPeriod, Call
 from bot.game.messages import HELP, Player, help_message, start_message
-from bot.i18n import LANGUAGES, PSEUDO
 from engine import SCENARIOS, new_game
+from i18n import LANGUAGES, PSEUDO
 
 DISCORD_MESSAGE_LIMIT = 2000
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import LANGUAGES
 from bot.shell.client import CascadiaBot
 from bot.shell.translator import CatalogTranslator
+from i18n import LANGUAGES
 
 SUBCOMMAND, GROUP = 1, 2
 
