@@ -67,7 +67,7 @@ async def test_a_german_server_starts_its_games_in_german(world: World) -> None:
 
     # Public, so in the server's language, whoever pressed Start.
     assert start.text.startswith("Die Partie beginnt! Mitspielende: **")
-    assert "Wertungskarten: Bär A · Wapiti B · Lachs C · Bussard D · Fuchs A." in start.text
+    assert "Wertungskarten: Bär A · Hirsch B · Lachs C · Bussard D · Fuchs A." in start.text
     assert "du bist am Zug: Runde 1 von 20 · Zug 1 von 40 · noch " in start.text
     assert start.text.endswith("`/cascadia help` erklärt die Regeln.")
     [first] = start.notified

@@ -52,7 +52,7 @@ def test_the_start_message_in_german_names_the_cards_as_the_german_edition() -> 
     state = new_game(players=2, seed=5, cards="ABCDA")
     text = start_message(state, (ADA, BOB), CALL, locale="de")
     assert text.startswith("Die Partie beginnt! Mitspielende: **Ada**, **Bob**.")
-    assert "Wertungskarten: Bär A · Wapiti B · Lachs C · Bussard D · Fuchs A." in text
+    assert "Wertungskarten: Bär A · Hirsch B · Lachs C · Bussard D · Fuchs A." in text
     assert "du bist am Zug: Runde 1 von 20 · Zug 1 von 40 · noch " in text
     assert " · zieht bis <t:" in text
     assert "ist abwesend bis <t:" in text
