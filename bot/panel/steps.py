@@ -644,7 +644,7 @@ def _token_step(
 def _target_label(place: Hex, gain: int, *, new: bool) -> str:
     if new:
         return _("{place}: {gain} (the new tile)", place=str(place), gain=signed(gain))
-    return f"{place}: {gain:+d}"
+    return _("{place}: {gain}", place=str(place), gain=signed(gain))
 
 
 def _target_words(tile: Tile) -> str:
