@@ -39,6 +39,11 @@ def _with_nature_tokens(state: GameState, tokens: int = 2) -> GameState:
     return dataclasses.replace(state, seats=tuple(seats))
 
 
+def _straight(text: str) -> str:
+    """French text with its typographic apostrophes written straight, to compare."""
+    return text.replace("\N{RIGHT SINGLE QUOTATION MARK}", "'")
+
+
 def _labels(step_offer: Offer) -> list[str]:
     return [button.label for row in step_offer.buttons for button in row]
 
@@ -145,7 +150,9 @@ def test_the_score_change_and_the_plan_notices_are_worded_in_the_language() -> N
         "Dein Plan hat sich geändert: der geplante Bussard liegt nicht mehr in der Auslage,"
         " wähle also neu."
     )
-    assert gone == "Ton plan a changé : la tuile prévue n'est plus dans l'offre, choisis à nouveau."
+    assert _straight(gone) == (
+        "Ton plan a changé : la tuile prévue n'est plus dans l'offre, choisis à nouveau."
+    )
 
 
 GUILD, CHANNEL = 1, 10
@@ -208,7 +215,7 @@ async def test_a_planning_panel_and_its_refusal_in_german_and_french(
                 version=cancelled.version + 1,
                 press=Press(Verb.BACK),
             )
-    assert str(closed.value) == (
+    assert _straight(str(closed.value)) == (
         "Ce panneau a été fermé : appuie sur **Jouer** sous le message du tour pour l'ouvrir."
         " Rien n'a été joué."
     )
