@@ -30,7 +30,7 @@ def test_descriptions_are_german_in_german() -> None:
     )
     assert display.startswith("Die Auslage: 1: Plättchen ")
     assert " und " in display
-    assert final.startswith("Endwertung: 1. Dmitri 43 Punkte, ")
+    assert final.startswith("Endstand: 1. Dmitri 43 Punkte, ")
     assert so_far.startswith("Zwischenstand: 1. ")
 
 

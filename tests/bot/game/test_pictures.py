@@ -8,7 +8,7 @@ import pickle
 
 import pytest
 
-from bot.game.captions import scores_description
+from bot.game.captions import Attachment, scores_description
 from bot.game.outbox import Announcement, Picture, render_pictures
 from bot.game.pictures import drawn_in, start_renderer
 from engine import ScoreSheet, Wildlife
@@ -54,7 +54,7 @@ async def test_drawn_in_names_the_reader_where_the_context_does_not_travel() -> 
     assert pickle.loads(pickle.dumps(drawn_in("fr", translate, "Total", "fr")))() == "Total"
     sheet = ScoreSheet(())
     about = pickle.loads(pickle.dumps(drawn_in("de", scores_description, sheet, final=True)))
-    assert about() == "Endwertung: "
+    assert about() == "Endstand: "
 
 
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: the bot draws in threads")
@@ -69,3 +69,28 @@ async def test_the_worker_process_draws_in_the_language_it_is_given() -> None:
     finally:
         renderer.shutdown(wait=True)
     assert (spoken, name) == ("de", "wapiti")
+
+
+def test_an_announcement_draws_its_pictures_in_its_own_language() -> None:
+    state, _unused = random_game(players=2, seed=8)
+
+    def drawn(locale: str | None) -> list[Attachment]:
+        return render_pictures(
+            Announcement(
+                kind="final",
+                text="hi",
+                pictures=(Picture.DISPLAY, Picture.SCORES),
+                state=state,
+                names=("Ada", "Bob"),
+                locale=locale,
+            )
+        )
+
+    english, german = drawn(None), drawn("de")
+    assert [f.name for f in german] == [f.name for f in english]
+    assert all(g.data != e.data for g, e in zip(german, english, strict=True))
+    assert german[0].description.startswith("Die Auslage")
+    assert german[1].description.startswith("Endstand: 1. ")
+    # The reader of the code that asks is not the announcement's.
+    with speaking("fr"):
+        assert drawn("de")[1].description == german[1].description
