@@ -53,7 +53,8 @@ from engine import (
     can_wipe_three,
     score_state,
 )
-from i18n import N_, _, _n
+from i18n import _, _n
+from render.words import habitat_word, wildlife_word
 
 # --- presses ------------------------------------------------------------------------------
 
@@ -230,33 +231,14 @@ def offer(before: GameState, draft: Draft, *, planning: bool = False) -> Offer:
     return _check_step(before, after, draft, tile, token, planning)
 
 
-WILDLIFE_NAMES: dict[Wildlife, str] = {
-    Wildlife.BEAR: N_("bear"),
-    Wildlife.ELK: N_("elk"),
-    Wildlife.SALMON: N_("salmon"),
-    Wildlife.HAWK: N_("hawk"),
-    Wildlife.FOX: N_("fox"),
-}
-"""Each species as a sentence names it (English: translate where it is shown)."""
-
-HABITAT_NAMES: dict[Habitat, str] = {
-    Habitat.MOUNTAIN: N_("mountain"),
-    Habitat.FOREST: N_("forest"),
-    Habitat.PRAIRIE: N_("prairie"),
-    Habitat.WETLAND: N_("wetland"),
-    Habitat.RIVER: N_("river"),
-}
-"""Each habitat as a sentence names it (English: translate where it is shown)."""
-
-
 def animal(wildlife: Wildlife | str) -> str:
     """A species in the reader's words: ``"bear"``, German ``"Bär"``."""
-    return _(WILDLIFE_NAMES[Wildlife(wildlife)])
+    return wildlife_word(Wildlife(wildlife))
 
 
 def habitat_name(habitat: Habitat) -> str:
     """A habitat in the reader's words: ``"forest"``, German ``"Wald"``."""
-    return _(HABITAT_NAMES[habitat])
+    return habitat_word(habitat)
 
 
 def direction(side: int) -> str:
