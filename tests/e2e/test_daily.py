@@ -182,7 +182,7 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
         await alice.play()
     await world.bot.restart()
     busy = await trek.ask(world.alice, world.channel)
-    assert "not finished yet: play it on in our direct messages" in busy.text, busy.text
+    assert "not finished yet: play it in our direct messages" in busy.text, busy.text
     late = await trek.ask(world.alice, world.channel, {"action": "board", "date": "2026-12-03"})
     assert "has not come yet" in late.text, late.text
     bad = await trek.ask(world.alice, world.channel, {"action": "board", "date": "banana"})
@@ -261,7 +261,7 @@ async def test_a_refused_direct_message_falls_back_to_a_private_thread(trek: Tre
     await table.play()
     await world.bot.restart()
     busy = await trek.ask(world.bob, world.channel)
-    assert f"not finished yet: play it on <#{thread}> first" in busy.text, busy.text
+    assert f"not finished yet: play it in <#{thread}> first" in busy.text, busy.text
     await table.play()
     assert len(world.db.moves(table.game_id)) == 2
 
