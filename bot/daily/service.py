@@ -327,24 +327,23 @@ class DailyTrek:
         state = daily_game(day)
         players = (Player(user_id, name),)
         # The attempt is its member's own: its messages speak the language they asked in.
-        locale = reader()
-        heading = (
-            _("**The daily trek of {day}**: your attempt that counts today.", day=day)
-            if counted
-            else _(
-                "**The daily trek of {day}**: practice (you played today's already; this one"
-                " is not on the board).",
-                day=day,
+        with speaking(reader() or await self.store.person_locale(user_id)):
+            if counted:
+                heading = _("**The daily trek of {day}**: your attempt that counts today.", day=day)
+            else:
+                heading = _(
+                    "**The daily trek of {day}**: practice (you played today's already; this"
+                    " one is not on the board).",
+                    day=day,
+                )
+            announcement = Announcement(
+                kind="start",
+                text=f"{heading}\n{messages.start_message(state, players, locale=reader())}",
+                mentions=(user_id,),
+                pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+                state=state,
+                names=(name,),
             )
-        )
-        announcement = Announcement(
-            kind="start",
-            text=f"{heading}\n{messages.start_message(state, players, locale=locale)}",
-            mentions=(user_id,),
-            pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
-            state=state,
-            names=(name,),
-        )
         text = state_text(state)
         return await self.store.start_daily(
             guild_id=guild_id,

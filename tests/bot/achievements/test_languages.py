@@ -4,13 +4,19 @@ pseudo-locale, the longest lines within Discord's limits."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
+from bot.achievements.service import AchievementsService
 from bot.achievements.texts import finish_line, server_lines, stats_lines
 from bot.app import ACHIEVEMENTS
+from bot.game.service import GameService
 from engine import ACHIEVEMENTS as ENGINE_ACHIEVEMENTS
 from engine import SCENARIOS
 from i18n import LANGUAGES, PSEUDO, lookup, speaking
+from tests.bot.clocks import FakeClock
+from tests.bot.daily.test_daily import ADA, GUILD, play_out, start
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -62,3 +68,22 @@ def test_in_the_pseudo_locale_the_longest_lines_fit_a_message() -> None:
         assert len(server_lines([(t, 1000) for t in titles])) <= 2000
         people = [(f"**{'_' * 32}**", titles) for _unused in range(8)]
         assert len(finish_line(people, people)) <= 2000
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(datetime(2026, 12, 2, 9, tzinfo=UTC))
+
+
+async def test_stats_and_the_badges_speak_the_askers_language(service: GameService) -> None:
+    await start(service, ADA)
+    await play_out(service, ADA)
+    achievements = AchievementsService(service, ACHIEVEMENTS)
+    with speaking("fr"):
+        member = await achievements.member(ADA, guild_id=GUILD)
+        server = await achievements.server(GUILD)
+    assert member.text.startswith("Succès : ")
+    with speaking("fr"):
+        french = {ACHIEVEMENTS.shown(a) for a in ACHIEVEMENTS.ids}
+    assert {title for title, _earned in member.badges} == french
+    assert server.startswith("Succès, les plus rares d'abord : ")

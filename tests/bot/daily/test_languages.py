@@ -4,13 +4,17 @@ Discord's limits."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
+import pytest
+
+from bot.app import ACHIEVEMENTS
 from bot.daily.par import finish_note, par_line
 from bot.daily.service import (
     NOWHERE,
     AttemptOpen,
     Board,
+    DailyTrek,
     NotPlayedYet,
     board_text,
     morning_text,
@@ -18,11 +22,24 @@ from bot.daily.service import (
 )
 from bot.daily.share import SHARE_LABEL, share_line
 from bot.daily.store import DailyAttempt, DailyEntry
+from bot.game.service import GameService
+from bot.stores import Store
 from engine import Day, Wildlife
 from i18n import PSEUDO, _, speaking
+from tests.bot.clocks import FakeClock
+from tests.bot.daily.test_daily import ADA, GUILD, play_out, start
+from tests.bot.queued import queued as sent
 
 DAY = Day.parse("2026-12-04")
 START = datetime(2026, 12, 4, 9, tzinfo=UTC)
+CHANNEL = 777
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(START)
+
+
 POINTS = {Wildlife.BEAR: 12, Wildlife.ELK: 8, Wildlife.SALMON: 0, Wildlife.HAWK: 5, Wildlife.FOX: 2}
 
 
@@ -121,3 +138,43 @@ def test_in_the_pseudo_locale_every_text_fits_discord() -> None:
         assert "⟦…and" in text, "the places that do not fit are counted"
         assert len(morning_text(DAY)) <= 2000
         assert len(_("Daily trek {day}: {name}", day=DAY, name="_" * 32)[:100]) <= 100
+
+
+async def test_an_attempt_speaks_its_members_language_and_the_channel_its_servers(
+    service: GameService, clock: FakeClock
+) -> None:
+    store = service.store_as(Store)
+    await store.note_person_locale(ADA, "de")
+    await store.note_guild_locale(GUILD, "fr")
+    trek = DailyTrek(service, titles=dict(ACHIEVEMENTS.catalogue))
+    await trek.set_channel(GUILD, CHANNEL, user_id=ADA)
+    await trek.queue_posts()
+    (morning,) = await sent(store, "daily-morning")
+    assert morning.locale == "fr"
+    assert morning.text.startswith("**La randonnée du 2026-12-04** est là")
+    game_id = await start(service, ADA)
+    (first,) = await sent(store, "start")
+    assert first.locale == "de"
+    assert first.text.startswith("**Die Tageswanderung vom 2026-12-04**: dein Versuch")
+    assert "Die Partie beginnt (Solo-Regeln)!" in first.text
+    await play_out(service, ADA)
+    (final,) = await sent(store, "finish")
+    assert "Deine Tageswanderung vom 2026-12-04 steht in der Rangliste" in final.text
+    assert "Erstmals auf dem Server: " in final.text, final.text
+    assert ("Teilen", f"cascadia:share:{game_id}") in final.buttons
+    # The line is the server's, in French; the answer is the presser's, in German.
+    with speaking("de"):
+        shared = await trek.share(game_id, user_id=ADA)
+    assert shared.answer == "Im Kanal der Tageswanderung geteilt."
+    (line,) = await sent(store, "daily-share")
+    assert line.locale == "fr"
+    assert line.text.startswith("Randonnée du jour de **Ada**, 2026-12-04 : ")
+    assert "Première fois : " in line.text
+    assert "Ours " in line.text
+    clock.advance(timedelta(days=1))
+    await trek.queue_posts()
+    posts = {p.kind: p for p in await sent(store) if p.kind.startswith("daily")}
+    assert posts["daily-morning"].text.startswith("**La randonnée du 2026-12-05** est là")
+    assert posts["daily-board"].text.startswith("**La randonnée du 2026-12-04** (par ")
+    assert "1. **Ada** : " in posts["daily-board"].text
+    assert posts["daily-board"].locale == "fr"
