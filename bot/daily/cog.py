@@ -28,8 +28,8 @@ from bot.game.names import clean, safe
 from bot.shell.buttons import GameButton
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
-from engine import Day
-from i18n import N_, _, _n
+from engine import Day, InvalidInput
+from i18n import _, _n
 from render import render_environment, render_scores
 
 __all__ = ["ACTIONS", "DailyRequest", "ShareButton", "daily"]
@@ -38,9 +38,6 @@ Interaction = discord.Interaction[CascadiaBot]
 
 CANNOT_DM = 50007
 """Discord's error code for a direct message the user's privacy settings refuse."""
-THREAD_PERMISSIONS = (N_("Create Private Threads"), N_("Send Messages in Threads"))
-"""What the bot needs in a channel to open a member's private thread there (as Discord names
-the permissions in English: translated where they are said)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +102,12 @@ def _day(interaction: Interaction, text: str | None) -> Day:
     today = interaction.client.part(DailyTrek).today()
     if text is None:
         return today
-    day = Day.parse(text)
+    try:
+        day = Day.parse(text)
+    except InvalidInput:
+        raise BotError(
+            _("I could not read that date: {text} (expected YYYY-MM-DD).", text=repr(text[:40]))
+        ) from None
     if day > today:
         raise BotError(_("{day} has not come yet: today is {today} (UTC).", day=day, today=today))
     return day
@@ -184,20 +186,32 @@ async def _place(interaction: Interaction, day: Day, name: str) -> tuple[int, st
             )
         )
     allowed = interaction.app_permissions
-    have = (allowed.create_private_threads, allowed.send_messages_in_threads)
-    missing = [_(need) for need, ok in zip(THREAD_PERMISSIONS, have, strict=True) if not ok]
-    if missing:
-        needed = (
-            missing[0]
-            if len(missing) == 1
-            else _("{first} and {second}", first=missing[0], second=missing[1])
-        )
+    # The permissions by their names in Discord's settings, which Discord shows each person in
+    # their language: one sentence for each of what may be missing.
+    create, send = allowed.create_private_threads, allowed.send_messages_in_threads
+    if not (create or send):
         raise BotError(
             _(
                 "Your settings refuse direct messages from me, and I may not open a private"
-                " thread here: I need {permissions} in this channel. Allow direct messages"
-                " from this server's members, or ask someone who can to grant them.",
-                permissions=needed,
+                " thread here: I need Create Private Threads and Send Messages in Threads in"
+                " this channel. Allow direct messages from this server's members, or ask"
+                " someone who can to grant them."
+            )
+        )
+    if not create:
+        raise BotError(
+            _(
+                "Your settings refuse direct messages from me, and I may not open a private"
+                " thread here: I need Create Private Threads in this channel. Allow direct"
+                " messages from this server's members, or ask someone who can to grant it."
+            )
+        )
+    if not send:
+        raise BotError(
+            _(
+                "Your settings refuse direct messages from me, and I may not open a private"
+                " thread here: I need Send Messages in Threads in this channel. Allow direct"
+                " messages from this server's members, or ask someone who can to grant it."
             )
         )
     thread = await here.create_thread(

@@ -66,19 +66,29 @@ def share_line(
     """The shared line of ``name``'s attempt at ``day``'s deal: total against ``par``, the
     ``streak`` (an attempt that counts only), a bar per wildlife in score-pad order, and the
     titles of the achievements ``firsts`` earned for the first time."""
-    details = [_n("{n} point", "{n} points", total), par_words(total, par)]
+    details = par_words(total, par)
     if counted and streak > 0:
-        details.append(_n("a {n}-day streak", "a {n}-day streak", streak))
+        details += ", " + _n("a {n}-day streak", "a {n}-day streak", streak)
     fields = {
         "name": safe(name),
         "day": day,
-        "details": ", ".join(details),
+        "details": details,
         "bars": ", ".join(bar(w, wildlife.get(w, 0)) for w in Wildlife),
     }
     if counted:
-        line = _("**{name}**'s daily trek, {day}: {details}. {bars}.", **fields)
+        line = _n(
+            "**{name}**'s daily trek, {day}: {n} point, {details}. {bars}.",
+            "**{name}**'s daily trek, {day}: {n} points, {details}. {bars}.",
+            total,
+            **fields,
+        )
     else:
-        line = _("**{name}**'s daily trek practice, {day}: {details}. {bars}.", **fields)
+        line = _n(
+            "**{name}**'s daily trek practice, {day}: {n} point, {details}. {bars}.",
+            "**{name}**'s daily trek practice, {day}: {n} points, {details}. {bars}.",
+            total,
+            **fields,
+        )
     if firsts:
         shown = ", ".join(firsts[:MAX_TITLES])
         more = len(firsts) - MAX_TITLES

@@ -86,4 +86,4 @@ async def test_stats_and_the_badges_speak_the_askers_language(service: GameServi
     with speaking("fr"):
         french = {ACHIEVEMENTS.shown(a) for a in ACHIEVEMENTS.ids}
     assert {title for title, _earned in member.badges} == french
-    assert server.startswith("Succès, les plus rares d'abord : ")
+    assert server.startswith("Succès, les plus rares d\u2019abord : ")

@@ -64,10 +64,10 @@ def test_the_par_and_the_note_of_an_attempt_in_german_and_french() -> None:
         note = finish_note(_attempt(counted=True), 92, 88)
         assert "Deine Tageswanderung vom 2026-12-04 steht in der Rangliste" in note
     with speaking("fr"):
-        assert par_line(88, 88) == "Égalité avec l'ordinateur (par 88)."
+        assert par_line(88, 88) == "Égalité avec l\u2019ordinateur (par 88)."
         note = finish_note(_attempt(counted=False), 80, 88)
         assert note == (
-            "\nL'ordinateur t'a battu de 8 (par 88)."
+            "\nL\u2019ordinateur t\u2019a battu de 8 (par 88)."
             " Entraînement sur la donne du 2026-12-04 : hors classement."
         )
 
@@ -122,7 +122,7 @@ def test_the_answers_speak_the_askers_language() -> None:
         assert _(NOWHERE).startswith("Hier gibt es keinen Ort zum Teilen")
     with speaking("fr"):
         assert "pas de spoilers" in str(NotPlayedYet(DAY))
-        assert "termine-la d'abord dans <#55>." in str(AttemptOpen(_attempt(counted=True), 55))
+        assert "termine-la d\u2019abord dans <#55>." in str(AttemptOpen(_attempt(counted=True), 55))
 
 
 def test_in_the_pseudo_locale_every_text_fits_discord() -> None:
