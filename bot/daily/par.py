@@ -11,7 +11,7 @@ import functools
 
 from bot.daily.store import DailyAttempt
 from engine import Day, daily_deal, play_game, score_state
-from i18n import _
+from i18n import _, _n
 
 PAR_POLICY = "fast"
 """The computer player whose score on the day's deal is the par."""
@@ -29,9 +29,19 @@ def par_line(score: int, par: int) -> str:
     """How a total compares with the par: "you beat the computer by 4", "...tied", "...by 2",
     in the reader's language."""
     if score > par:
-        return _("You beat the computer by {points} (par {par}).", points=score - par, par=par)
+        return _n(
+            "You beat the computer by {n} (par {par}).",
+            "You beat the computer by {n} (par {par}).",
+            score - par,
+            par=par,
+        )
     if score < par:
-        return _("The computer beat you by {points} (par {par}).", points=par - score, par=par)
+        return _n(
+            "The computer beat you by {n} (par {par}).",
+            "The computer beat you by {n} (par {par}).",
+            par - score,
+            par=par,
+        )
     return _("You tied the computer (par {par}).", par=par)
 
 

@@ -60,14 +60,14 @@ def _board(count: int, *, name: str = "Ada") -> Board:
 
 def test_the_par_and_the_note_of_an_attempt_in_german_and_french() -> None:
     with speaking("de"):
-        assert par_line(92, 88) == "Du hast den Computer um 4 geschlagen (Par 88)."
+        assert par_line(92, 88) == "Du hast den Computer um 4 Punkte geschlagen (Par 88)."
         note = finish_note(_attempt(counted=True), 92, 88)
         assert "Deine Tageswanderung vom 2026-12-04 steht in der Rangliste" in note
     with speaking("fr"):
         assert par_line(88, 88) == "Égalité avec l\u2019ordinateur (par 88)."
         note = finish_note(_attempt(counted=False), 80, 88)
         assert note == (
-            "\nL\u2019ordinateur t\u2019a battu de 8 (par 88)."
+            "\nL\u2019ordinateur t\u2019a battu de 8 points (par 88)."
             " Entraînement sur la donne du 2026-12-04 : hors classement."
         )
 
@@ -90,7 +90,7 @@ def test_the_shared_line_of_practice_in_french() -> None:
     with speaking("fr"):
         line = share_line("ada", str(DAY), total=70, par=88, streak=3, wildlife={}, counted=False)
     assert line.startswith(
-        "Randonnée du jour (entraînement) de **ada**, 2026-12-04 : 70 points, 18 sous le par."
+        "**ada** · randonnée du jour (entraînement), 2026-12-04 : 70 points, 18 sous le par."
     )
     assert "affilée" not in line
     assert "Ours 0, Wapiti 0, Saumon 0, Buse 0, Renard 0." in line
@@ -168,7 +168,7 @@ async def test_an_attempt_speaks_its_members_language_and_the_channel_its_server
     assert shared.answer == "Im Kanal der Tageswanderung geteilt."
     (line,) = await sent(store, "daily-share")
     assert line.locale == "fr"
-    assert line.text.startswith("Randonnée du jour de **Ada**, 2026-12-04 : ")
+    assert line.text.startswith("**Ada** · randonnée du jour, 2026-12-04 : ")
     assert "Première fois : " in line.text
     assert "Ours " in line.text
     clock.advance(timedelta(days=1))
