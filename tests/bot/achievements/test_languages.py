@@ -45,7 +45,7 @@ def test_the_final_line_in_french_and_german() -> None:
             [("**bo**", ["Deux fois vingt"])],
         )
     assert line == (
-        "\nPremière fois : **ada** · Aucun ours, Trois majorités, Cinq partout +1 autre."
+        "\nPour la première fois : **ada** · Aucun ours, Trois majorités, Cinq partout +1 autre."
         " Une première sur le serveur : **bo** · Deux fois vingt."
     )
     with speaking("de"):

@@ -169,7 +169,7 @@ async def test_an_attempt_speaks_its_members_language_and_the_channel_its_server
     (line,) = await sent(store, "daily-share")
     assert line.locale == "fr"
     assert line.text.startswith("**Ada** · randonnée du jour, 2026-12-04 : ")
-    assert "Première fois : " in line.text
+    assert "Pour la première fois : " in line.text
     assert "Ours " in line.text
     clock.advance(timedelta(days=1))
     await trek.queue_posts()
