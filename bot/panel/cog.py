@@ -38,6 +38,7 @@ from bot.panel.service import (
 from bot.shell import errors
 from bot.shell.buttons import IdItem
 from engine import score_state
+from i18n import _
 
 if TYPE_CHECKING:
     from bot.shell.client import CascadiaBot
@@ -153,8 +154,11 @@ def panel_text(shown: Shown) -> str:
         lines.append(shown.notice)
     if shown.planning:
         lines.append(
-            f"**Planning only**: it is {safe(shown.to_move)}'s turn, so nothing "
-            "chosen here is played (the display may change before yours)."
+            _(
+                "**Planning only**: it is {name}'s turn, so nothing chosen here is played "
+                "(the display may change before yours).",
+                name=safe(shown.to_move),
+            )
         )
     if shown.offer is not None:
         lines.append(shown.offer.text)
@@ -188,7 +192,7 @@ async def _render(shown: Shown) -> tuple[str, list[discord.File]]:
     points = score_state(offer.shown).players[shown.seat].total
     about = environment_description(shown.name, offer.shown, shown.seat, points)
     picture = discord.File(
-        io.BytesIO(image), filename=PICTURE, description=f"With this move, {about}"
+        io.BytesIO(image), filename=PICTURE, description=_("With this move, {about}", about=about)
     )
     return panel_text(shown), [picture]
 
@@ -201,8 +205,10 @@ async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
     try:
         if not owner:
             raise PanelRefused(
-                "This panel is someone else's: press **Play** on the turn message for yours."
-                " Nothing was played."
+                _(
+                    "This panel is someone else's: press **Play** on the turn message for "
+                    "yours. Nothing was played."
+                )
             )
         shown = await Panels(bot.service).press(
             ids.game_id, user_id=ids.user_id, turn=ids.turn, version=ids.version, press=press
@@ -218,14 +224,21 @@ async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
         if shown.outcome is Outcome.PLAYED:
             # A second tap on Confirm queued nothing: the first one posts the turn.
             sent = not shown.outbox_ids or await bot.announce(shown.outbox_ids)
-            text = f"**Turn played.** {shown.notice}"
-            if not sent:
-                text += " (Discord is slow: the channel message is saved and will follow.)"
+            text = (
+                _("**Turn played.** {notice}", notice=shown.notice)
+                if sent
+                else _(
+                    "**Turn played.** {notice} (Discord is slow: the channel message is saved "
+                    "and will follow.)",
+                    notice=shown.notice,
+                )
+            )
             await interaction.edit_original_response(content=text, view=None)
             return
         await interaction.edit_original_response(
-            content="Cancelled: nothing was played. Press **Play** on the turn message to start"
-            " again.",
+            content=_(
+                "Cancelled: nothing was played. Press **Play** on the turn message to start again."
+            ),
             attachments=[],
             view=None,
         )
@@ -233,7 +246,12 @@ async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
         # The panel can no longer act: it says why in place of its step, without buttons (one
         # answer); a private message only if it cannot be edited.
         text = await _with_latest(interaction, gone) if isinstance(gone, TurnPassed) else str(gone)
-        log.info("closed the panel of game %d, user %d: %s", ids.game_id, ids.user_id, text)
+        log.info(
+            "closed the panel of game %d, user %d: %s",
+            ids.game_id,
+            ids.user_id,
+            type(gone).__name__,
+        )
         if not await _close(interaction, text):
             await errors.report(interaction, PanelGone(text))
     except Exception as error:
@@ -302,7 +320,7 @@ class PanelSelect(
                 default=option.default,
             )
             for option in select.options
-        ] or [discord.SelectOption(label="nothing", value="-")]
+        ] or [discord.SelectOption(label=_("nothing"), value="-")]
         super().__init__(
             discord.ui.Select(
                 custom_id=ids.custom_id("pick", select.verb),

@@ -30,12 +30,21 @@ from engine import (
     WipeThree,
     apply,
 )
+from i18n import N_
 
 PAGE_SIZE = 25
 """Discord shows at most this many options in a select."""
 
-DIRECTION_NAMES = ("east", "north-east", "north-west", "west", "south-west", "south-east")
-"""The six sides of a hex in the engine's direction order."""
+DIRECTION_NAMES = (
+    N_("east"),
+    N_("north-east"),
+    N_("north-west"),
+    N_("west"),
+    N_("south-west"),
+    N_("south-east"),
+)
+"""The six sides of a hex in the engine's direction order (English: translate each where it
+is shown)."""
 
 Style = Literal["primary", "secondary", "success", "danger"]
 

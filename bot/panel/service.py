@@ -32,6 +32,7 @@ from engine import (
     WipeThree,
     score_state,
 )
+from i18n import _
 from render import render_environment
 
 log = logging.getLogger(__name__)
@@ -83,10 +84,6 @@ class Shown:
 
 CLOSED = ""
 """The stored draft of a closed panel (Cancel, or its turn played)."""
-
-
-def _gone_text(what: str) -> str:
-    return f"{what} Nothing was played."
 
 
 class Panels:
@@ -196,7 +193,7 @@ class Panels:
             )
             shown = self._show(loaded, state, seat, saved, Draft())
             return dataclasses.replace(
-                shown, notice="This panel's choices could not be read: please choose again."
+                shown, notice=_("This panel's choices could not be read: please choose again.")
             )
         draft = fitting
         if version != row.version:
@@ -204,7 +201,7 @@ class Panels:
             # show the panel as it stands instead of acting on what was seen.
             shown = self._show(loaded, state, seat, row, draft)
             return dataclasses.replace(
-                shown, notice="This panel had already moved on: here it is as it stands."
+                shown, notice=_("This panel had already moved on: here it is as it stands.")
             )
         planning = seat != state.current
         before = as_seat(state, seat)
@@ -250,10 +247,10 @@ class Panels:
         planning: bool,
     ) -> Shown:
         if planning:
-            raise PanelRefused("It is not your turn: this panel only plans. Nothing was played.")
+            raise PanelRefused(_("It is not your turn: this panel only plans. Nothing was played."))
         step = draft.step
         if step not in (Step.CHECK, Step.WIPE):
-            raise PanelRefused("There is nothing to confirm on this step yet.")
+            raise PanelRefused(_("There is nothing to confirm on this step yet."))
         actions = panel_draft.actions(draft)
         user_id = row.user_id
         if step is Step.WIPE:
@@ -271,7 +268,7 @@ class Panels:
         return dataclasses.replace(
             self._result(Outcome.PLAYED, loaded, seat, row, planning),
             outbox_ids=result.outbox_ids,
-            notice=f"Same as `{panel_draft.command_text(draft)}`.",
+            notice=panel_steps.same_as(panel_draft.command_text(draft)),
         )
 
     async def _live_row(self, loaded: LoadedGame, user_id: int, turn: int) -> PanelRow:
@@ -279,13 +276,17 @@ class Panels:
         row = await self.store.get_panel(loaded.game.id, user_id)
         if row is None or row.turn != turn or row.draft == CLOSED:
             raise PanelGone(
-                _gone_text("This panel was closed: press **Play** on the turn message to open it.")
+                _(
+                    "This panel was closed: press **Play** on the turn message to open it. "
+                    "Nothing was played."
+                )
             )
         if row.revision != loaded.game.revision:
             raise PanelGone(
-                _gone_text(
+                _(
                     "The game changed since this panel was opened. Press **Play** on the "
-                    "latest turn message to start again from what is on the table now."
+                    "latest turn message to start again from what is on the table now. "
+                    "Nothing was played."
                 )
             )
         return row
@@ -320,7 +321,7 @@ class Panels:
                 seat=seat,
                 name=loaded.players[seat].name,
                 planning=False,
-                notice=f"Same as `{messages.play_command(move)}`.",
+                notice=panel_steps.same_as(messages.play_command(move)),
             )
         latest = moves[-1] if moves and len(turns) == turn else None
         if (
@@ -330,7 +331,7 @@ class Panels:
             and draft.wipe is not None
             and latest.action == str(panel_draft.actions(draft)[0])
         ):
-            raise PanelRefused("Your first tap wiped already: nothing more was wiped.")
+            raise PanelRefused(_("Your first tap wiped already: nothing more was wiped."))
         return None
 
     @staticmethod
@@ -358,7 +359,7 @@ class Panels:
         return dataclasses.replace(
             shown,
             outbox_ids=result.outbox_ids,
-            notice="Wiped: the new display is below and in the channel.",
+            notice=_("Wiped: the new display is below and in the channel."),
         )
 
     async def _close(self, row: PanelRow, expected_version: int | None) -> None:
@@ -378,9 +379,9 @@ class Panels:
             raise NotInGame()
         state = loaded.require_state()
         if game.status is GameStatus.ENDED:
-            raise PanelGone(_gone_text("This game was ended."))
+            raise PanelGone(_("This game was ended. Nothing was played."))
         if game.status is not GameStatus.ACTIVE or state.is_over:
-            raise PanelGone(_gone_text("This game is over."))
+            raise PanelGone(_("This game is over. Nothing was played."))
         if state.turn != turn:
             raise TurnPassed(messages.turn_passed_text())
         return state, seat

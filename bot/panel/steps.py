@@ -53,6 +53,8 @@ from engine import (
     can_wipe_three,
     score_state,
 )
+from i18n import _, _n
+from render.words import habitat_word, wildlife_word
 
 # --- presses ------------------------------------------------------------------------------
 
@@ -229,24 +231,52 @@ def offer(before: GameState, draft: Draft, *, planning: bool = False) -> Offer:
     return _check_step(before, after, draft, tile, token, planning)
 
 
-CANCEL = Button(Verb.CANCEL, "Cancel", style="danger")
-BACK = Button(Verb.BACK, "Back")
+def animal(wildlife: Wildlife | str) -> str:
+    """A species in the reader's words: ``"bear"``, German ``"Bär"``."""
+    return wildlife_word(Wildlife(wildlife))
+
+
+def habitat_name(habitat: Habitat) -> str:
+    """A habitat in the reader's words: ``"forest"``, German ``"Wald"``."""
+    return habitat_word(habitat)
+
+
+def direction(side: int) -> str:
+    """A side of a hex (engine direction order) in the reader's words."""
+    return _(DIRECTION_NAMES[side])
+
+
+def signed(value: int) -> str:
+    """A score change with its sign: ``"+3"``, ``"-1"``, ``"+0"``."""
+    return f"{value:+d}"
+
+
+def cancel_button() -> Button:
+    """Cancel, in the reader's words."""
+    return Button(Verb.CANCEL, _("Cancel"), style="danger")
+
+
+def back_button() -> Button:
+    """Back, in the reader's words."""
+    return Button(Verb.BACK, _("Back"))
 
 
 def pair_label(state: GameState, slot: int) -> str:
     """A display pair in words: ``"2: forest/river + bear"``."""
     tile = state.display_tiles[slot - 1]
     token = state.display_tokens[slot - 1]
-    return f"{slot}: {_tile_words(tile)} + {token.value if token is not None else 'nothing'}"
+    token_words = animal(token) if token is not None else _("nothing")
+    return f"{slot}: {_tile_words(tile)} + {token_words}"
 
 
 def _tile_words(tile: Tile | None) -> str:
     if tile is None:
-        return "no tile"
-    habitats = "/".join(h.value for h in tile.habitats)
-    species = ", ".join(w.value for w in tile.wildlife)
-    keystone = " keystone" if tile.keystone else ""
-    return f"{habitats}{keystone} ({species})"
+        return _("no tile")
+    habitats = "/".join(habitat_name(h) for h in tile.habitats)
+    species = ", ".join(animal(w) for w in tile.wildlife)
+    if tile.keystone:
+        return _("{habitats} keystone ({species})", habitats=habitats, species=species)
+    return f"{habitats} ({species})"
 
 
 def _heading(state: GameState) -> list[str]:
@@ -258,14 +288,20 @@ def _heading(state: GameState) -> list[str]:
     score = score_state(state).players[state.current].total
     tokens = len(env.tokens())
     return [
-        f"Your environment: {len(env)} tiles, {tokens} wildlife tokens, "
-        f"{nature} nature token{'' if nature == 1 else 's'}; score {score} "
-        "if it ended now, bonuses in."
+        _(
+            "Your environment: {tiles}, {tokens}, {nature}; score {score} if it ended now,"
+            " bonuses in.",
+            # Not "{n} tile": that one is worded as tiles left in the bag.
+            tiles=_n("{count} tile", "{count} tiles", len(env), count=len(env)),
+            tokens=_n("{n} wildlife token", "{n} wildlife tokens", tokens),
+            nature=_n("{n} nature token", "{n} nature tokens", nature),
+            score=score,
+        )
     ]
 
 
 def _pair_step(before: GameState, planning: bool) -> Offer:
-    lines = ["**Step 1 of 5: pick a pair** (a tile and its token). The display:"]
+    lines = [_("**Step 1 of 5: pick a pair** (a tile and its token). The display:")]
     lines += [f"`{pair_label(before, slot)}`" for slot in (1, 2, 3, 4)]
     lines += _heading(before)
     pairs = tuple(
@@ -276,88 +312,129 @@ def _pair_step(before: GameState, planning: bool) -> Offer:
     extra: list[Button] = []
     nature = before.current_player.nature_tokens > 0
     if nature:
-        extra.append(Button(Verb.FREE, "Free choice (spend a nature token)"))
+        extra.append(Button(Verb.FREE, _("Free choice (spend a nature token)")))
     if not planning and can_wipe_three(before):
         species = before.three_of_a_kind()
-        what = f" {species.value}" if species is not None else ""
-        extra.append(Button(Verb.WIPE_THREE, f"Wipe 3{what} tokens (free, once a turn)"))
-        lines.append("Three display tokens match: you may wipe them for free once this turn.")
+        label = (
+            _("Wipe 3 {animal} tokens (free, once a turn)", animal=animal(species))
+            if species is not None
+            else _("Wipe 3 tokens (free, once a turn)")
+        )
+        extra.append(Button(Verb.WIPE_THREE, _cut(label, 80)))
+        lines.append(_("Three display tokens match: you may wipe them for free once this turn."))
     if not planning and nature and before.bag.size > 0:
-        extra.append(Button(Verb.NATURE_WIPE, "Wipe with a nature token"))
+        extra.append(Button(Verb.NATURE_WIPE, _("Wipe with a nature token")))
     if not planning:
-        extra.append(Button(Verb.SUGGEST, "Suggest a move (your hint for this turn)"))
-    extra.append(CANCEL)
+        extra.append(Button(Verb.SUGGEST, _("Suggest a move (your hint for this turn)")))
+    extra.append(cancel_button())
     return Offer(Step.PAIR, tuple(lines), (), (pairs, tuple(extra)), before)
 
 
 def _free_step(before: GameState, draft: Draft) -> Offer:
+    unchosen = _("not chosen yet")
     lines = [
-        "**Free choice** (costs a nature token): pick any tile and any token of the display.",
-        f"Tile: {'pair ' + str(draft.tile) if draft.tile else 'not chosen yet'}. "
-        f"Token: {'pair ' + str(draft.token) if draft.token else 'not chosen yet'}.",
+        _("**Free choice** (costs a nature token): pick any tile and any token of the display."),
+        _(
+            "Tile: {tile}. Token: {token}.",
+            tile=_("pair {slot}", slot=draft.tile) if draft.tile else unchosen,
+            token=_("pair {slot}", slot=draft.token) if draft.token else unchosen,
+        ),
     ]
     tiles = tuple(
-        Option(str(slot), f"Tile {slot}: {_tile_words(tile)}", default=draft.tile == slot)
+        Option(
+            str(slot),
+            _cut(_("Tile {slot}: {tile}", slot=slot, tile=_tile_words(tile)), 100),
+            default=draft.tile == slot,
+        )
         for slot, tile in enumerate(before.display_tiles, start=1)
         if tile is not None
     )
     tokens = tuple(
-        Option(str(slot), f"Token {slot}: {token.value}", default=draft.token == slot)
+        Option(
+            str(slot),
+            _cut(_("Token {slot}: {animal}", slot=slot, animal=animal(token)), 100),
+            default=draft.token == slot,
+        )
         for slot, token in enumerate(before.display_tokens, start=1)
         if token is not None
     )
     selects = (
-        Select(Verb.FREE_TILE, "Free choice: the tile to take", tiles),
-        Select(Verb.FREE_TOKEN, "Free choice: the token to take", tokens),
+        Select(Verb.FREE_TILE, _("Free choice: the tile to take"), tiles),
+        Select(Verb.FREE_TOKEN, _("Free choice: the token to take"), tokens),
     )
-    return Offer(Step.FREE, tuple(lines), selects, ((BACK, CANCEL),), before)
+    return Offer(Step.FREE, tuple(lines), selects, ((back_button(), cancel_button()),), before)
 
 
 def _nature_wipe_step(before: GameState) -> Offer:
     lines = [
-        "**Wipe with a nature token**: pick the display tokens to replace from the bag "
-        "(you see the new ones before you take a pair)."
+        _(
+            "**Wipe with a nature token**: pick the display tokens to replace from the bag "
+            "(you see the new ones before you take a pair)."
+        )
     ]
     options = tuple(
-        Option(str(slot), f"Token {slot}: {token.value}")
+        Option(str(slot), _cut(_("Token {slot}: {animal}", slot=slot, animal=animal(token)), 100))
         for slot, token in enumerate(before.display_tokens, start=1)
         if token is not None
     )
     most = min(len(options), before.bag.size)
-    select = Select(Verb.WIPE_SLOTS, "Tokens to wipe with a nature token", options, 1, most)
-    return Offer(Step.NATURE_WIPE, tuple(lines), (select,), ((BACK, CANCEL),), before)
+    select = Select(Verb.WIPE_SLOTS, _("Tokens to wipe with a nature token"), options, 1, most)
+    buttons = ((back_button(), cancel_button()),)
+    return Offer(Step.NATURE_WIPE, tuple(lines), (select,), buttons, before)
 
 
 def _wipe_step(before: GameState, draft: Draft) -> Offer:
     wipe = draft.wipe or ()
     if not wipe:
         species = before.three_of_a_kind()
-        what = f"the three {species.value} tokens" if species is not None else "three tokens"
-        lines = [f"**Wipe {what}** from the display (free, once a turn)?"]
+        if species is not None:
+            lines = [
+                _(
+                    "**Wipe the three {animal} tokens** from the display (free, once a turn)?",
+                    animal=animal(species),
+                )
+            ]
+        else:
+            lines = [_("**Wipe three tokens** from the display (free, once a turn)?")]
     else:
         names = ", ".join(
-            f"{slot} ({token.value})"
+            f"{slot} ({animal(token)})"
             for slot in wipe
             if (token := before.display_tokens[slot - 1]) is not None
         )
-        lines = [f"**Spend a nature token to wipe token{'s' if len(wipe) > 1 else ''} {names}?**"]
+        lines = [
+            _n(
+                "**Spend a nature token to wipe token {tokens}?**",
+                "**Spend a nature token to wipe tokens {tokens}?**",
+                len(wipe),
+                tokens=names,
+            )
+        ]
     lines.append(
-        "New tokens are drawn from the bag, so a wipe is played on its own when you confirm; "
-        "then you pick a pair from the new display."
+        _(
+            "New tokens are drawn from the bag, so a wipe is played on its own when you "
+            "confirm; then you pick a pair from the new display."
+        )
     )
-    lines.append(f"Same as `{command_text(draft)}`.")
-    confirm = Button(Verb.CONFIRM, "Confirm the wipe", style="success")
-    return Offer(Step.WIPE, tuple(lines), (), ((confirm, BACK, CANCEL),), before)
+    lines.append(same_as(command_text(draft)))
+    confirm = Button(Verb.CONFIRM, _("Confirm the wipe"), style="success")
+    buttons = ((confirm, back_button(), cancel_button()),)
+    return Offer(Step.WIPE, tuple(lines), (), buttons, before)
+
+
+def same_as(command: str) -> str:
+    """The line naming the command that does the same: ``"Same as `/cascadia wipe`."``."""
+    return _("Same as `{command}`.", command=command)
 
 
 def _neighbour_words(env_state: GameState, at: Hex) -> str:
     env = env_state.current_player.environment
     facing = []
-    for direction, neighbour in enumerate(at.neighbors()):
+    for side, neighbour in enumerate(at.neighbors()):
         placed = env.get(neighbour)
         if placed is not None:
-            facing.append(placed.edges[(direction + 3) % 6].value)
-    return "next to " + ", ".join(facing) if facing else "alone"
+            facing.append(habitat_name(placed.edges[(side + 3) % 6]))
+    return _("next to {habitats}", habitats=", ".join(facing)) if facing else _("alone")
 
 
 def _where_step(
@@ -370,36 +447,62 @@ def _where_step(
     options = tuple(
         Option(
             str(g.at),
-            f"{g.at}: up to {g.gain:+d}",
-            _cut(f"{_neighbour_words(taken, g.at)}; the tile alone {g.tile_gain:+d}", 100),
+            _cut(_("{at}: up to {gain}", at=str(g.at), gain=signed(g.gain)), 100),
+            _cut(
+                _(
+                    "{neighbours}; the tile alone {gain}",
+                    neighbours=_neighbour_words(taken, g.at),
+                    gain=signed(g.tile_gain),
+                ),
+                100,
+            ),
         )
         for g in shown
     )
     took = _took_words(before, draft, tile, token)
     lines = [
-        f"**Step 2 of 5: where does the tile go?** {took}",
-        "Places are labelled as on the picture, best first: the score change of the whole "
-        "move with the best rotation and the best spot for the token (majority bonuses not "
-        "counted).",
+        _("**Step 2 of 5: where does the tile go?** {took}", took=took),
+        _(
+            "Places are labelled as on the picture, best first: the score change of the whole "
+            "move with the best rotation and the best spot for the token (majority bonuses "
+            "not counted)."
+        ),
     ]
     if pages > 1:
         first = page * PAGE_SIZE + 1
-        lines.append(f"Showing places {first}-{first + len(shown) - 1} of {len(places)}.")
-    select = Select(Verb.WHERE, "Where the tile goes", options)
+        lines.append(
+            _(
+                "Showing places {first}-{last} of {count}.",
+                first=first,
+                last=first + len(shown) - 1,
+                count=len(places),
+            )
+        )
+    select = Select(Verb.WHERE, _("Where the tile goes"), options)
     row: list[Button] = []
     if pages > 1:
-        row.append(Button(Verb.MORE, f"More places (page {(page + 1) % pages + 1} of {pages})"))
-    row += [BACK, CANCEL]
+        more = _("More places (page {page} of {pages})", page=(page + 1) % pages + 1, pages=pages)
+        row.append(Button(Verb.MORE, _cut(more, 80)))
+    row += [back_button(), cancel_button()]
     return Offer(Step.WHERE, tuple(lines), (select,), (tuple(row),), taken)
 
 
 def _took_words(before: GameState, draft: Draft, tile: Tile, token: Wildlife) -> str:
     if draft.tile != draft.token:
-        return (
-            f"Free choice: tile {draft.tile} ({_tile_words(tile)}) and token {draft.token} "
-            f"({token.value}), for a nature token."
+        return _(
+            "Free choice: tile {tile_slot} ({tile}) and token {token_slot} ({animal}), for a "
+            "nature token.",
+            tile_slot=draft.tile,
+            tile=_tile_words(tile),
+            token_slot=draft.token,
+            animal=animal(token),
         )
-    return f"Pair {draft.tile}: {_tile_words(tile)} + {token.value}."
+    return _(
+        "Pair {slot}: {tile} + {animal}.",
+        slot=draft.tile,
+        tile=_tile_words(tile),
+        animal=animal(token),
+    )
 
 
 def rotation_words(tile: Tile, at: Hex, rotation: int, env_state: GameState) -> str:
@@ -408,7 +511,7 @@ def rotation_words(tile: Tile, at: Hex, rotation: int, env_state: GameState) -> 
     env = env_state.current_player.environment
     parts = []
     for habitat in tile.habitats:
-        sides = [DIRECTION_NAMES[d] for d in range(6) if edges[d] is habitat]
+        sides = ", ".join(direction(d) for d in range(6) if edges[d] is habitat)
         meets = [
             str(at.neighbor(d))
             for d in range(6)
@@ -416,8 +519,18 @@ def rotation_words(tile: Tile, at: Hex, rotation: int, env_state: GameState) -> 
             and (n := env.get(at.neighbor(d))) is not None
             and n.edges[(d + 3) % 6] is habitat
         ]
-        joined = f", joining the {habitat.value} of {', '.join(meets)}" if meets else ""
-        parts.append(f"{habitat.value} faces {', '.join(sides)}{joined}")
+        name = habitat_name(habitat)
+        if meets:
+            parts.append(
+                _(
+                    "{habitat} faces {sides}, joining the {habitat} of {places}",
+                    habitat=name,
+                    sides=sides,
+                    places=", ".join(meets),
+                )
+            )
+        else:
+            parts.append(_("{habitat} faces {sides}", habitat=name, sides=sides))
     return "; ".join(parts)
 
 
@@ -430,17 +543,22 @@ def _turn_step(
     take = _take(draft)
     gain = gains.rotation_gain(before, take, at, draft.rotation)
     lines = [
-        f"**Step 3 of 5: turn the tile** at `{at}` "
-        f"(rotation {draft.rotation}: corridors {gain:+d}).",
-        f"Now: {rotation_words(tile, at, draft.rotation, taken)}.",
-        "Rotate until it fits, then **Next**.",
+        _(
+            "**Step 3 of 5: turn the tile** at `{place}` (rotation {rotation}: corridors {gain}).",
+            place=str(at),
+            rotation=draft.rotation,
+            gain=signed(gain),
+        ),
+        _("Now: {facing}.", facing=rotation_words(tile, at, draft.rotation, taken)),
+        _("Rotate until it fits, then **Next**."),
     ]
     row = (
-        Button(Verb.LEFT, "Rotate left ↺"),
-        Button(Verb.RIGHT, "Rotate right ↻"),
-        Button(Verb.NEXT, "Next", style="primary"),
+        Button(Verb.LEFT, _("Rotate left ↺")),
+        Button(Verb.RIGHT, _("Rotate right ↻")),
+        Button(Verb.NEXT, _("Next"), style="primary"),
     )
-    return Offer(Step.TURN, tuple(lines), (), (row, (BACK, CANCEL)), placed, (at,))
+    buttons = (row, (back_button(), cancel_button()))
+    return Offer(Step.TURN, tuple(lines), (), buttons, placed, (at,))
 
 
 def _token_step(
@@ -456,38 +574,65 @@ def _token_step(
     options = tuple(
         Option(
             str(hex_),
-            f"{hex_}: {gain:+d}" + (" (the new tile)" if hex_ == at else ""),
+            _cut(_target_label(hex_, gain, new=hex_ == at), 100),
             _cut(_target_words(env[hex_].tile), 100),
         )
         for hex_, gain in ordered[:PAGE_SIZE]
     )
-    lines = [f"**Step 4 of 5: the {token.value} token.** The tile is at `{at}`."]
+    name = animal(token)
+    returned = signed(found.returned)
     if len(tile.rotations) == 1:
-        lines[0] += " No step 3: a single-habitat tile looks the same every way round."
+        heading = _(
+            "**Step 4 of 5: the {animal} token.** The tile is at `{place}`. No step 3: a "
+            "single-habitat tile looks the same every way round.",
+            animal=name,
+            place=str(at),
+        )
+    else:
+        heading = _(
+            "**Step 4 of 5: the {animal} token.** The tile is at `{place}`.",
+            animal=name,
+            place=str(at),
+        )
+    lines = [heading]
     selects: tuple[Select, ...] = ()
     if options:
         lines.append(
-            f"Pick a tile for the {token.value} (the whole move's score change shown), or "
-            f"return it to the bag (then the move scores {found.returned:+d})."
+            _(
+                "Pick a tile for the {animal} (the whole move's score change shown), or "
+                "return it to the bag (then the move scores {returned}).",
+                animal=name,
+                returned=returned,
+            )
         )
-        selects = (Select(Verb.TOKEN, f"Where the {token.value} goes", options),)
-        first = Button(Verb.RETURN, f"Return to bag (move scores {found.returned:+d})")
+        selects = (Select(Verb.TOKEN, _("Where the {animal} goes", animal=name), options),)
+        label = _("Return to bag (move scores {returned})", returned=returned)
+        first = Button(Verb.RETURN, _cut(label, 80))
     else:
         lines.append(
-            f"None of your tiles can take the {token.value}: it goes back to the bag "
-            f"(the move scores {found.returned:+d}). Press **Next**."
+            _(
+                "None of your tiles can take the {animal}: it goes back to the bag "
+                "(the move scores {returned}). Press **Next**.",
+                animal=name,
+                returned=returned,
+            )
         )
-        first = Button(
-            Verb.NEXT,
-            f"Next: token back to the bag (move scores {found.returned:+d})",
-            style="primary",
-        )
-    return Offer(Step.TOKEN, tuple(lines), selects, ((first, BACK, CANCEL),), placed, (at,))
+        label = _("Next: token back to the bag (move scores {returned})", returned=returned)
+        first = Button(Verb.NEXT, _cut(label, 80), style="primary")
+    buttons = ((first, back_button(), cancel_button()),)
+    return Offer(Step.TOKEN, tuple(lines), selects, buttons, placed, (at,))
+
+
+def _target_label(place: Hex, gain: int, *, new: bool) -> str:
+    if new:
+        return _("{place}: {gain} (the new tile)", place=str(place), gain=signed(gain))
+    return _("{place}: {gain}", place=str(place), gain=signed(gain))
 
 
 def _target_words(tile: Tile) -> str:
-    keystone = ": a nature token with it" if tile.keystone else ""
-    return _tile_words(tile) + keystone
+    if tile.keystone:
+        return _("{tile}: a nature token with it", tile=_tile_words(tile))
+    return _tile_words(tile)
 
 
 def _check_step(
@@ -501,28 +646,36 @@ def _check_step(
     seat = before.current
     change = score_change(before, after, seat)
     took = _took_words(before, draft, tile, token)
+    name = animal(token)
     if draft.token_at is None:
-        token_words = f"the {token.value} goes back to the bag"
+        token_words = _("the {animal} goes back to the bag", animal=name)
     elif draft.token_at == draft.at:
-        token_words = f"the {token.value} goes on the new tile"
+        token_words = _("the {animal} goes on the new tile", animal=name)
     else:
-        token_words = f"the {token.value} goes on `{draft.token_at}`"
-    lines = [
-        "**Step 5 of 5: check your move.** " + took,
-        f"The tile goes at `{draft.at}`"
-        + (f", rotation {draft.rotation}" if len(tile.rotations) > 1 else "")
-        + f"; {token_words}.",
-    ]
+        token_words = _("the {animal} goes on `{place}`", animal=name, place=str(draft.token_at))
+    if len(tile.rotations) > 1:
+        placing = _(
+            "The tile goes at `{place}`, rotation {rotation}; {token}.",
+            place=str(draft.at),
+            rotation=draft.rotation,
+            token=token_words,
+        )
+    else:
+        placing = _("The tile goes at `{place}`; {token}.", place=str(draft.at), token=token_words)
+    lines = [_("**Step 5 of 5: check your move.** {took}", took=took), placing]
     if draft.at is not None and len(tile.rotations) > 1:
-        lines.append(f"Facing: {rotation_words(tile, draft.at, draft.rotation, before)}.")
-    lines.append(f"Score: {change}.")
-    lines.append(f"Same as `{command_text(draft)}`.")
+        facing = rotation_words(tile, draft.at, draft.rotation, before)
+        lines.append(_("Facing: {facing}.", facing=facing))
+    lines.append(_("Score: {change}.", change=str(change)))
+    lines.append(same_as(command_text(draft)))
     highlight = tuple(h for h in (draft.at, draft.token_at) if h is not None)
     if planning:
-        lines.append("Planning only: it is not your turn, so nothing is played.")
-        return Offer(Step.CHECK, tuple(lines), (), ((BACK, CANCEL),), after, highlight)
-    confirm = Button(Verb.CONFIRM, "Confirm", style="success")
-    return Offer(Step.CHECK, tuple(lines), (), ((confirm, BACK, CANCEL),), after, highlight)
+        lines.append(_("Planning only: it is not your turn, so nothing is played."))
+        buttons: tuple[Button, ...] = (back_button(), cancel_button())
+        return Offer(Step.CHECK, tuple(lines), (), (buttons,), after, highlight)
+    confirm = Button(Verb.CONFIRM, _("Confirm"), style="success")
+    buttons = (confirm, back_button(), cancel_button())
+    return Offer(Step.CHECK, tuple(lines), (), (buttons,), after, highlight)
 
 
 # --- the score change ---------------------------------------------------------------------
@@ -555,19 +708,20 @@ def _difference(old: PlayerScore, new: PlayerScore, *, bonuses: bool) -> ScoreCh
     for wildlife in Wildlife:
         delta = new.wildlife.get(wildlife, 0) - old.wildlife.get(wildlife, 0)
         if delta:
-            parts.append((wildlife.value, delta))
+            parts.append((animal(wildlife), delta))
     for habitat in Habitat:
+        name = habitat_name(habitat)
         delta = new.habitats.get(habitat, 0) - old.habitats.get(habitat, 0)
         if delta:
-            parts.append((f"{habitat.value} corridor", delta))
+            parts.append((_("{habitat} corridor", habitat=name), delta))
         bonus = new.habitat_bonus.get(habitat, 0) - old.habitat_bonus.get(habitat, 0)
         # Only the solo bonus is the seat's own; majority bonuses wait for the end.
         if bonus and bonuses:
-            parts.append((f"{habitat.value} bonus", bonus))
+            parts.append((_("{habitat} bonus", habitat=name), bonus))
     nature = new.nature_tokens - old.nature_tokens
     if nature:
-        parts.append(("nature tokens", nature))
-    return ScoreChange(sum(value for _, value in parts), tuple(parts))
+        parts.append((_("nature tokens"), nature))
+    return ScoreChange(sum(value for _name, value in parts), tuple(parts))
 
 
 def _cut(text: str, limit: int) -> str:
@@ -576,11 +730,29 @@ def _cut(text: str, limit: int) -> str:
 
 def plan_kept_text(slot: int, *, confirm: bool) -> str:
     """The notice on a panel whose plan, made while waiting, still holds now the turn came."""
-    then = "check it and press **Confirm**" if confirm else "carry on from where you left off"
-    return f"Your plan is kept: its pair is still in the display (now pair {slot}), so {then}."
+    if confirm:
+        return _(
+            "Your plan is kept: its pair is still in the display (now pair {slot}), so check "
+            "it and press **Confirm**.",
+            slot=slot,
+        )
+    return _(
+        "Your plan is kept: its pair is still in the display (now pair {slot}), so carry on "
+        "from where you left off.",
+        slot=slot,
+    )
 
 
 def plan_changed_text(*, tile_gone: bool, token: str) -> str:
-    """The notice on a panel whose plan, made while waiting, no longer holds."""
-    what = "the tile you planned to take" if tile_gone else f"the {token} you planned to take"
-    return f"Your plan changed: {what} is no longer in the display, so choose again."
+    """The notice on a panel whose plan, made while waiting, no longer holds (``token``: the
+    planned token's species, as the engine names it)."""
+    if tile_gone:
+        return _(
+            "Your plan changed: the tile you planned to take is no longer in the display, so "
+            "choose again."
+        )
+    return _(
+        "Your plan changed: the {animal} you planned to take is no longer in the display, so "
+        "choose again.",
+        animal=animal(token),
+    )
