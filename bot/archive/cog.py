@@ -25,6 +25,7 @@ from bot.shell import errors
 from bot.shell.buttons import ActionButton
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
+from i18n import _
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -73,9 +74,9 @@ def history_view(page: HistoryPage, user: int) -> discord.ui.View | Any:
         return discord.utils.MISSING
     view = discord.ui.View(timeout=None)
     if page.page > 1:
-        view.add_item(HistoryButton(page.page - 1, user, label="Newer"))
+        view.add_item(HistoryButton(page.page - 1, user, label=_("Newer")))
     if page.page < page.pages:
-        view.add_item(HistoryButton(page.page + 1, user, label="Older"))
+        view.add_item(HistoryButton(page.page + 1, user, label=_("Older")))
     return view
 
 
@@ -125,9 +126,15 @@ async def replay(interaction: Interaction, game: str | None = None) -> None:
     loop = asyncio.get_running_loop()
     drawn = await loop.run_in_executor(interaction.client.renderer, game_pictures, record)
     (shown,) = await archive.archived([row])
-    text = f"**Game {shown.game_id}**, {shown.finished_at:%Y-%m-%d}"
-    if shown.jump_url is not None:
-        text += f" · [final message]({shown.jump_url})"
+    if shown.jump_url is None:
+        text = _("**Game {game}**, {date}", game=shown.game_id, date=shown.day)
+    else:
+        text = _(
+            "**Game {game}**, {date} · [final message]({url})",
+            game=shown.game_id,
+            date=shown.day,
+            url=shown.jump_url,
+        )
     limit = discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
     if interaction.guild is not None:
         limit = interaction.guild.filesize_limit
