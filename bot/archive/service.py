@@ -25,7 +25,7 @@ from bot.game.names import safe, seat_names
 from bot.game.records import UNREADABLE, logged_actions, read_state
 from bot.game.rows import GameRow
 from engine import GameRecord, record_for
-from i18n import _, babel_locale, day, reader
+from i18n import _, babel_locale, day, number, reader
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ def history_text(page: HistoryPage) -> str:
         if name is None:
             return _("No finished games on this server yet.")
         return _("No finished games with {name} yet.", name=name)
-    fields = {"name": name, "total": page.total, "page": page.page, "pages": page.pages}
+    fields = {"name": name, "total": number(page.total), "page": page.page, "pages": page.pages}
     if page.pages > 1:
         if name is None:
             head = _(
