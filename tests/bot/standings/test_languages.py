@@ -32,10 +32,10 @@ def _ada(locale: str) -> list[str]:
 def test_a_member_s_figures_in_german() -> None:
     lines = _ada("de")
     assert lines[0] == "**ada** auf diesem Server: 3 Partien, 2 gewonnen; 1 Partie solo"
-    assert "Punkte: im Schnitt 83,5, bestes 99 (Partie 3, Karten ABCDA)" in lines
+    assert "Punkte: Schnitt 83,5, Bestwert 99 (Partie 3, Karten ABCDA)" in lines
     assert "Platz im Schnitt: 1,33" in lines
     assert "Beste Karten: Bär B 6,0, Bär A 4,0, Hirsch B 4,0" in lines
-    assert "Zug im Median 1 min, 3 Zapfen ausgegeben, größtes Gebiet 9" in lines
+    assert "Median je Zug 1 min, 3 Zapfen ausgegeben, größtes Gebiet 9" in lines
     assert "gegen bob: 1-1-1" in lines
     with speaking("de"):
         assert stats_message("cy", member_stats([], [], 300), here=False) == (
