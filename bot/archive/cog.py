@@ -19,13 +19,14 @@ from discord import app_commands
 from bot.archive.service import Archive, HistoryPage, NoArchivedGame, history_text
 from bot.archive.store import ArchiveStore
 from bot.game.outbox import Post
+from bot.game.pictures import drawn_in
 from bot.game.replays import game_pictures
 from bot.game.uploads import fit_upload
 from bot.shell import errors
 from bot.shell.buttons import ActionButton
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
-from i18n import _
+from i18n import _, reader
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -124,7 +125,11 @@ async def replay(interaction: Interaction, game: str | None = None) -> None:
         row = await archive.finished(guild_id, int(number.group()))
     record = await archive.record(row)
     loop = asyncio.get_running_loop()
-    drawn = await loop.run_in_executor(interaction.client.renderer, game_pictures, record)
+    # The worker process does not share the reader: the pictures and their alt texts are
+    # drawn in the language of whoever asked.
+    drawn = await loop.run_in_executor(
+        interaction.client.renderer, drawn_in(reader(), game_pictures, record)
+    )
     (shown,) = await archive.archived([row])
     if shown.jump_url is None:
         text = _("**Game {game}**, {date}", game=shown.game_id, date=shown.day)
