@@ -17,22 +17,14 @@ from bot.game.markdown import escape_markdown
 from bot.game.rows import SeatResult
 from bot.standings.store import Rating, Tablemate
 from engine import Wildlife
-from i18n import N_, _, _n, babel_locale, reader
+from i18n import _, _n, babel_locale, reader
+from render.words import wildlife_word
 
 HEAD_TO_HEAD = 3
 """How many of the members played most with are shown head to head."""
 
 MOST_ACTIVE = 5
 """How many of the most active players the server's figures name."""
-
-SPECIES = {
-    Wildlife.BEAR: N_("Bear"),
-    Wildlife.ELK: N_("Elk"),
-    Wildlife.SALMON: N_("Salmon"),
-    Wildlife.HAWK: N_("Hawk"),
-    Wildlife.FOX: N_("Fox"),
-}
-"""Each species' name as the figures show it (and its cards: "Bear A")."""
 
 
 def decimal(value: float, places: int = 1, *, sign: bool = False) -> str:
@@ -44,8 +36,8 @@ def decimal(value: float, places: int = 1, *, sign: bool = False) -> str:
 
 
 def species_name(wildlife: str) -> str:
-    """A species (its value, ``bear``) by the name the reader's edition gives it."""
-    return _(SPECIES[Wildlife(wildlife)])
+    """A species (its value, ``bear``) by the word the reader's edition gives it."""
+    return wildlife_word(Wildlife(wildlife))
 
 
 def card_name(card: str) -> str:

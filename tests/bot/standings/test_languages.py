@@ -47,7 +47,7 @@ def test_a_member_s_figures_in_french() -> None:
     lines = _ada("fr")
     assert lines[0] == "**ada** sur ce serveur : 3 parties, 2 gagnées ; 1 partie en solo"
     assert "Place moyenne : 1,33" in lines
-    assert any(line.startswith("Par espèce : Ours 4,5, Wapiti 4,0, Saumon 0,0") for line in lines)
+    assert any(line.startswith("Par espèce : ours 4,5, wapiti 4,0, saumon 0,0") for line in lines)
     assert "Tour médian 1 min, 3 jetons Nature dépensés, plus grande zone 9" in lines
     assert "contre bob : 1-1-1" in lines
 
