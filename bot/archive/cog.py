@@ -19,12 +19,14 @@ from discord import app_commands
 from bot.archive.service import Archive, HistoryPage, NoArchivedGame, history_text
 from bot.archive.store import ArchiveStore
 from bot.game.outbox import Post
+from bot.game.pictures import drawn_in
 from bot.game.replays import game_pictures
 from bot.game.uploads import fit_upload
 from bot.shell import errors
 from bot.shell.buttons import ActionButton
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
+from i18n import _, reader
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -73,9 +75,9 @@ def history_view(page: HistoryPage, user: int) -> discord.ui.View | Any:
         return discord.utils.MISSING
     view = discord.ui.View(timeout=None)
     if page.page > 1:
-        view.add_item(HistoryButton(page.page - 1, user, label="Newer"))
+        view.add_item(HistoryButton(page.page - 1, user, label=_("Newer")))
     if page.page < page.pages:
-        view.add_item(HistoryButton(page.page + 1, user, label="Older"))
+        view.add_item(HistoryButton(page.page + 1, user, label=_("Older")))
     return view
 
 
@@ -123,11 +125,21 @@ async def replay(interaction: Interaction, game: str | None = None) -> None:
         row = await archive.finished(guild_id, int(number.group()))
     record = await archive.record(row)
     loop = asyncio.get_running_loop()
-    drawn = await loop.run_in_executor(interaction.client.renderer, game_pictures, record)
+    # The worker process does not share the reader: the pictures and their alt texts are
+    # drawn in the language of whoever asked.
+    drawn = await loop.run_in_executor(
+        interaction.client.renderer, drawn_in(reader(), game_pictures, record)
+    )
     (shown,) = await archive.archived([row])
-    text = f"**Game {shown.game_id}**, {shown.finished_at:%Y-%m-%d}"
-    if shown.jump_url is not None:
-        text += f" · [final message]({shown.jump_url})"
+    if shown.jump_url is None:
+        text = _("**Game {game}**, {date}", game=shown.game_id, date=shown.day)
+    else:
+        text = _(
+            "**Game {game}**, {date} · [final message]({url})",
+            game=shown.game_id,
+            date=shown.day,
+            url=shown.jump_url,
+        )
     limit = discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
     if interaction.guild is not None:
         limit = interaction.guild.filesize_limit

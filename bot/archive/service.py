@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from babel.lists import format_list
+
 from bot.archive.rounds import round_totals
 from bot.archive.store import ArchiveStore as Store
 from bot.game.captions import MAX_CHOICES
@@ -23,6 +25,7 @@ from bot.game.names import safe, seat_names
 from bot.game.records import UNREADABLE, logged_actions, read_state
 from bot.game.rows import GameRow
 from engine import GameRecord, record_for
+from i18n import _, babel_locale, day, number, reader
 
 log = logging.getLogger(__name__)
 
@@ -37,10 +40,13 @@ class NoArchivedGame(BotError):
 
     def __init__(self, game: str = "") -> None:
         if not game:
-            super().__init__("No game has finished on this server yet.")
+            super().__init__(_("No game has finished on this server yet."))
             return
         super().__init__(
-            f"No finished game {game[:40]!r} on this server: `/cascadia history` lists them."
+            _(
+                "No finished game {game} on this server: `/cascadia history` lists them.",
+                game=repr(game[:40]),
+            )
         )
 
 
@@ -74,8 +80,19 @@ class ArchivedGame:
     def label(self) -> str:
         """The game's name in ``replay``'s autocomplete: number, date and scores."""
         scores = ", ".join(f"{n} {t}" for n, t in zip(self.names, self.totals, strict=True))
-        text = f"Game {self.game_id}, {self.finished_at:%Y-%m-%d}: {scores}"
+        text = _("Game {game}, {date}: {scores}", game=self.game_id, date=self.day, scores=scores)
         return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+
+    @property
+    def day(self) -> str:
+        """The day the game finished, as the reader writes dates."""
+        return day(self.finished_at)
+
+    def matches(self, typed: str) -> bool:
+        """Whether what was typed in ``replay``'s autocomplete finds the game: part of its
+        label, or its day written ``2024-05-01``."""
+        wanted = typed.strip().casefold()
+        return wanted in self.label().casefold() or wanted in self.finished_at.date().isoformat()
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,29 +113,61 @@ class HistoryPage:
 def game_entry(game: ArchivedGame) -> str:
     """One game of ``history``: number, date, cards and winner, then the scores and the link
     to the final message."""
-    winners = " and ".join(f"**{safe(name)}**" for name in game.winners)
-    won = "shared the win" if len(game.winners) > 1 else "won"
-    again = "" if game.continues is None else f" (played again after game {game.continues})"
-    head = (
-        f"**Game {game.game_id}**{again}, {game.finished_at:%Y-%m-%d}, cards {game.cards}:"
-        f" {winners} {won}"
+    winners = format_list(
+        [f"**{safe(name)}**" for name in game.winners], locale=babel_locale(reader())
     )
+    if len(game.winners) > 1:
+        result = _("{winners} shared the win", winners=winners)
+    else:
+        result = _("{winners} won", winners=winners)
+    fields = {"game": game.game_id, "date": game.day, "cards": game.cards, "result": result}
+    if game.continues is None:
+        head = _("**Game {game}**, {date}, cards {cards}: {result}", **fields)
+    else:
+        head = _(
+            "**Game {game}** (played again after game {previous}), {date}, cards {cards}: {result}",
+            previous=game.continues,
+            **fields,
+        )
     ranked = sorted(zip(game.names, game.totals, strict=True), key=lambda s: -s[1])
     scores = " · ".join(f"{safe(name)} {total}" for name, total in ranked)
-    link = "" if game.jump_url is None else f" · [final message]({game.jump_url})"
-    return f"{head}\n{scores}{link}"
+    if game.jump_url is None:
+        return f"{head}\n{scores}"
+    return f"{head}\n" + _("{scores} · [final message]({url})", scores=scores, url=game.jump_url)
 
 
 def history_text(page: HistoryPage) -> str:
     """The private answer of ``history``: a heading, then one entry per game, newest first."""
-    whose = "on this server" if page.whose is None else f"with {safe(page.whose)}"
+    name = None if page.whose is None else safe(page.whose)
     if not page.games:
-        return f"No finished games {whose} yet."
-    head = f"**Finished games {whose}** ({page.total} in all"
-    head += f", page {page.page} of {page.pages})" if page.pages > 1 else ")"
+        if name is None:
+            return _("No finished games on this server yet.")
+        return _("No finished games with {name} yet.", name=name)
+    fields = {"name": name, "total": number(page.total), "page": page.page, "pages": page.pages}
+    if page.pages > 1:
+        if name is None:
+            head = _(
+                "**Finished games on this server** ({total} in all, page {page} of {pages})",
+                **fields,
+            )
+        else:
+            head = _(
+                "**Finished games with {name}** ({total} in all, page {page} of {pages})", **fields
+            )
+    elif name is None:
+        head = _("**Finished games on this server** ({total} in all)", **fields)
+    else:
+        head = _("**Finished games with {name}** ({total} in all)", **fields)
     if page.asked is not None:
-        last = "the only page" if page.pages == 1 else f"the last, page {page.pages}"
-        head = f"There is no page {page.asked}: this is {last}.\n{head}"
+        if page.pages == 1:
+            missing = _("There is no page {asked}: this is the only page.", asked=page.asked)
+        else:
+            missing = _(
+                "There is no page {asked}: this is the last, page {pages}.",
+                asked=page.asked,
+                pages=page.pages,
+            )
+        head = f"{missing}\n{head}"
     return "\n\n".join([head, *(game_entry(game) for game in page.games)])
 
 
@@ -184,8 +233,7 @@ class Archive:
         autocomplete."""
         rows = await self.store.finished_games(guild_id, limit=MAX_CHOICES)
         games = await self.archived(rows)
-        wanted = typed.strip().casefold()
-        return [game for game in games if wanted in game.label().casefold()]
+        return [game for game in games if game.matches(typed)]
 
     async def archived(self, rows: Sequence[GameRow]) -> list[ArchivedGame]:
         """The finished games of ``rows`` as the archive lists them."""

@@ -24,6 +24,7 @@ from bot.standings import service as standings
 from bot.standings.store import StandingsStore
 from bot.tables.service import Tables
 from bot.tables.texts import settings_line
+from i18n import _, _n
 from render import render_badges, render_score_history
 
 Interaction = discord.Interaction[CascadiaBot]
@@ -31,7 +32,7 @@ Interaction = discord.Interaction[CascadiaBot]
 
 def _guild_id(interaction: Interaction) -> int:
     if interaction.guild_id is None:
-        raise BotError("The standings are kept per server: ask in one.")
+        raise BotError(_("The standings are kept per server: ask in one."))
     return interaction.guild_id
 
 
@@ -53,21 +54,27 @@ async def stats(
     store = interaction.client.service.store_as(StandingsStore)
     answer = await standings.stats_answer(store, scope, who.id, clean(who.display_name))
     files = []
+    name = clean(who.display_name)
     if answer.chart:
         png = await asyncio.to_thread(
-            render_score_history, answer.scores, title=f"{clean(who.display_name)}: score per game"
+            render_score_history, answer.scores, title=_("{name}: score per game", name=name)
         )
+        scores = len(answer.scores)
         files.append(
             discord.File(
                 io.BytesIO(png),
                 filename="scores.png",
-                description=f"Bars of {len(answer.scores)} game scores, oldest first",
+                description=_n(
+                    "Bars of {n} game score, oldest first",
+                    "Bars of {n} game scores, oldest first",
+                    scores,
+                ),
             )
         )
     streak = await interaction.client.part(DailyTrek).streak_of(who.id)
     earned = await interaction.client.part(AchievementsService).member(who.id, guild_id=scope)
     png = await asyncio.to_thread(
-        render_badges, earned.badges, title=f"{clean(who.display_name)}: achievements"
+        render_badges, earned.badges, title=_("{name}: achievements", name=name)
     )
     files.append(
         discord.File(
@@ -81,8 +88,8 @@ async def stats(
 def _badges_alt(earned: tuple[str, ...]) -> str:
     """The badges' alt text: the achievements earned, by title."""
     if not earned:
-        return "Achievement badges, none earned yet"
-    return "Achievement badges, earned: " + ", ".join(earned)
+        return _("Achievement badges, none earned yet")
+    return _("Achievement badges, earned: {titles}", titles=", ".join(earned))
 
 
 @app_commands.command(name="server", description="This server's games, players and records")
@@ -111,7 +118,7 @@ async def server(
             threads=threads,
         )
         line = settings_line(settings.lobby_role_id, settings.threads)
-        await interaction.followup.send(f"Saved. {line}", ephemeral=True)
+        await interaction.followup.send(_("Saved. {settings}", settings=line), ephemeral=True)
         return
     text = await standings.server_answer(
         interaction.client.service.store_as(StandingsStore), guild_id

@@ -19,6 +19,7 @@ from bot.standings import stats as texts
 from bot.standings.finishing import presences
 from bot.standings.results import seat_results
 from bot.standings.store import StandingsStore as Store
+from i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,9 @@ class NotManager(BotError):
     """A league setting was asked for by someone without Manage Server."""
 
     def __init__(self, action: str) -> None:
-        super().__init__(f"Only someone with Manage Server can use `/cascadia league {action}`.")
+        super().__init__(
+            _("Only someone with Manage Server can use `/cascadia league {action}`.", action=action)
+        )
 
 
 class NoSeason(BotError):
@@ -85,7 +88,11 @@ class NoSeason(BotError):
 
     def __init__(self, season: int, current: int) -> None:
         super().__init__(
-            f"There is no season {season}: this server's league is in season {current}."
+            _(
+                "There is no season {season}: this server's league is in season {current}.",
+                season=season,
+                current=current,
+            )
         )
 
 
@@ -122,8 +129,10 @@ class OthersEverywhere(BotError):
 
     def __init__(self) -> None:
         super().__init__(
-            "A member's figures across servers are theirs to ask for:"
-            " `/cascadia stats everywhere:True` shows your own."
+            _(
+                "A member's figures across servers are theirs to ask for:"
+                " `/cascadia stats everywhere:True` shows your own."
+            )
         )
 
 
@@ -154,31 +163,45 @@ async def league_answer(
     """Do ``/cascadia league action`` and say what it did; :class:`NotManager` for a setting
     without Manage Server (nothing changes)."""
     if action not in LEAGUE_ACTIONS:
-        raise BotError(f"The league actions are {', '.join(LEAGUE_ACTIONS)}, not {action!r}.")
+        raise BotError(
+            _(
+                "The league actions are {actions}, not {action}.",
+                actions=", ".join(LEAGUE_ACTIONS),
+                action=repr(action),
+            )
+        )
     if action in MANAGED and not can_manage:
         raise NotManager(action)
     if action in ("on", "off"):
         league = await store.set_league(guild_id, enabled=action == "on")
         if league.enabled:
-            return (
-                f"The league is on (season {league.season}). A game is rated when everyone"
-                " in it joined with `/cascadia league join`."
+            return _(
+                "The league is on (season {season}). A game is rated when everyone"
+                " in it joined with `/cascadia league join`.",
+                season=league.season,
             )
-        return "The league is off: no game is rated. The leaderboards stay readable."
+        return _("The league is off: no game is rated. The leaderboards stay readable.")
     if action == "season":
         league = await store.set_league(guild_id, new_season=True)
-        return (
-            f"Season {league.season - 1} is closed; season {league.season} starts now."
-            f" `/cascadia leaderboard season:{league.season - 1}` still shows the old one."
+        return _(
+            "Season {old} is closed; season {new} starts now."
+            " `/cascadia leaderboard season:{old}` still shows the old one.",
+            old=league.season - 1,
+            new=league.season,
         )
     league = await store.league(guild_id)
     changed = await store.set_member(guild_id, user_id, joined=action == "join")
     if action == "join":
-        said = "You joined the league." if changed else "You are in the league already."
-        if not league.enabled:
-            said += " It is off until someone with Manage Server turns it on."
-        return said
-    return "You left the league." if changed else "You were not in the league."
+        if league.enabled:
+            return _("You joined the league.") if changed else _("You are in the league already.")
+        if changed:
+            return _(
+                "You joined the league. It is off until someone with Manage Server turns it on."
+            )
+        return _(
+            "You are in the league already. It is off until someone with Manage Server turns it on."
+        )
+    return _("You left the league.") if changed else _("You were not in the league.")
 
 
 async def leaderboard_answer(

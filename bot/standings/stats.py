@@ -11,17 +11,39 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from babel.numbers import format_decimal
+
 from bot.game.markdown import escape_markdown
-from bot.game.messages import count
 from bot.game.rows import SeatResult
 from bot.standings.store import Rating, Tablemate
 from engine import Wildlife
+from i18n import _, _n, babel_locale, reader
+from render.words import wildlife_word
 
 HEAD_TO_HEAD = 3
 """How many of the members played most with are shown head to head."""
 
 MOST_ACTIVE = 5
 """How many of the most active players the server's figures name."""
+
+
+def decimal(value: float, places: int = 1, *, sign: bool = False) -> str:
+    """``value`` with ``places`` decimals as the reader writes numbers (``93.0``, ``93,0``);
+    with ``sign``, a plus before a positive value (a rating's change)."""
+    digits = "#,##0" + ("." + "0" * places if places else "")
+    pattern = f"+{digits};-{digits}" if sign else digits
+    return format_decimal(value, format=pattern, locale=babel_locale(reader()))
+
+
+def species_name(wildlife: str) -> str:
+    """A species (its value, ``bear``) by the word the reader's edition gives it."""
+    return wildlife_word(Wildlife(wildlife))
+
+
+def card_name(card: str) -> str:
+    """A scoring card (``bear A``) as the reader's edition names it: ``Bär A``."""
+    wildlife, letter = card.split(" ", 1)
+    return f"{species_name(wildlife)} {letter}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,61 +144,107 @@ def member_stats(
 
 
 def _games(n: int) -> str:
-    return f"{n} game" if n == 1 else f"{n} games"
+    return _n("{n} game", "{n} games", n)
+
+
+def _won(n: int) -> str:
+    return _n("{n} won", "{n} won", n)
 
 
 def duration(seconds: float) -> str:
     """A turn's time, shortly: ``45s``, ``12m``, ``3h 5m``, ``2d 4h``."""
     minutes = int(seconds // 60)
     if minutes < 1:
-        return f"{int(seconds)}s"
+        return _("{seconds}s", seconds=int(seconds))
     if minutes < 60:
-        return f"{minutes}m"
+        return _("{minutes}m", minutes=minutes)
     hours, minutes = divmod(minutes, 60)
     if hours < 24:
-        return f"{hours}h {minutes}m"
+        return _("{hours}h {minutes}m", hours=hours, minutes=minutes)
     days, hours = divmod(hours, 24)
-    return f"{days}d {hours}h"
+    return _("{days}d {hours}h", days=days, hours=hours)
+
+
+def _member_head(name: str, stats: MemberStats, *, here: bool) -> str:
+    """The first line of ``stats``: where, games with others, wins and solo games."""
+    games, won = _games(stats.games), _won(stats.wins)
+    if stats.solo:
+        solo = _games(len(stats.solo))
+        if here:
+            return _(
+                "**{name}** in this server: {games}, {won}; {solo} solo",
+                name=name,
+                games=games,
+                won=won,
+                solo=solo,
+            )
+        return _(
+            "**{name}** everywhere: {games}, {won}; {solo} solo",
+            name=name,
+            games=games,
+            won=won,
+            solo=solo,
+        )
+    if here:
+        return _("**{name}** in this server: {games}, {won}", name=name, games=games, won=won)
+    return _("**{name}** everywhere: {games}, {won}", name=name, games=games, won=won)
 
 
 def stats_message(name: str, stats: MemberStats, *, here: bool = True) -> str:
     """The answer to ``/cascadia stats``: the member's figures in a few short lines."""
-    where = "in this server" if here else "everywhere"
     shown = escape_markdown(name)
     every = (*stats.seats, *stats.solo)
     if not every:
-        return f"**{shown}** has no finished games {where} yet."
-    lines = [
-        f"**{shown}** {where}: {_games(stats.games)}, {stats.wins} won"
-        + (f"; {_games(len(stats.solo))} solo" if stats.solo else ""),
-    ]
+        if here:
+            return _("**{name}** has no finished games in this server yet.", name=shown)
+        return _("**{name}** has no finished games anywhere yet.", name=shown)
+    lines = [_member_head(shown, stats, here=here)]
     scores = stats.scores
     best = stats.best
     if best is not None:
         lines.append(
-            f"Score: average {statistics.fmean(scores):.1f}, best {best.score}"
-            f" (game {best.game_id}, cards {best.cards})"
+            _(
+                "Score: average {average}, best {best} (game {game}, cards {cards})",
+                average=decimal(statistics.fmean(scores)),
+                best=best.score,
+                game=best.game_id,
+                cards=best.cards,
+            )
         )
     if stats.seats:
         placing = statistics.fmean(r.rank for r in stats.seats)
-        lines.append(f"Average placing: {placing:.2f}")
+        lines.append(_("Average placing: {placing}", placing=decimal(placing, 2)))
     if stats.per_card:
         top = sorted(stats.per_card.items(), key=lambda kv: -kv[1])[:3]
-        lines.append("Best cards: " + ", ".join(f"{k} {v:.1f}" for k, v in top))
+        cards = ", ".join(f"{card_name(k)} {decimal(v)}" for k, v in top)
+        lines.append(_("Best cards: {cards}", cards=cards))
     if stats.per_species:
-        lines.append(
-            "Per species: " + ", ".join(f"{k} {v:.1f}" for k, v in stats.per_species.items())
-        )
+        species = ", ".join(f"{species_name(k)} {decimal(v)}" for k, v in stats.per_species.items())
+        lines.append(_("Per species: {species}", species=species))
     tokens = sum(r.tokens_used for r in every)
     corridor = max(r.corridor for r in every)
-    turn = "" if stats.turn_median is None else f"median turn {duration(stats.turn_median)}, "
-    used = count(tokens, "nature token")
-    lines.append(f"{turn.capitalize()}{used} used, longest corridor {corridor}")
-    for record in stats.head_to_head:
+    if stats.turn_median is None:
         lines.append(
-            f"vs {escape_markdown(record.name)}: {record.wins}-{record.losses}"
-            + (f"-{record.draws}" if record.draws else "")
+            _n(
+                "{n} nature token used, longest corridor {corridor}",
+                "{n} nature tokens used, longest corridor {corridor}",
+                tokens,
+                corridor=corridor,
+            )
         )
+    else:
+        lines.append(
+            _n(
+                "Median turn {turn}, {n} nature token used, longest corridor {corridor}",
+                "Median turn {turn}, {n} nature tokens used, longest corridor {corridor}",
+                tokens,
+                turn=duration(stats.turn_median),
+                corridor=corridor,
+            )
+        )
+    for record in stats.head_to_head:
+        score = f"{record.wins}-{record.losses}" + (f"-{record.draws}" if record.draws else "")
+        lines.append(_("vs {name}: {record}", name=escape_markdown(record.name), record=score))
     return "\n".join(lines)
 
 
@@ -221,23 +289,36 @@ def server_stats(results: Sequence[SeatResult]) -> ServerStats:
 def server_message(stats: ServerStats, *, link: str | None = None) -> str:
     """The answer to ``/cascadia server``; ``link`` leads to the highest-scoring game."""
     if stats.games == 0:
-        return "No finished games in this server yet."
-    lines = [f"This server: {_games(stats.games)} finished"]
+        return _("No finished games in this server yet.")
+    lines = [_n("This server: {n} game finished", "This server: {n} games finished", stats.games)]
     if stats.active:
-        lines.append(
-            "Most active: "
-            + ", ".join(f"{escape_markdown(n)} ({count})" for n, count in stats.active)
-        )
+        players = ", ".join(f"{escape_markdown(n)} ({count})" for n, count in stats.active)
+        lines.append(_("Most active: {players}", players=players))
     if stats.winning_average is not None:
-        lines.append(f"Average winning score: {stats.winning_average:.1f}")
+        average = decimal(stats.winning_average)
+        lines.append(_("Average winning score: {average}", average=average))
     if stats.highest is not None:
-        where = f" {link}" if link else ""
-        lines.append(
-            f"Highest score: {stats.highest.score} by {escape_markdown(stats.highest.name)}"
-            f" (game {stats.highest.game_id}){where}"
-        )
+        fields = {
+            "score": stats.highest.score,
+            "name": escape_markdown(stats.highest.name),
+            "game": stats.highest.game_id,
+        }
+        if link:
+            lines.append(
+                _("Highest score: {score} by {name} (game {game}) {link}", link=link, **fields)
+            )
+        else:
+            lines.append(_("Highest score: {score} by {name} (game {game})", **fields))
     for computer, (games, wins) in stats.computers.items():
-        lines.append(f"Computer {computer}: {wins} won of {_games(games)}")
+        lines.append(
+            _n(
+                "Computer {computer}: {n} won of {games}",
+                "Computer {computer}: {n} won of {games}",
+                wins,
+                computer=computer,
+                games=_games(games),
+            )
+        )
     return "\n".join(lines)
 
 
@@ -252,8 +333,8 @@ def leaderboard_message(
     """The answer to ``/cascadia leaderboard``: place, name, ordinal, games, wins and the last
     change, top first, then the caller's own place if it is not among them."""
     if not board:
-        return f"Season {season} has no rated games yet."
-    lines = [f"**Season {season}** (rating = mu - 3 sigma)"]
+        return _("Season {season} has no rated games yet.", season=season)
+    lines = [_("**Season {season}** (rating = mu - 3 sigma)", season=season)]
     for number, rating in enumerate(board, start=1):
         lines.append(_rating_line(number, rating, mine=rating.player == caller))
     if own is not None and place is not None and place > len(board):
@@ -263,9 +344,13 @@ def leaderboard_message(
 
 
 def _rating_line(place: int, rating: Rating, *, mine: bool) -> str:
-    name = escape_markdown(rating.name)
-    line = (
-        f"{place}. {name} {rating.ordinal:.1f} ({rating.change:+.1f}),"
-        f" {_games(rating.games)}, {rating.wins} won"
+    line = _(
+        "{place}. {name} {rating} ({change}), {games}, {won}",
+        place=place,
+        name=escape_markdown(rating.name),
+        rating=decimal(rating.ordinal),
+        change=decimal(rating.change, sign=True),
+        games=_games(rating.games),
+        won=_won(rating.wins),
     )
     return f"**{line}**" if mine else line

@@ -168,7 +168,7 @@ def _game(number: int, names: tuple[str, ...], totals: tuple[int, ...]) -> Archi
 def test_a_history_entry_ranks_the_scores_and_names_a_shared_win() -> None:
     entry = game_entry(_game(2, ("*Ada*", "Bob", "Cy"), (80, 91, 91)))
     assert entry == (
-        "**Game 2**, 2026-12-02, cards AAAAA: **Bob** and **Cy** shared the win\n"
+        "**Game 2**, Dec 2, 2026, cards AAAAA: **Bob** and **Cy** shared the win\n"
         "Bob 91 · Cy 91 · \\*Ada\\* 80 · [final message](https://discord.com/channels/1/2/3)"
     )
     assert game_entry(_game(1, ("Ada",), (70,))).endswith("won\nAda 70")
@@ -187,5 +187,5 @@ def test_a_long_history_is_paged_and_every_page_fits_a_message() -> None:
 
 def test_an_autocomplete_label_fits_discords_limit() -> None:
     game = _game(2, ("x" * 40, "y" * 40, "z" * 40), (1, 2, 3))
-    assert game.label().startswith("Game 2, 2026-12-02: xxx")
+    assert game.label().startswith("Game 2, Dec 2, 2026: xxx")
     assert len(game.label()) == 100
