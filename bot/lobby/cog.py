@@ -51,6 +51,8 @@ THREAD_PERMISSIONS = (
 """What the bot needs in a channel to open tables in threads, by their names in Discord."""
 MAX_THREAD_NAME = 100
 """The longest thread name Discord takes."""
+MAX_CHOICE_NAME = 100
+"""The longest autocomplete choice name Discord takes."""
 
 
 async def open_lobby(
@@ -118,11 +120,11 @@ async def open_lobby(
             "Your lobby is open. Others press **Join**; you press **Start** when everyone is in."
         )
     else:
-        thread = f"<#{loaded.game.channel_id}>"
+        where = f"<#{loaded.game.channel_id}>"
         text = _(
             "Your lobby is open in {thread}. Others press **Join**; you press **Start** when "
             "everyone is in.",
-            thread=thread,
+            thread=where,
         )
     await interaction.followup.send(text, ephemeral=True)
 
@@ -152,7 +154,7 @@ async def _open_thread(
             )
         )
     # The thread's name is public: in the server's language, as the lobby will be.
-    with speaking(_server_locale(interaction)):
+    with speaking(await _server_locale(interaction)):
         shown = _cards_shown(cards)
     name = f"Cascadia · {interaction.user.display_name} · {shown}"[:MAX_THREAD_NAME]
     try:
@@ -171,9 +173,12 @@ async def _open_thread(
         ) from None
 
 
-def _server_locale(interaction: Interaction) -> str | None:
-    """The language a new table's public texts are worded in: the server's."""
-    return interaction.guild_locale.value if interaction.guild_locale else None
+async def _server_locale(interaction: Interaction) -> str | None:
+    """The language a new table's public texts are worded in: the server's, as its lobby
+    will be (see :meth:`bot.game.lobby.Lobby.open_lobby`)."""
+    if interaction.guild_id is None:
+        return None
+    return await interaction.client.service.lobby.store.guild_locale(interaction.guild_id)
 
 
 async def _drop_thread(room: discord.Thread) -> None:
@@ -666,7 +671,7 @@ async def _cards_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     typed = current.strip()
-    shown = [(_(name), value) for name, value in CARD_SUGGESTIONS]
+    shown = [(_(name)[:MAX_CHOICE_NAME], value) for name, value in CARD_SUGGESTIONS]
     found = [
         app_commands.Choice(name=name, value=value)
         for name, value in shown

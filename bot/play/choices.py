@@ -27,6 +27,8 @@ from i18n import _
 
 RETURN = "return"
 """The ``token_at`` value that returns the token to the bag."""
+MAX_NAME = 100
+"""The longest choice name Discord shows; a longer one (a long translation) is cut."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +211,12 @@ def matching(choices: Sequence[Choice], typed: str, limit: int = MAX_CHOICES) ->
         if needle in "".join(c.value.split()).lower() or (words and needle in c.name.lower())
     ]
     hits.sort(key=lambda c: not c.value.lower().startswith(needle))
-    return hits[:limit]
+    return [Choice(fit(c.name), c.value) for c in hits[:limit]]
+
+
+def fit(name: str) -> str:
+    """``name`` as Discord takes it: at most :data:`MAX_NAME` characters."""
+    return name if len(name) <= MAX_NAME else f"{name[: MAX_NAME - 1]}…"
 
 
 def parse_hex(text: str | None) -> Hex | None:
