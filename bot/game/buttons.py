@@ -4,11 +4,8 @@ which carries only ids so that it works after a restart (the panel behind it is
 
 from __future__ import annotations
 
-from i18n import N_
-
-PLAY_LABEL = N_("Play")
-"""The label of the button on turn messages that opens the panel (in English: where it is
-shown, it is worded in its reader's language)."""
+PLAY_LABEL = "Play"
+"""The label of the button on turn messages that opens the panel."""
 
 
 def play_custom_id(game_id: int, turn: int) -> str:
@@ -17,7 +14,7 @@ def play_custom_id(game_id: int, turn: int) -> str:
     return f"cascadia:play:{game_id}:{turn}"
 
 
-AGAIN_LABEL = N_("Play again")
+AGAIN_LABEL = "Play again"
 """The label of the button on a game's final message that opens the next game's lobby."""
 
 

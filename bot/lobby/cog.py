@@ -392,8 +392,9 @@ async def remove_computer(interaction: Interaction, game_id: int) -> None:
     await refresh(bot, loaded)
 
 
+# Translators: the computer players' names, as the host's question names them.
 COMPUTER_LABELS = {"fast": N_("fast"), "strong": N_("strong")}
-"""The computer players' names on the host's buttons, to be worded in the host's language."""
+"""The computer players' names on the host's buttons, as the host's language writes them."""
 
 
 class LabelledButton(GameButton, template=r"$^"):
