@@ -413,7 +413,8 @@ async def score(interaction: Interaction) -> None:
     loaded = await _last_game(interaction)
     sheet = loaded.score_sheet()
     final = loaded.game.status is GameStatus.FINISHED
-    title = _("Final scores") if final else _("Scores so far")
+    # The picture's own title is "Final scores"; until then it says what it is.
+    title = None if final else _("Scores so far")
     # Until the game is over the picture marks the leader, not a winner.
     image = await asyncio.to_thread(render_scores, sheet, title=title, final=final)
     await interaction.followup.send(
