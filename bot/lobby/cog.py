@@ -35,6 +35,7 @@ from bot.shell.permissions import outcome, require_permissions
 from bot.tables import texts
 from bot.tables.service import Tables
 from engine import SCENARIOS, CardSet
+from i18n import N_, _, reader, speaking
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -44,12 +45,14 @@ log = logging.getLogger(__name__)
 THREAD_ARCHIVE_MINUTES: Final = 10080
 """The longest auto-archive Discord offers (a week): a table's thread waits for its players."""
 THREAD_PERMISSIONS = (
-    ("create_public_threads", "Create Public Threads"),
-    ("send_messages_in_threads", "Send Messages in Threads"),
+    ("create_public_threads", N_("Create Public Threads")),
+    ("send_messages_in_threads", N_("Send Messages in Threads")),
 )
 """What the bot needs in a channel to open tables in threads, by their names in Discord."""
 MAX_THREAD_NAME = 100
 """The longest thread name Discord takes."""
+MAX_CHOICE_NAME = 100
+"""The longest autocomplete choice name Discord takes."""
 
 
 async def open_lobby(
@@ -92,7 +95,7 @@ async def open_lobby(
     else:
         if thread and parent is not None and not isinstance(parent, discord.TextChannel):
             raise BotError(
-                "Tables open in threads of a text channel: here, open it with `thread:False`."
+                _("Tables open in threads of a text channel: here, open it with `thread:False`.")
             )
         loaded = await bot.service.lobby.open_lobby(
             guild_id=guild_id,
@@ -105,17 +108,25 @@ async def open_lobby(
     role = await bot.part(Tables).role_to_call(loaded, ping=ping)
     if not await post_lobby(bot, loaded, role=role):
         await interaction.followup.send(
-            "Your lobby is open, but I could not post its message (check that I may send "
-            "messages there). Players can still `/cascadia join`; you `/cascadia start`.",
+            _(
+                "Your lobby is open, but I could not post its message (check that I may send "
+                "messages there). Players can still `/cascadia join`; you `/cascadia start`."
+            ),
             ephemeral=True,
         )
         return
-    where = "" if loaded.game.parent_id is None else f" in <#{loaded.game.channel_id}>"
-    await interaction.followup.send(
-        f"Your lobby is open{where}. Others press **Join**; you press **Start** when everyone "
-        "is in.",
-        ephemeral=True,
-    )
+    if loaded.game.parent_id is None:
+        text = _(
+            "Your lobby is open. Others press **Join**; you press **Start** when everyone is in."
+        )
+    else:
+        where = f"<#{loaded.game.channel_id}>"
+        text = _(
+            "Your lobby is open in {thread}. Others press **Join**; you press **Start** when "
+            "everyone is in.",
+            thread=where,
+        )
+    await interaction.followup.send(text, ephemeral=True)
 
 
 async def _open_thread(
@@ -124,14 +135,27 @@ async def _open_thread(
     """A public thread of ``parent`` for a new table, named for its host and cards; refused
     in one sentence when the bot may not open threads there or post in them."""
     have = interaction.app_permissions
-    missing = [name for flag, name in THREAD_PERMISSIONS if not getattr(have, flag)]
+    missing = [_(name) for flag, name in THREAD_PERMISSIONS if not getattr(have, flag)]
     if missing:
-        raise BotError(
-            f"To open tables in threads here I need **{' and '.join(missing)}** in this "
-            "channel: ask a server admin to grant it, or open the table here with "
-            "`thread:False`."
+        needed = (
+            missing[0]
+            if len(missing) == 1
+            else _(
+                "{permission} and {other_permission}",
+                permission=missing[0],
+                other_permission=missing[1],
+            )
         )
-    shown = _cards_shown(cards)
+        raise BotError(
+            _(
+                "To open tables in threads here I need **{permissions}** in this channel: ask a "
+                "server admin to grant it, or open the table here with `thread:False`.",
+                permissions=needed,
+            )
+        )
+    # The thread's name is public: in the server's language, as the lobby will be.
+    with speaking(await _server_locale(interaction)):
+        shown = _cards_shown(cards)
     name = f"Cascadia · {interaction.user.display_name} · {shown}"[:MAX_THREAD_NAME]
     try:
         return await parent.create_thread(
@@ -142,9 +166,19 @@ async def _open_thread(
         )
     except discord.Forbidden:
         raise BotError(
-            "Discord did not let me open a thread here: check that I may "
-            "**Create Public Threads** in this channel."
+            _(
+                "Discord did not let me open a thread here: check that I may "
+                "**Create Public Threads** in this channel."
+            )
         ) from None
+
+
+async def _server_locale(interaction: Interaction) -> str | None:
+    """The language a new table's public texts are worded in: the server's, as its lobby
+    will be (see :meth:`bot.game.lobby.Lobby.open_lobby`)."""
+    if interaction.guild_id is None:
+        return None
+    return await interaction.client.service.lobby.store.guild_locale(interaction.guild_id)
 
 
 async def _drop_thread(room: discord.Thread) -> None:
@@ -166,11 +200,11 @@ async def post_lobby(bot: CascadiaBot, loaded: LoadedGame, *, role: int | None =
     # A new table in a thread gets a line in its channel, which calls the role; the lobby
     # of a game played again in its thread gets none (its players are seated already).
     with_line = game.parent_id is not None and game.continues is None
-    text, mentions = _calling(lobby_text(loaded), None if with_line else role)
+    with speaking(game.locale):  # the lobby is public: in the game's language
+        text, mentions = _calling(lobby_text(loaded), None if with_line else role)
+        view = lobby_view(game.id, computers=computers)
     try:
-        message = await channel.send(
-            text, view=lobby_view(game.id, computers=computers), allowed_mentions=mentions
-        )
+        message = await channel.send(text, view=view, allowed_mentions=mentions)
     except (discord.HTTPException, aiohttp.ClientError, OSError):
         log.warning("could not post the lobby of game %d", game.id, exc_info=True)
         return False
@@ -182,10 +216,11 @@ async def post_lobby(bot: CascadiaBot, loaded: LoadedGame, *, role: int | None =
         await bot.rest_thread(game.channel_id, THREAD_ARCHIVE_MINUTES)
         return True
     host = next(p for p in loaded.players if p.user_id == game.host_id)
-    view = discord.ui.View(timeout=None)
-    view.add_item(JoinButton(game.id))
-    line = messages.table_opened_line(host.name, game.channel_id, _cards_shown(game.cards))
-    line, mentions = _calling(line, role)
+    with speaking(game.locale):  # the channel's line: in the game's language too
+        view = discord.ui.View(timeout=None)
+        view.add_item(JoinButton(game.id))
+        line = messages.table_opened_line(host.name, game.channel_id, _cards_shown(game.cards))
+        line, mentions = _calling(line, role)
     parent = bot.get_partial_messageable(game.parent_id, guild_id=game.guild_id)
     try:
         await parent.send(line, view=view, allowed_mentions=mentions)
@@ -199,8 +234,11 @@ def scenario_cards(number: int, cards: str | None) -> str:
     fixed = SCENARIOS[number - 1].cards
     if cards is not None and parse_cards(cards) not in ("random", str(fixed)):
         raise BotError(
-            f"Solo scenario {number} plays with its own cards ({messages.cards_text(fixed)}): "
-            "leave `cards` out."
+            _(
+                "Solo scenario {number} plays with its own cards ({cards}): leave `cards` out.",
+                number=number,
+                cards=messages.cards_text(fixed, locale=reader()),
+            )
         )
     return str(fixed)
 
@@ -223,13 +261,15 @@ async def play_again(interaction: Interaction, game_id: int) -> None:
     loaded = await bot.service.lobby.play_again(game_id, user_id=interaction.user.id)
     if not await post_lobby(bot, loaded):
         await interaction.followup.send(
-            "The new lobby is open, but I could not post its message: `/cascadia start` "
-            "still starts it.",
+            _(
+                "The new lobby is open, but I could not post its message: `/cascadia start` "
+                "still starts it."
+            ),
             ephemeral=True,
         )
         return
     await interaction.followup.send(
-        "The new lobby is open with the same players: press **Start** when everyone is in.",
+        _("The new lobby is open with the same players: press **Start** when everyone is in."),
         ephemeral=True,
     )
 
@@ -253,13 +293,15 @@ async def join(interaction: Interaction, game_id: int | None, *, button: bool = 
     await refresh(bot, loaded)
     message = interaction.message
     if not button:
-        await interaction.followup.send("You have a seat in this game.", ephemeral=True)
+        await interaction.followup.send(_("You have a seat in this game."), ephemeral=True)
     elif message is not None and message.id != loaded.game.lobby_message_id:
         # Pressed away from the lobby (the list of open tables, a thread's line in its
         # channel): say where the seat is.
         game = loaded.game
         link = jump_url(game.guild_id, game.channel_id, game.lobby_message_id)
-        await interaction.followup.send(f"You have a seat: [the lobby]({link}).", ephemeral=True)
+        await interaction.followup.send(
+            _("You have a seat: [the lobby]({link}).", link=link), ephemeral=True
+        )
 
 
 async def open_tables(interaction: Interaction) -> None:
@@ -272,7 +314,7 @@ async def open_tables(interaction: Interaction) -> None:
     view = discord.ui.View(timeout=None)
     for number, lobby in enumerate(found.tables, start=1):
         button = JoinButton(lobby.game.id)
-        button.item.label = f"Join {number}"
+        button.item.label = _("Join {number}", number=number)
         view.add_item(button)
     await interaction.followup.send(
         found.text, view=view if found.tables else discord.utils.MISSING, ephemeral=True
@@ -294,7 +336,8 @@ async def leave(interaction: Interaction, game_id: int | None, *, button: bool =
     if not button:
         closed = loaded.game.status is not GameStatus.LOBBY
         await interaction.followup.send(
-            "You left; the lobby is closed." if closed else "You left the lobby.", ephemeral=True
+            _("You left; the lobby is closed.") if closed else _("You left the lobby."),
+            ephemeral=True,
         )
 
 
@@ -311,7 +354,7 @@ async def start(interaction: Interaction, game_id: int | None, *, button: bool =
     posted = await bot.announce(result.outbox_ids)
     await refresh(bot, await bot.service.game_by_id(game_id))
     if not button:
-        text = outcome(interaction, "The game has started.", posted=posted)
+        text = outcome(interaction, _("The game has started."), posted=posted)
         await interaction.followup.send(text, ephemeral=True)
 
 
@@ -337,7 +380,7 @@ async def add_computer(interaction: Interaction, game_id: int, policy: str, *, s
     )
     await refresh(bot, loaded)
     await interaction.edit_original_response(
-        content=f"**{computers.computer_name(policy)}** has a seat.", view=None
+        content=_("**{name}** has a seat.", name=computers.computer_name(policy)), view=None
     )
 
 
@@ -349,14 +392,28 @@ async def remove_computer(interaction: Interaction, game_id: int) -> None:
     await refresh(bot, loaded)
 
 
+# Translators: the computer players' names, as the host's question names them.
+COMPUTER_LABELS = {"fast": N_("fast"), "strong": N_("strong")}
+"""The computer players' names on the host's buttons, as the host's language writes them."""
+
+
+class LabelledButton(GameButton, template=r"$^"):
+    """A game's button whose label is worded in the reader's language when it is made: the
+    person's for a private answer, the game's for a public message."""
+
+    def __init__(self, game_id: int, *, tail: str = "") -> None:
+        super().__init__(game_id, tail=tail)
+        self.item.label = _(self.label)
+
+
 class ComputerChoice(Question):
     """The host's private choice of computer player: one :class:`ComputerButton` per player."""
-
-    expired = "No answer: no computer was added."
 
     def __init__(self, original: Interaction, *, game_id: int, seen: int) -> None:
         choices = (ComputerButton(game_id, seen, p) for p in computers.COMPUTER_PLAYERS)
         super().__init__(original, *choices)
+        # Worded now, in the host's language: it may be shown after the answer is over.
+        self.expired = _("No answer: no computer was added.")
 
 
 class ComputerButton(
@@ -375,7 +432,7 @@ class ComputerButton(
     def __init__(self, game_id: int, seen: int, policy: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label=policy,
+                label=_(COMPUTER_LABELS.get(policy, policy)),
                 style=discord.ButtonStyle.primary,
                 custom_id=f"cascadia:seatcomputer:{game_id}:{seen}:{policy}",
             )
@@ -390,13 +447,14 @@ class ComputerButton(
 
 
 def lobby_text(loaded: LoadedGame) -> str:
-    """The lobby message for the game as it is now."""
+    """The lobby message for the game as it is now, in the reader's language (where it is
+    posted, the game's)."""
     if loaded.game.status is GameStatus.LOBBY:
         closed = None
     elif loaded.state is None:
-        closed = "This lobby is closed."
+        closed = _("This lobby is closed.")
     else:
-        closed = "The game has started."
+        closed = _("The game has started.")
     text = messages.lobby_message(
         loaded.players,
         host_id=loaded.game.host_id,
@@ -408,12 +466,18 @@ def lobby_text(loaded: LoadedGame) -> str:
     scenario = None if cards == "random" else messages.scenario_with(CardSet.parse(cards))
     if scenario is None or closed is not None:
         return text
-    return f"{text}\nPlayed alone, this is {messages.scenario_text(scenario)}"
+    alone = _(
+        "Played alone, this is {scenario}",
+        scenario=messages.scenario_text(scenario, locale=reader()),
+    )
+    return f"{text}\n{alone}"
 
 
 def _cards_shown(cards: str) -> str:
-    """A lobby's stored cards rule in words."""
-    return cards if cards == "random" else messages.cards_text(CardSet.parse(cards))
+    """A lobby's stored cards rule in words, in the reader's language."""
+    if cards == "random":
+        return _("random")
+    return messages.cards_text(CardSet.parse(cards), locale=reader())
 
 
 def lobby_view(game_id: int, *, computers: bool = False) -> discord.ui.View:
@@ -443,14 +507,14 @@ async def refresh(bot: CascadiaBot, loaded: LoadedGame) -> None:
     if message_id is None:
         return
     view = None
-    if loaded.game.status is GameStatus.LOBBY:
-        computers = any(player.computer is not None for player in loaded.players)
-        view = lobby_view(loaded.game.id, computers=computers)
+    with speaking(loaded.game.locale):  # the lobby is public: in the game's language
+        if loaded.game.status is GameStatus.LOBBY:
+            computers = any(player.computer is not None for player in loaded.players)
+            view = lobby_view(loaded.game.id, computers=computers)
+        text = lobby_text(loaded)
     message = bot.get_partial_messageable(loaded.game.channel_id).get_partial_message(message_id)
     try:
-        await message.edit(
-            content=lobby_text(loaded), view=view, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await message.edit(content=text, view=view, allowed_mentions=discord.AllowedMentions.none())
     except (discord.HTTPException, aiohttp.ClientError, OSError):
         # The seat change is committed already; a lost connection only leaves the text stale.
         log.warning("could not update the lobby message of game %d", loaded.game.id, exc_info=True)
@@ -501,57 +565,57 @@ def _channel_id(interaction: Interaction) -> int:
     return interaction.channel_id
 
 
-class JoinButton(GameButton, template=r"cascadia:join:(?P<game_id>[0-9]+)"):
+class JoinButton(LabelledButton, template=r"cascadia:join:(?P<game_id>[0-9]+)"):
     """Take a seat."""
 
-    action, label, style = "join", "Join", discord.ButtonStyle.success
+    action, label, style = "join", N_("Join"), discord.ButtonStyle.success
 
     async def act(self, interaction: Interaction) -> None:
         """Seat the presser."""
         await join(interaction, self.game_id, button=True)
 
 
-class LeaveButton(GameButton, template=r"cascadia:leave:(?P<game_id>[0-9]+)"):
+class LeaveButton(LabelledButton, template=r"cascadia:leave:(?P<game_id>[0-9]+)"):
     """Give up a seat."""
 
-    action, label, style = "leave", "Leave", discord.ButtonStyle.secondary
+    action, label, style = "leave", N_("Leave"), discord.ButtonStyle.secondary
 
     async def act(self, interaction: Interaction) -> None:
         """Unseat the presser."""
         await leave(interaction, self.game_id, button=True)
 
 
-class StartButton(GameButton, template=r"cascadia:start:(?P<game_id>[0-9]+)"):
+class StartButton(LabelledButton, template=r"cascadia:start:(?P<game_id>[0-9]+)"):
     """Start the game (host only)."""
 
-    action, label, style = "start", "Start", discord.ButtonStyle.primary
+    action, label, style = "start", N_("Start"), discord.ButtonStyle.primary
 
     async def act(self, interaction: Interaction) -> None:
         """Start the game if the presser is the host."""
         await start(interaction, self.game_id, button=True)
 
 
-class AddComputerButton(GameButton, template=r"cascadia:addcomputer:(?P<game_id>[0-9]+)"):
+class AddComputerButton(LabelledButton, template=r"cascadia:addcomputer:(?P<game_id>[0-9]+)"):
     """Seat a computer player (host only)."""
 
-    action, label, style = "addcomputer", "Add computer", discord.ButtonStyle.secondary
+    action, label, style = "addcomputer", N_("Add computer"), discord.ButtonStyle.secondary
 
     async def act(self, interaction: Interaction) -> None:
         """Ask the host which computer player to seat."""
         await ask_computer(interaction, self.game_id)
 
 
-class RemoveComputerButton(GameButton, template=r"cascadia:removecomputer:(?P<game_id>[0-9]+)"):
+class RemoveComputerButton(LabelledButton, template=r"cascadia:removecomputer:(?P<game_id>[0-9]+)"):
     """Take the computer seated last out of the lobby (host only)."""
 
-    action, label, style = "removecomputer", "Remove computer", discord.ButtonStyle.secondary
+    action, label, style = "removecomputer", N_("Remove computer"), discord.ButtonStyle.secondary
 
     async def act(self, interaction: Interaction) -> None:
         """Unseat the last computer if the presser is the host."""
         await remove_computer(interaction, self.game_id)
 
 
-class PlayAgainButton(GameButton, template=r"cascadia:again:(?P<game_id>[0-9]+)"):
+class PlayAgainButton(LabelledButton, template=r"cascadia:again:(?P<game_id>[0-9]+)"):
     """Open the next game's lobby with the finished game's players (any of them)."""
 
     action, label, style = "again", AGAIN_LABEL, discord.ButtonStyle.success
@@ -574,15 +638,15 @@ LOBBY_BUTTONS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 CARD_SUGGESTIONS = (
-    ("random (default)", "random"),
-    ("A for every wildlife (suggested first game)", "A"),
-    ("B for every wildlife", "B"),
-    ("C for every wildlife", "C"),
-    ("D for every wildlife", "D"),
-    ("Family variant", "family"),
-    ("Intermediate variant", "intermediate"),
+    (N_("random (default)"), "random"),
+    (N_("A for every wildlife (suggested first game)"), "A"),
+    (N_("B for every wildlife"), "B"),
+    (N_("C for every wildlife"), "C"),
+    (N_("D for every wildlife"), "D"),
+    (N_("Family variant"), "family"),
+    (N_("Intermediate variant"), "intermediate"),
 )
-"""What ``/cascadia new``'s cards option suggests."""
+"""What ``/cascadia new``'s cards option suggests (the names shown in the typer's language)."""
 
 
 @app_commands.command(name="new", description="Open a game lobby in this channel")
@@ -608,10 +672,11 @@ async def _cards_autocomplete(
     interaction: Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     typed = current.strip()
+    shown = [(_(name)[:MAX_CHOICE_NAME], value) for name, value in CARD_SUGGESTIONS]
     found = [
         app_commands.Choice(name=name, value=value)
-        for name, value in CARD_SUGGESTIONS
-        if typed.lower() in name.lower()
+        for name, value in shown
+        if typed.lower() in name.lower() or typed.lower() in value.lower()
     ]
     if len(typed) == 5 and all(c in "ABCDabcd" for c in typed):
         found.insert(0, app_commands.Choice(name=typed.upper(), value=typed.upper()))

@@ -23,9 +23,12 @@ from engine import (
     legal_actions,
     tile_positions,
 )
+from i18n import _
 
 RETURN = "return"
 """The ``token_at`` value that returns the token to the bag."""
+MAX_NAME = 100
+"""The longest choice name Discord shows; a longer one (a long translation) is cut."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +56,7 @@ def tile_choices(
         else:
             turns = _turns(start, take.tile)
             return [
-                Choice(
-                    f"{g.at}: up to {g.gain:+d}"
-                    + (f" with rotation {g.rotation}" if turns else ""),
-                    str(g.at),
-                )
+                Choice(_place_name(g.at, g.gain, g.rotation if turns else None), str(g.at))
                 for g in found
             ]
     positions = tile_positions(start)
@@ -79,26 +78,58 @@ def rotation_choices(
     take = _take(pair, token)
     tile = None if take is None else start.display_tiles[take.tile - 1]
     if tile is None:
-        return [Choice(f"{k}: the first habitat faces {_facing(k)}", str(k)) for k in range(6)]
+        return [
+            Choice(
+                _("{rotation}: the first habitat faces {side}", rotation=k, side=_facing(k)),
+                str(k),
+            )
+            for k in range(6)
+        ]
     if len(tile.rotations) == 1:
-        return [Choice("0: one habitat, every way is the same", "0")]
+        return [Choice(_("0: one habitat, every way is the same"), "0")]
     gains: tuple[int, ...] | None = None
     if tile_at is not None and tile_at in tile_positions(start):
         gains = MoveScorer(start).corridors.gains(tile, tile_at)
-    first, second = (h.value for h in tile.habitats)
+    # The habitats and sides are worded as the rest of the game words them.
+    first, second = (_(h.value) for h in tile.habitats)
     found = []
     for k in tile.rotations:
-        name = f"{k}: {first} faces {_facing(k)}, {second} {_facing(k + 3)}"
-        if gains is not None:
-            name += f" (corridors {gains[k]:+d})"
+        fields = {
+            "rotation": k,
+            "first": first,
+            "side": _facing(k),
+            "second": second,
+            "other_side": _facing(k + 3),
+        }
+        if gains is None:
+            name = _("{rotation}: {first} faces {side}, {second} {other_side}", **fields)
+        else:
+            name = _(
+                "{rotation}: {first} faces {side}, {second} {other_side} (corridors {gain})",
+                gain=format(gains[k], "+d"),
+                **fields,
+            )
         found.append(Choice(name, str(k)))
     return found
 
 
+def _place_name(at: Hex, gain: int, rotation: int | None) -> str:
+    """A free place with the best score change of the move there, and the rotation that
+    gives it when the tile turns."""
+    if rotation is None:
+        return _("{place}: up to {gain}", place=str(at), gain=format(gain, "+d"))
+    return _(
+        "{place}: up to {gain} with rotation {rotation}",
+        place=str(at),
+        gain=format(gain, "+d"),
+        rotation=rotation,
+    )
+
+
 def _facing(rotation: int) -> str:
     """The side the first habitat of a two-habitat tile turned ``rotation`` faces: the
-    middle of its three edges."""
-    return DIRECTION_NAMES[(rotation + 1) % 6]
+    middle of its three edges, worded in the reader's language."""
+    return _(DIRECTION_NAMES[(rotation + 1) % 6])
 
 
 def _turns(state: GameState, pair: int) -> bool:
@@ -142,7 +173,7 @@ def token_choices(
     choices = [
         Choice(_token_name(start, h, tile_at), str(h)) for h in sorted(targets, key=_centre_first)
     ]
-    return [*choices, Choice("return the token to the bag", RETURN)]
+    return [*choices, Choice(_("return the token to the bag"), RETURN)]
 
 
 def _after_tile(
@@ -160,7 +191,7 @@ def _after_tile(
 def _token_name(state: GameState, hex_: Hex, tile_at: Hex | None) -> str:
     placed = state.current_player.environment.get(hex_)
     if placed is None or hex_ == tile_at:
-        return f"{hex_}: the tile you place"
+        return _("{place}: the tile you place", place=str(hex_))
     return f"{hex_}: {tile_text(placed.tile)}"
 
 
@@ -180,7 +211,12 @@ def matching(choices: Sequence[Choice], typed: str, limit: int = MAX_CHOICES) ->
         if needle in "".join(c.value.split()).lower() or (words and needle in c.name.lower())
     ]
     hits.sort(key=lambda c: not c.value.lower().startswith(needle))
-    return hits[:limit]
+    return [Choice(fit(c.name), c.value) for c in hits[:limit]]
+
+
+def fit(name: str) -> str:
+    """``name`` as Discord takes it: at most :data:`MAX_NAME` characters."""
+    return name if len(name) <= MAX_NAME else f"{name[: MAX_NAME - 1]}…"
 
 
 def parse_hex(text: str | None) -> Hex | None:

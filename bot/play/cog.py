@@ -39,6 +39,7 @@ from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
 from bot.shell.permissions import outcome
 from engine import Hex, InvalidInput, Move
+from i18n import _
 from render import render_display, render_environment, render_preview, render_scores
 
 log = logging.getLogger(__name__)
@@ -145,7 +146,10 @@ class TokenPosition(app_commands.Transformer[CascadiaBot]):
             return Hex.parse(value)
         except InvalidInput:
             raise InvalidInput(
-                f"not a position: {value[:40]!r} (expected q,r such as -1,2, or return)"
+                _(
+                    "not a position: {typed} (expected q,r such as -1,2, or return)",
+                    typed=repr(value[:40]),
+                )
             ) from None
 
     async def autocomplete(  # type: ignore[override]
@@ -222,7 +226,7 @@ async def leave(interaction: Interaction) -> None:
         _channel_id(interaction), user_id=interaction.user.id
     )
     await interaction.followup.send(
-        "Leave this game for good? The computer (fast) plays your seat from now on.",
+        _("Leave this game for good? The computer (fast) plays your seat from now on."),
         view=LeaveConfirmation(interaction, game_id=loaded.game.id),
         ephemeral=True,
     )
@@ -245,7 +249,9 @@ async def play(
     result = await interaction.client.service.turns.play(
         await _turn_channel(interaction), user_id=interaction.user.id, move=move
     )
-    await _done(interaction, await interaction.client.announce(result.outbox_ids), "Turn played.")
+    await _done(
+        interaction, await interaction.client.announce(result.outbox_ids), _("Turn played.")
+    )
 
 
 @app_commands.command(name="preview", description="See a turn before playing it (only you see it)")
@@ -282,12 +288,14 @@ async def preview(
         file=_png(
             "preview.png",
             image,
-            "Preview: "
-            + environment_description(
-                found.game.players[found.seat].name,
-                found.after,
-                found.seat,
-                found.total_after,
+            _(
+                "Preview: {description}",
+                description=environment_description(
+                    found.game.players[found.seat].name,
+                    found.after,
+                    found.seat,
+                    found.total_after,
+                ),
             ),
         ),
         ephemeral=True,
@@ -313,8 +321,11 @@ async def hint(interaction: Interaction) -> None:
             highlight=best.placed,
             score=best.total_after,
         )
-        description = "Hint: " + environment_description(
-            best.game.players[best.seat].name, best.after, best.seat, best.total_after
+        description = _(
+            "Hint: {description}",
+            description=environment_description(
+                best.game.players[best.seat].name, best.after, best.seat, best.total_after
+            ),
         )
         files.append(_png("hint.png", image, description))
     await interaction.followup.send(found.text(), files=files, ephemeral=True)
@@ -334,7 +345,7 @@ async def wipe(interaction: Interaction, tokens: str | None = None) -> None:
         await _turn_channel(interaction), user_id=interaction.user.id, tokens=tokens
     )
     sent = await interaction.client.announce(result.outbox_ids)
-    await _done(interaction, sent, "Wiped: the new display is in the channel.")
+    await _done(interaction, sent, _("Wiped: the new display is in the channel."))
 
 
 @app_commands.command(name="board", description="The display and a player's environment")
@@ -402,7 +413,8 @@ async def score(interaction: Interaction) -> None:
     loaded = await _last_game(interaction)
     sheet = loaded.score_sheet()
     final = loaded.game.status is GameStatus.FINISHED
-    title = "Final scores" if final else "Scores so far"
+    # The picture's own title is "Final scores"; until then it says what it is.
+    title = None if final else _("Scores so far")
     # Until the game is over the picture marks the leader, not a winner.
     image = await asyncio.to_thread(render_scores, sheet, title=title, final=final)
     await interaction.followup.send(
@@ -430,7 +442,7 @@ async def export(interaction: Interaction) -> None:
     name, text = export_file(document)
     data = text.encode()
     await interaction.followup.send(
-        "The game record:", file=discord.File(io.BytesIO(data), filename=name), ephemeral=True
+        _("The game record:"), file=discord.File(io.BytesIO(data), filename=name), ephemeral=True
     )
 
 
@@ -450,9 +462,12 @@ async def end(interaction: Interaction) -> None:
     loaded = await interaction.client.service.turns.check_can_end(
         _channel_id(interaction), user_id=interaction.user.id, can_manage=can_manage
     )
-    what = "game" if loaded.state is not None else "lobby"
+    if loaded.state is not None:
+        question = _("End this game for everyone? This cannot be undone.")
+    else:
+        question = _("End this lobby for everyone? This cannot be undone.")
     await interaction.followup.send(
-        f"End this {what} for everyone? This cannot be undone.",
+        question,
         view=EndConfirmation(interaction, game_id=loaded.game.id),
         ephemeral=True,
     )

@@ -14,9 +14,11 @@ from __future__ import annotations
 import discord
 
 from bot.lobby import cog as lobby
+from bot.lobby.cog import LabelledButton
 from bot.shell.buttons import GameButton, Question
 from bot.shell.client import CascadiaBot
 from bot.shell.permissions import manages_game_channel
+from i18n import N_, _
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -24,26 +26,25 @@ Interaction = discord.Interaction[CascadiaBot]
 class EndConfirmation(Question):
     """Asks the caller of ``/cascadia end`` to confirm, privately; only they see the buttons."""
 
-    expired = "No answer: nothing was changed."
-
     def __init__(self, original: Interaction, *, game_id: int) -> None:
         super().__init__(original, EndButton(game_id), KeepPlayingButton(game_id))
+        # Worded now, in the asker's language: it may be shown after the answer is over.
+        self.expired = _("No answer: nothing was changed.")
 
 
 class LeaveConfirmation(Question):
     """Asks a player of ``/cascadia leave`` in a game in play to confirm, privately: their
     seat goes to the computer for good."""
 
-    expired = "No answer: you are still playing."
-
     def __init__(self, original: Interaction, *, game_id: int) -> None:
         super().__init__(original, LeaveButton(game_id), StayButton(game_id))
+        self.expired = _("No answer: you are still playing.")
 
 
-class EndButton(GameButton, template=r"cascadia:endgame:(?P<game_id>[0-9]+)"):
+class EndButton(LabelledButton, template=r"cascadia:endgame:(?P<game_id>[0-9]+)"):
     """End the game for good and announce it in the channel."""
 
-    action, label, style = "endgame", "End the game", discord.ButtonStyle.danger
+    action, label, style = "endgame", N_("End the game"), discord.ButtonStyle.danger
 
     async def act(self, interaction: Interaction) -> None:
         """End the game, if the presser (still) may: the host, or Manage Channels in the
@@ -61,23 +62,23 @@ class EndButton(GameButton, template=r"cascadia:endgame:(?P<game_id>[0-9]+)"):
         loaded = await bot.service.game_by_id(self.game_id)
         if loaded.state is None:
             await lobby.refresh(bot, loaded)  # a lobby that never started: close its message
-        await interaction.edit_original_response(content="The game is ended.", view=None)
+        await interaction.edit_original_response(content=_("The game is ended."), view=None)
 
 
-class KeepPlayingButton(GameButton, template=r"cascadia:keepgame:(?P<game_id>[0-9]+)"):
+class KeepPlayingButton(LabelledButton, template=r"cascadia:keepgame:(?P<game_id>[0-9]+)"):
     """Leave everything as it is."""
 
-    action, label, style = "keepgame", "Keep playing", discord.ButtonStyle.secondary
+    action, label, style = "keepgame", N_("Keep playing"), discord.ButtonStyle.secondary
 
     async def act(self, interaction: Interaction) -> None:
         """Close the question."""
-        await interaction.response.edit_message(content="Nothing was changed.", view=None)
+        await interaction.response.edit_message(content=_("Nothing was changed."), view=None)
 
 
-class LeaveButton(GameButton, template=r"cascadia:leavegame:(?P<game_id>[0-9]+)"):
+class LeaveButton(LabelledButton, template=r"cascadia:leavegame:(?P<game_id>[0-9]+)"):
     """Hand the presser's seat to the computer and tell the channel."""
 
-    action, label, style = "leavegame", "Leave the game", discord.ButtonStyle.danger
+    action, label, style = "leavegame", N_("Leave the game"), discord.ButtonStyle.danger
 
     async def act(self, interaction: Interaction) -> None:
         """Leave the game, if the presser still plays in it."""
@@ -86,18 +87,18 @@ class LeaveButton(GameButton, template=r"cascadia:leavegame:(?P<game_id>[0-9]+)"
         result = await bot.service.turns.leave_game(self.game_id, user_id=interaction.user.id)
         await bot.announce(result.outbox_ids)
         await interaction.edit_original_response(
-            content="You left the game: the computer plays your seat from now on.", view=None
+            content=_("You left the game: the computer plays your seat from now on."), view=None
         )
 
 
-class StayButton(GameButton, template=r"cascadia:stay:(?P<game_id>[0-9]+)"):
+class StayButton(LabelledButton, template=r"cascadia:stay:(?P<game_id>[0-9]+)"):
     """Leave everything as it is."""
 
-    action, label, style = "stay", "Stay", discord.ButtonStyle.secondary
+    action, label, style = "stay", N_("Stay"), discord.ButtonStyle.secondary
 
     async def act(self, interaction: Interaction) -> None:
         """Close the question."""
-        await interaction.response.edit_message(content="You are still playing.", view=None)
+        await interaction.response.edit_message(content=_("You are still playing."), view=None)
 
 
 CONFIRM_BUTTONS: tuple[type[GameButton], ...] = (

@@ -27,6 +27,7 @@ from bot.game.service import GameService
 from bot.tables import texts
 from bot.tables.store import OpenLobby, ServerSettings, TablesStore
 from engine import MAX_PLAYERS
+from i18n import _, speaking
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,7 @@ class NotManager(BotError):
     """A member without Manage Server tried to change the server's settings."""
 
     def __init__(self) -> None:
-        super().__init__("Changing the server's settings needs Manage Server.")
+        super().__init__(_("Changing the server's settings needs Manage Server."))
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +89,10 @@ class Tables:
         if not can_manage:
             raise NotManager()
         if lobby_role is not None and lobby_role_off:
-            raise BotError("Name a lobby role or turn it off, not both.")
+            raise BotError(_("Name a lobby role or turn it off, not both."))
         if lobby_role == guild_id:
             # @everyone's id is the server's: calling it would ping every member.
-            raise BotError("The lobby role cannot be @everyone: choose a role people join.")
+            raise BotError(_("The lobby role cannot be @everyone: choose a role people join."))
         settings = await self.store.server_settings(guild_id)
         if lobby_role is not None or lobby_role_off:
             settings = await self.store.set_lobby_role(guild_id, lobby_role)
@@ -126,9 +127,9 @@ class Tables:
                 host=_host_name(lobby.game, seats.get(lobby.game.id, [])),
                 seated=lobby.seated,
                 max_seats=MAX_PLAYERS,
-                cards="random cards"
+                cards=_("random cards")
                 if lobby.game.cards == "random"
-                else f"cards {lobby.game.cards}",
+                else _("cards {cards}", cards=lobby.game.cards),
                 opened_at=lobby.game.created_at,
                 link=_link(lobby.game),
             )
@@ -175,10 +176,13 @@ class Tables:
         if host is None:
             return ()
         ping = bool(await self.service.hooks.caller.mentioned([host.user_id]))
+        with speaking(game.locale):  # the channel's word: in the game's language
+            text = texts.warning_text(host, ping=ping)
         announcement = Announcement(
             kind=CLOSING,
-            text=texts.warning_text(host, ping=ping),
+            text=text,
             mentions=(host.user_id,) if ping else (),
+            locale=game.locale,
         )
         ids = await self.store.warn_lobby(game.id, outbox_messages=[announcement.to_outbox()])
         return () if ids is None else ids
@@ -188,10 +192,13 @@ class Tables:
         loaded = await self.service.load(game)
         people = [p for p in loaded.players if p.computer is None]
         pinged = await self.service.hooks.caller.mentioned([p.user_id for p in people])
+        with speaking(game.locale):  # the channel's word: in the game's language
+            text = texts.closed_text(people, pinged, lifetime=LOBBY_LIFETIME)
         announcement = Announcement(
             kind=CLOSED,
-            text=texts.closed_text(people, pinged, lifetime=LOBBY_LIFETIME),
+            text=text,
             mentions=tuple(p.user_id for p in people if p.user_id in pinged),
+            locale=game.locale,
         )
         ids = await self.store.close_stale_lobby(
             game.id, opened_before=before, outbox_messages=[announcement.to_outbox()]

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 from bot.game.messages import Player
 from bot.game.names import safe
+from i18n import _, _n
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,51 +32,71 @@ class ListedTable:
 def settings_line(lobby_role_id: int | None, threads: bool) -> str:
     """The server's settings in one line (the role named, never mentioned: answers go out with
     no mentions allowed)."""
-    role = "none" if lobby_role_id is None else f"<@&{lobby_role_id}>"
-    return (
-        f"Settings: open tables call {role}; new tables in threads: {'on' if threads else 'off'}."
-    )
+    if lobby_role_id is None:
+        if threads:
+            return _("Settings: open tables call none; new tables in threads: on.")
+        return _("Settings: open tables call none; new tables in threads: off.")
+    role = f"<@&{lobby_role_id}>"
+    if threads:
+        return _("Settings: open tables call {role}; new tables in threads: on.", role=role)
+    return _("Settings: open tables call {role}; new tables in threads: off.", role=role)
 
 
 def call_line(role_id: int) -> str:
     """The line above a new lobby's message that calls the role once."""
-    return f"<@&{role_id}> a new table is open: press **Join** to take a seat."
+    role = f"<@&{role_id}>"
+    return _("{role} a new table is open: press **Join** to take a seat.", role=role)
 
 
 def age(seconds: float) -> str:
     """How long ago, roughly: minutes, hours or days."""
     minutes = max(0, int(seconds // 60))
     if minutes < 60:
-        return "just now" if minutes < 1 else f"{minutes} min ago"
+        return _("just now") if minutes < 1 else _n("{n} min ago", "{n} min ago", minutes)
     hours = minutes // 60
     if hours < 48:
-        return f"{hours} h ago"
-    return f"{hours // 24} days ago"
+        return _n("{n} h ago", "{n} h ago", hours)
+    return _n("{n} day ago", "{n} days ago", hours // 24)
 
 
 def open_tables_text(tables: Sequence[ListedTable], total: int, *, now: datetime) -> str:
     """The server's open tables with free seats, newest first, and how many more there are."""
     if not tables:
-        return (
+        return _(
             "There is no game in this channel, and no open table with a free seat on this "
             "server. Open one with `/cascadia new`."
         )
     lines = [
-        "There is no lobby in this channel. Open tables with a free seat on this server:"
+        _("There is no lobby in this channel. Open tables with a free seat on this server:")
         if total == len(tables)
-        else f"There is no lobby in this channel. The {len(tables)} newest of {total} open "
-        "tables with a free seat on this server:"
+        else _n(
+            "There is no lobby in this channel. The {n} newest of {total} open tables with a "
+            "free seat on this server:",
+            "There is no lobby in this channel. The {n} newest of {total} open tables with a "
+            "free seat on this server:",
+            len(tables),
+            total=total,
+        )
     ]
     for number, table in enumerate(tables, start=1):
         opened = age((now - table.opened_at).total_seconds())
         lines.append(
-            f"{number}. **{safe(table.host)}**'s table, {table.seated}/{table.max_seats} seated,"
-            f" {table.cards}, opened {opened}: [lobby]({table.link})"
+            _(
+                "{number}. **{host}**'s table, {seated}/{max_seats} seated, {cards}, opened "
+                "{opened}: [lobby]({link})",
+                number=number,
+                host=safe(table.host),
+                seated=table.seated,
+                max_seats=table.max_seats,
+                cards=table.cards,
+                opened=opened,
+                link=table.link,
+            )
         )
     rest = total - len(tables)
     if rest > 0:
-        lines.append(f"…and {rest} more.")
-    lines.append("Press **Join** below for a seat.")
+        lines.append(_n("…and {n} more.", "…and {n} more.", rest))
+    lines.append(_("Press **Join** below for a seat."))
     return "\n".join(lines)
 
 
@@ -83,23 +104,26 @@ def closed_text(players: Sequence[Player], pinged: set[int], *, lifetime: timede
     """The word in a lobby's channel when it closes unstarted after ``lifetime``, naming the
     seated people (mentioned when in ``pinged``, else named)."""
     who = " ".join(p.mention if p.user_id in pinged else p.shown for p in players)
-    seated = f": {who}" if who else ""
-    return (
-        f"This table closed after {_days(lifetime)} without a start{seated}. "
-        "`/cascadia new` opens another."
+    days = lifetime.days
+    if not who:
+        return _n(
+            "This table closed after {n} day without a start. `/cascadia new` opens another.",
+            "This table closed after {n} days without a start. `/cascadia new` opens another.",
+            days,
+        )
+    return _n(
+        "This table closed after {n} day without a start: {who}. `/cascadia new` opens another.",
+        "This table closed after {n} days without a start: {who}. `/cascadia new` opens another.",
+        days,
+        who=who,
     )
 
 
 def warning_text(host: Player, *, ping: bool) -> str:
     """The word in a lobby's channel a day before it closes unstarted, to its host
     (mentioned with ``ping``, else named)."""
-    who = host.mention if ping else host.shown
-    return (
-        f"This table closes in a day without a start. {who}, press **Start** to play with "
-        "those seated."
+    return _(
+        "This table closes in a day without a start. {who}, press **Start** to play with "
+        "those seated.",
+        who=host.mention if ping else host.shown,
     )
-
-
-def _days(lifetime: timedelta) -> str:
-    days = lifetime.days
-    return f"{days} days" if days != 1 else "1 day"

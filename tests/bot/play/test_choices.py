@@ -9,6 +9,7 @@ import pytest
 from bot.game.captions import MAX_CHOICES
 from bot.panel.gains import place_gains, rotation_gain
 from bot.play.choices import (
+    MAX_NAME,
     RETURN,
     Choice,
     matching,
@@ -19,6 +20,7 @@ from bot.play.choices import (
 )
 from engine import Hex, PlaceTile, PlaceToken, Take, apply, legal_actions, new_game
 from engine.game import GameState
+from i18n import PSEUDO, speaking
 
 
 def _played(state: GameState, turns: int, seed: int = 0) -> GameState:
@@ -194,3 +196,28 @@ def test_rotation_choices_for_a_one_habitat_tile_and_without_a_pair() -> None:
     plain = rotation_choices(state, state.current, pair=None, tile_at=None, token=None)
     assert [c.value for c in plain] == ["0", "1", "2", "3", "4", "5"]
     assert plain[0].name == "0: the first habitat faces north-east"
+
+
+def test_the_choices_are_worded_in_the_typer_s_language_and_fit_discord() -> None:
+    state = _played(new_game(players=2, seed=3, cards="A"), 6, seed=3)
+    pair = _two_habitat_pair(state)
+    at = state.current_player.environment.frontier()[0]
+    with speaking("fr"):
+        tokens = token_choices(
+            state, state.current, pair=None, tile_at=None, rotation=None, token=None
+        )
+        places = tile_choices(state, state.current, pair=pair)
+    assert tokens[-1] == Choice("remettre le jeton dans le sac", RETURN)
+    assert " : jusqu\u2019à " in places[0].name
+    assert places[0].value == str(place_gains(state, Take(pair, pair))[0].at)
+    with speaking("de"):
+        turns = rotation_choices(state, state.current, pair=pair, tile_at=at, token=None)
+    assert [c.value for c in turns] == ["0", "1", "2", "3", "4", "5"]
+    assert " nach " in turns[0].name
+    assert "(Gebiete " in turns[0].name
+    # A long translation is cut to what Discord shows, the value kept whole.
+    with speaking(PSEUDO):
+        long = rotation_choices(state, state.current, pair=pair, tile_at=at, token=None)
+    shown = matching(long, "")
+    assert [c.value for c in shown] == [c.value for c in long]
+    assert all(len(c.name) <= MAX_NAME for c in shown)
