@@ -18,11 +18,13 @@ from datetime import datetime
 from bot.attendance import notify
 from bot.attendance.notify import DigestGame, NotifyChange
 from bot.attendance.presence import presence_of
+from bot.attendance.readers import game_locale, person_locale
 from bot.attendance.store import AttendanceStore, NotifySettings
 from bot.game.errors import DamagedState, RevisionConflict
 from bot.game.kernel import GameKernel
 from bot.game.outbox import DIRECT_TURN, Announcement
 from bot.game.rows import GameStatus, OutboxRow
+from i18n import _, speaking
 
 __all__ = ["Notices"]
 
@@ -94,7 +96,8 @@ class Notices:
         player = loaded.players[state.current]
         if player.user_id != user_id or player.computer is not None:
             return []
-        text = f"{player.mention}, it's your turn in Cascadia."
+        with speaking(game_locale(loaded.game)):
+            text = _("{mention}, it's your turn in Cascadia.", mention=player.mention)
         ping = Announcement("ping", text, mentions=(user_id,))
         try:
             result = await self.store.record_ping(
@@ -124,7 +127,9 @@ class Notices:
                 games = await self._waiting(settings.user_id)
                 rows = []
                 if games:
-                    digest = notify.digest_direct([shown for _, shown in games])
+                    # In the person's own language, whatever the games' languages.
+                    with speaking(await person_locale(self.store, settings.user_id)):
+                        digest = notify.digest_direct([shown for _unused, shown in games])
                     rows = [notify.direct_row(digest, settings.user_id)]
                 first = games[0][0] if games else None
                 ids = await self.store.queue_digest(
@@ -158,4 +163,4 @@ class Notices:
             shown = DigestGame(game.guild_id, game.channel_id, message_id, loaded.players, state)
             waiting.append((game.turn_started_at or game.updated_at, game.id, shown))
         waiting.sort(key=lambda entry: (entry[0], entry[1]))
-        return [(game_id, shown) for _, game_id, shown in waiting]
+        return [(game_id, shown) for _unused, game_id, shown in waiting]

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from bot.attendance import notify
 from bot.attendance.presence import presence_of
+from bot.attendance.readers import game_locale, seat_locale
 from bot.attendance.reminders import ReminderDue, catch_up
 from bot.attendance.store import AttendanceStore
 from bot.game import messages
@@ -17,6 +18,7 @@ from bot.game.kernel import GameKernel, players_of
 from bot.game.outbox import Announcement
 from bot.game.records import read_progress
 from bot.game.rows import GameRow, GameStatus, ReminderNote
+from i18n import _, speaking
 
 
 class ReminderQueue:
@@ -32,7 +34,7 @@ class ReminderQueue:
         loaded = await self.kernel.game(channel_id)
         game = loaded.game
         if user_id != game.host_id:
-            raise NotHost("change the settings")
+            raise NotHost(_("change the settings"))
         next_at = None
         if game.status is GameStatus.ACTIVE and game.turn_started_at is not None:
             next_at = self.kernel.reminder_after(game.turn_started_at, hours, game.reminders_sent)
@@ -51,6 +53,13 @@ class ReminderQueue:
             game.id: players_of(seats.get(game.id, []))[read_progress(game.state).current]
             for game in owed
             if game.id in claimed and game.state is not None
+        }
+        # The language of each player to move, as their seat last saw it (for a reminder by
+        # direct message).
+        locales = {
+            game.id: seat_locale(seats[game.id][read_progress(game.state).current])
+            for game in owed
+            if game.id in players and game.state is not None
         }
         users = {p.user_id for p in players.values()}
         people = await self.store.notify_settings_of(users)
@@ -75,12 +84,17 @@ class ReminderQueue:
                 continue  # away or in quiet hours: due again at the first check after
             since = game.turn_started_at or now
             reach = notify.reach_of(settings)
+            # No interaction is being answered: each text in its reader's language, named here.
             if reach.direct and not reach.channel:
-                row = notify.direct_row(notify.reminder_direct(since), player.user_id)
+                with speaking(locales.get(game.id)):
+                    direct = notify.reminder_direct(since)
+                row = notify.direct_row(direct, player.user_id)
             else:
+                with speaking(game_locale(game)):
+                    text = messages.reminder_message(due.level, player, since)
                 row = Announcement(
                     kind="reminder",
-                    text=messages.reminder_message(due.level, player, since),
+                    text=text,
                     mentions=(player.user_id,) if reach.channel else (),
                 ).to_outbox()
             notes.append(ReminderNote(game.id, game.revision, due.next_reminder_at, (row,)))
