@@ -306,11 +306,8 @@ def settings_lines(settings: NotifySettings, zone: str | None) -> list[str]:
     if settings.digest_hour is None:
         digest = _("Daily digest: off.")
     else:
-        digest = _(
-            "Daily digest: at {hour} ({zone}).",
-            hour=f"{settings.digest_hour:02d}:00",
-            zone=zone or "UTC",
-        )
+        hour = f"{settings.digest_hour:02d}:00"
+        digest = _("Daily digest: at {hour} ({zone}).", hour=hour, zone=zone or "UTC")
     if settings.reminder_hours is None:
         reminders = _("Your reminders: as each game has them.")
     elif settings.reminder_hours == 0:

@@ -164,12 +164,8 @@ class QuietHours:
     def describe(self) -> str:
         """The quiet hours in words, e.g. ``"22:00 to 08:00 (Europe/Berlin)"``, in the reader's
         language."""
-        return _(
-            "{start} to {end} ({zone})",
-            start=f"{self.start:02d}:00",
-            end=f"{self.end:02d}:00",
-            zone=self.zone_name,
-        )
+        start, end = f"{self.start:02d}:00", f"{self.end:02d}:00"
+        return _("{start} to {end} ({zone})", start=start, end=end, zone=self.zone_name)
 
     def _local(self, moment: datetime) -> datetime:
         if moment.utcoffset() is None:

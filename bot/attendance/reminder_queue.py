@@ -18,7 +18,7 @@ from bot.game.kernel import GameKernel, players_of
 from bot.game.outbox import Announcement
 from bot.game.records import read_progress
 from bot.game.rows import GameRow, GameStatus, ReminderNote
-from i18n import _, speaking
+from i18n import speaking
 
 
 class ReminderQueue:
@@ -34,7 +34,7 @@ class ReminderQueue:
         loaded = await self.kernel.game(channel_id)
         game = loaded.game
         if user_id != game.host_id:
-            raise NotHost(_("change the settings"))
+            raise NotHost("change the settings")
         next_at = None
         if game.status is GameStatus.ACTIVE and game.turn_started_at is not None:
             next_at = self.kernel.reminder_after(game.turn_started_at, hours, game.reminders_sent)

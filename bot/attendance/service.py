@@ -122,7 +122,7 @@ class Attendance:
         """The host sets how long a turn may take before the others may vote to skip it."""
         loaded = await self.service.game(channel_id)
         if user_id != loaded.game.host_id:
-            raise NotHost(_("change the settings"))
+            raise NotHost("change the settings")
         return await self.store.set_deadline_hours(loaded.game.id, hours)
 
     async def check(self) -> list[int]:
@@ -355,11 +355,11 @@ class Attendance:
         """The host hands ``seat`` to the computer for good; it plays that seat's turns."""
         loaded = await self.service.game_by_id(game_id)
         if user_id != loaded.game.host_id and not can_manage:
-            raise NotHost(_("hand a seat to the computer (or someone with Manage Channels)"))
+            raise NotHost("hand a seat to the computer (or someone with Manage Channels)")
         if loaded.game.status is not GameStatus.ACTIVE:
             raise CannotSkip(_("This game is over."))
         if not 0 <= seat < len(loaded.players):
-            raise NotInGame(_("That player is"))
+            raise NotInGame("That player is")
         player = loaded.players[seat]
         if player.computer is not None:
             raise CannotSkip(_("The computer plays {name}'s seat already.", name=player.shown))
@@ -461,7 +461,7 @@ def _skippable(
     """The player whose turn the caller may skip; ``turn``: only if it is still that turn
     (checked before whose turn it is: a stale question is answered as stale)."""
     if user_id != loaded.game.host_id and not can_manage:
-        raise NotHost(_("skip a turn (or someone with Manage Channels)"))
+        raise NotHost("skip a turn (or someone with Manage Channels)")
     state = loaded.require_state()
     if loaded.game.status is not GameStatus.ACTIVE or state.is_over:
         raise CannotSkip(_("This game is over."))
