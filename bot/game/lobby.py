@@ -28,6 +28,7 @@ from bot.game.records import state_text
 from bot.game.rows import Again, CommitResult, GameStatus
 from bot.ops.locks import KeyedLocks
 from engine import MAX_PLAYERS, CardSet, InvalidInput, new_game
+from i18n import speaking
 
 MAX_OPEN_LOBBIES = 5
 """How many lobbies one member may have open in one server at a time."""
@@ -88,13 +89,15 @@ class Lobby:
         parent_id: int | None = None,
     ) -> LoadedGame:
         """Open a lobby in the channel (a thread of ``parent_id``'s, if given) with the caller
-        seated as host; :class:`TooManyLobbies` if they host :data:`MAX_OPEN_LOBBIES` lobbies
-        in this server already."""
+        seated as host, its public messages in the server's language;
+        :class:`TooManyLobbies` if they host :data:`MAX_OPEN_LOBBIES` lobbies in this server
+        already."""
         # One opening at a time per member, so that a burst of them cannot pass the count.
         async with self.openers.hold(user_id):
             cards = await self.may_open(guild_id=guild_id, user_id=user_id, cards=cards)
+            locale = await self.store.guild_locale(guild_id)
             game = await self.store.create_lobby(
-                guild_id, channel_id, user_id, name, cards, parent_id=parent_id
+                guild_id, channel_id, user_id, name, cards, parent_id=parent_id, locale=locale
             )
         return await self.kernel.load(game)
 
@@ -126,6 +129,7 @@ class Lobby:
                 game.cards,
                 parent_id=game.parent_id,
                 again=again,
+                locale=game.locale,
             )
         except ChannelBusy as busy:
             there = await self.kernel.row_by_id(busy.game_id)
@@ -229,8 +233,8 @@ class Lobby:
         moment before Start) does not turn the host away: the lobby is read again, the host
         and its status checked again, and the game starts with the seats as they then are.
         Only a lobby that keeps changing under it, :data:`START_TRIES` times, is
-        :class:`RevisionConflict`. The start message is in the language of ``locale``, the
-        server's."""
+        :class:`RevisionConflict`. The start message is in the game's language (``locale``,
+        the server's, for a lobby opened before games kept theirs)."""
         tries = START_TRIES
         while True:
             loaded = await self.kernel.game_by_id(game_id)
@@ -243,6 +247,7 @@ class Lobby:
 
     async def _start(self, loaded: LoadedGame, *, user_id: int, locale: str | None) -> CommitResult:
         game = loaded.game
+        locale = game.locale if game.locale is not None else locale
         if user_id != game.host_id:
             raise NotHost("start the game")
         if game.status is not GameStatus.LOBBY:
@@ -250,14 +255,15 @@ class Lobby:
         state = new_game(players=len(loaded.players), seed=self.kernel.seeds(), cards=game.cards)
         turn = self.kernel.turn(loaded, state, now=self.kernel.now())
         call, next_at = await self.kernel.call(turn)
-        announcement = Announcement(
-            kind="start",
-            text=messages.start_message(state, loaded.players, call, locale=locale),
-            mentions=(turn.player.user_id,) if call.ping else (),
-            pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
-            state=state,
-            names=loaded.names,
-        )
+        with speaking(locale):
+            announcement = Announcement(
+                kind="start",
+                text=messages.start_message(state, loaded.players, call, locale=locale),
+                mentions=(turn.player.user_id,) if call.ping else (),
+                pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+                state=state,
+                names=loaded.names,
+            )
         text = state_text(state)
         directs = await self.kernel.hooks.directs.for_turn(turn, announcement.text, state_json=text)
         return await self.store.start_game(

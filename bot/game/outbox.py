@@ -50,6 +50,7 @@ from bot.game.rows import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow
 from bot.game.store import GameStore as Store
 from bot.ops.locks import KeyedLocks
 from engine import GameRecord, GameState, Hex, ScoreSheet, score_state, state_from_json
+from i18n import reader, speaking
 from render import (
     environment_scale,
     render_board,
@@ -133,6 +134,9 @@ class Announcement:
     """Minutes without a message after which Discord is to archive the thread this is posted
     in (a table's thread once its game is over); ``None``: as it is."""
     mover: int | None = None
+    locale: str | None = field(default_factory=reader)
+    """The language it is written in, its pictures' words and its **Play** button's too: by
+    default the reader of the code that makes it (see :func:`i18n.speaking`), as its text is."""
 
     def to_outbox(
         self, *, state_text: str | None = None, channel_id: int | None = None
@@ -148,6 +152,8 @@ class Announcement:
             payload["buttons"] = [list(b) for b in self.buttons]
         if self.archive_after is not None:
             payload["archive_after"] = self.archive_after
+        if self.locale is not None:
+            payload["locale"] = self.locale
         if self.state is None:
             state_text = "null"
         elif state_text is None:
@@ -196,6 +202,7 @@ class Announcement:
             record=None if record is None else GameRecord.from_json(record),
             archive_after=payload.get("archive_after"),
             mover=None if snapshot.get("mover") is None else int(snapshot["mover"]),
+            locale=payload.get("locale"),
         )
 
 
@@ -280,6 +287,11 @@ def render_pictures(announcement: Announcement) -> list[Attachment]:
     (:func:`~render.render_board`), the mover's first, then the others in turn order: in
     the chat's mosaic the display and the mover's board share the top row and the others
     come smaller below, every board at one scale (see :mod:`render.mosaic`)."""
+    with speaking(announcement.locale):
+        return _render_pictures(announcement)
+
+
+def _render_pictures(announcement: Announcement) -> list[Attachment]:
     state = announcement.state
     if state is None or not announcement.pictures:
         return []

@@ -27,6 +27,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands, tasks
 
+import i18n
 from bot.db.errors import DatabaseUnavailable
 from bot.db.retry import when_available
 from bot.game.errors import ServerOnly, ShuttingDown
@@ -38,6 +39,7 @@ from bot.ops.config import Settings
 from bot.shell import errors
 from bot.shell.direct import send_direct
 from bot.shell.layout import Layout, buttons_view
+from bot.shell.locales import LocaleNotes
 from bot.shell.parts import Parts
 from bot.shell.permissions import missing_permissions, permission_note
 from bot.shell.sync import SyncRecord, record_path, sync_if_changed
@@ -140,6 +142,7 @@ class CascadiaBot(commands.AutoShardedBot):
         self.settings = settings
         self.service = service
         self.store = service.store
+        self.locales = LocaleNotes(self.store)
         self.claimer = service.claimer
         self.parts = parts
         self._services = {type(part): part for part in parts.services}
@@ -205,7 +208,12 @@ class CascadiaBot(commands.AutoShardedBot):
 
     async def admit(self, interaction: discord.Interaction[CascadiaBot]) -> bool:
         """Let a request in, and remember its task so that shutting down waits for it; once
-        shutting down, turn it away with a short answer instead."""
+        shutting down, turn it away with a short answer instead.
+
+        Whatever the request is answered with is in its person's language (see
+        :func:`i18n.use`); the person's and the server's locales are noted for what is written
+        to them later, outside a request."""
+        i18n.use(interaction.locale.value)
         if self._stopping:
             if interaction.type is not discord.InteractionType.autocomplete:
                 await errors.report(interaction, ShuttingDown())
@@ -224,6 +232,7 @@ class CascadiaBot(commands.AutoShardedBot):
             self._requests.add(task)
             task.add_done_callback(self._requests.discard)
         try:
+            await self.locales.note(interaction)
             await self._replace_departed_host(interaction)
         except DatabaseUnavailable as error:
             await errors.report(interaction, error)
