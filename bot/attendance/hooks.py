@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from bot.attendance import notify
 from bot.attendance.presence import Presence, presence_of
-from bot.attendance.readers import person_locale
 from bot.attendance.store import AttendanceStore, NotifySettings
 from bot.game.hooks import Call, InChannel, Turn, Venue, Whereabouts
 from bot.game.rows import OutboxMessage
@@ -108,7 +107,7 @@ class AttendanceHooks:
         ):
             game_id = turn.loaded.game.id
             # The turn message's ``text`` is in the game's language; the rest in theirs.
-            with speaking(await person_locale(self.store, to_move.user_id)):
+            with speaking(await self.store.person_locale(to_move.user_id)):
                 message = notify.turn_direct(game_id, players, state, text, highlights=highlights)
             rows.append(notify.direct_row(message, to_move.user_id, state_text=state_json))
         heads_up = concerned.settings.get(following.user_id)
@@ -119,7 +118,7 @@ class AttendanceHooks:
             and following.user_id not in (to_move.user_id, turn.mover)
             and concerned.presences[following.user_id].may_remind(now)
         ):
-            with speaking(await person_locale(self.store, following.user_id)):
+            with speaking(await self.store.person_locale(following.user_id)):
                 message = notify.heads_up_direct(players, state)
             rows.append(notify.direct_row(message, following.user_id))
         return rows

@@ -18,7 +18,6 @@ from datetime import datetime
 from bot.attendance import notify
 from bot.attendance.notify import DigestGame, NotifyChange
 from bot.attendance.presence import presence_of
-from bot.attendance.readers import game_locale, person_locale
 from bot.attendance.store import AttendanceStore, NotifySettings
 from bot.game.errors import DamagedState, RevisionConflict
 from bot.game.kernel import GameKernel
@@ -96,9 +95,9 @@ class Notices:
         player = loaded.players[state.current]
         if player.user_id != user_id or player.computer is not None:
             return []
-        with speaking(game_locale(loaded.game)):
+        with speaking(loaded.game.locale):
             text = _("{mention}, it's your turn in Cascadia.", mention=player.mention)
-        ping = Announcement("ping", text, mentions=(user_id,))
+            ping = Announcement("ping", text, mentions=(user_id,))
         try:
             result = await self.store.record_ping(
                 loaded.game.id,
@@ -128,7 +127,7 @@ class Notices:
                 rows = []
                 if games:
                     # In the person's own language, whatever the games' languages.
-                    with speaking(await person_locale(self.store, settings.user_id)):
+                    with speaking(await self.store.person_locale(settings.user_id)):
                         digest = notify.digest_direct([shown for _unused, shown in games])
                     rows = [notify.direct_row(digest, settings.user_id)]
                 first = games[0][0] if games else None

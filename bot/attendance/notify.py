@@ -30,6 +30,7 @@ from bot.game.outbox import (
     DIRECT_NEXT,
     DIRECT_REMINDER,
     DIRECT_TURN,
+    MAX_TEXT,
     Announcement,
     Picture,
 )
@@ -269,7 +270,8 @@ class DigestGame:
 
 
 def digest_direct(games: Sequence[DigestGame]) -> Announcement:
-    """The daily digest: every game where it is the person's turn, with links."""
+    """The daily digest: every game where it is the person's turn, with links; as many as
+    Discord's limit on a message holds, then how many more there are."""
     lines = [
         _n(
             "**Your Cascadia digest**: it's your turn in {n} game.",
@@ -277,16 +279,29 @@ def digest_direct(games: Sequence[DigestGame]) -> Announcement:
             len(games),
         )
     ]
-    lines += [
-        _(
+    for shown, game in enumerate(games):
+        line = _(
             "- {link} with {players}: {progress}",
             link=game.link,
             players=_players(game.players),
             progress=progress_text(game.state, locale=reader()),
         )
-        for game in games
-    ]
+        # Room is kept for the line that counts the rest, should the next not fit either.
+        left = len(games) - shown - 1
+        after = [_more_games(left)] if left else []
+        if len("\n".join([*lines, line, *after])) > MAX_TEXT:
+            lines.append(_more_games(len(games) - shown))
+            break
+        lines.append(line)
     return Announcement(kind=DIRECT_DIGEST, text="\n".join(lines))
+
+
+def _more_games(count: int) -> str:
+    return _n(
+        "- and {n} more game: `/cascadia mygames` shows them all.",
+        "- and {n} more games: `/cascadia mygames` shows them all.",
+        count,
+    )
 
 
 # --- answers ------------------------------------------------------------------------------

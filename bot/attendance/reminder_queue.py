@@ -9,7 +9,6 @@ from datetime import datetime
 
 from bot.attendance import notify
 from bot.attendance.presence import presence_of
-from bot.attendance.readers import game_locale, seat_locale
 from bot.attendance.reminders import ReminderDue, catch_up
 from bot.attendance.store import AttendanceStore
 from bot.game import messages
@@ -57,7 +56,7 @@ class ReminderQueue:
         # The language of each player to move, as their seat last saw it (for a reminder by
         # direct message).
         locales = {
-            game.id: seat_locale(seats[game.id][read_progress(game.state).current])
+            game.id: seats[game.id][read_progress(game.state).current].locale
             for game in owed
             if game.id in players and game.state is not None
         }
@@ -90,13 +89,12 @@ class ReminderQueue:
                     direct = notify.reminder_direct(since)
                 row = notify.direct_row(direct, player.user_id)
             else:
-                with speaking(game_locale(game)):
-                    text = messages.reminder_message(due.level, player, since)
-                row = Announcement(
-                    kind="reminder",
-                    text=text,
-                    mentions=(player.user_id,) if reach.channel else (),
-                ).to_outbox()
+                with speaking(game.locale):
+                    row = Announcement(
+                        kind="reminder",
+                        text=messages.reminder_message(due.level, player, since),
+                        mentions=(player.user_id,) if reach.channel else (),
+                    ).to_outbox()
             notes.append(ReminderNote(game.id, game.revision, due.next_reminder_at, (row,)))
         # A game a move changed meanwhile is left out: its turn has a fresh schedule.
         results = await self.store.record_reminders(notes)

@@ -30,7 +30,6 @@ from bot.attendance.presence import (
     skips_in_a_row,
 )
 from bot.attendance.quiet import QuietHours, UnknownZone
-from bot.attendance.readers import game_locale, person_locale
 from bot.attendance.store import AttendanceStore, SkipPoll
 from bot.db.errors import DatabaseUnavailable
 from bot.game.computers import REPLACEMENT
@@ -165,7 +164,7 @@ class Attendance:
             if now < deadline:
                 continue
             tally = SkipTally.of(voters, ())
-            with speaking(game_locale(loaded.game)):
+            with speaking(loaded.game.locale):
                 announcement = Announcement(
                     kind="vote",
                     text=texts.vote_message(player, deadline, tally),
@@ -249,9 +248,9 @@ class Attendance:
                     settings = await self.store.notify_settings(player.user_id)
                     reach = notify.reach_of(settings)
                     if reach.channel:
-                        with speaking(game_locale(loaded.game)):
+                        with speaking(loaded.game.locale):
                             text = texts.quiet_over_ping(player)
-                        ping = Announcement("ping", text, mentions=(player.user_id,))
+                            ping = Announcement("ping", text, mentions=(player.user_id,))
                         messages.append(ping.to_outbox())
                     if reach.direct and presence.away_at(now) is None:
                         messages.append(await self._held_direct(loaded, state))
@@ -277,7 +276,7 @@ class Attendance:
         message's words, the pictures as the game stands."""
         player = loaded.players[state.current]
         latest = await self.store.latest_turn_message(loaded.game.id)
-        with speaking(await person_locale(self.store, player.user_id)):
+        with speaking(await self.store.person_locale(player.user_id)):
             text = (
                 Announcement.from_row(latest).text
                 if latest is not None
@@ -363,9 +362,9 @@ class Attendance:
         player = loaded.players[seat]
         if player.computer is not None:
             raise CannotSkip(_("The computer plays {name}'s seat already.", name=player.shown))
-        with speaking(game_locale(loaded.game)):
+        with speaking(loaded.game.locale):
             text = texts.handed_over_message(player, Player(user_id, name))
-        announcement = Announcement(kind="hand_over", text=text)
+            announcement = Announcement(kind="hand_over", text=text)
         return await self.store.set_computer(
             game_id,
             loaded.game.revision,
@@ -392,7 +391,7 @@ class Attendance:
         # Posted in the game's channel: in its language, whoever pressed (or no one did).
         tail = ""
         buttons: tuple[tuple[str, str], ...] = ()
-        with speaking(game_locale(loaded.game)):
+        with speaking(loaded.game.locale):
             if skips >= HANDOVER_AFTER_SKIPS:
                 tail = texts.hand_over_offer(player, skips)
                 buttons = (texts.hand_over_button(loaded.game.id, seat),)
