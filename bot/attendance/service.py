@@ -220,9 +220,11 @@ class Attendance:
                 continue
             if not await self.service.claim(game.id):
                 continue
-            # The computer seat's own player (fast or strong), thinking in a worker process.
+            # The computer seat's own player (fast or strong), thinking in a worker process;
+            # its turn message is posted in the game's language.
             try:
-                result = await self.service.turns.play_computer(game.id)
+                with speaking(game.locale):
+                    result = await self.service.turns.play_computer(game.id)
             except RevisionConflict:
                 continue
             if result is not None:
@@ -389,23 +391,22 @@ class Attendance:
             flags = [m.played_for in SKIPPED for m in moves if m.user_id == player.user_id]
             skips = skips_in_a_row([*flags, True])
         # Posted in the game's channel: in its language, whoever pressed (or no one did).
-        tail = ""
-        buttons: tuple[tuple[str, str], ...] = ()
         with speaking(loaded.game.locale):
+            tail = ""
+            buttons: tuple[tuple[str, str], ...] = ()
             if skips >= HANDOVER_AFTER_SKIPS:
                 tail = texts.hand_over_offer(player, skips)
                 buttons = (texts.hand_over_button(loaded.game.id, seat),)
-            lead = texts.skip_lead(player, how=how, by=by)
-        return await self.service.commit_turn(
-            loaded,
-            seat,
-            move,
-            user_id=player.user_id,
-            played_for=how,
-            lead=lead,
-            tail=tail,
-            buttons=buttons,
-        )
+            return await self.service.commit_turn(
+                loaded,
+                seat,
+                move,
+                user_id=player.user_id,
+                played_for=how,
+                lead=texts.skip_lead(player, how=how, by=by),
+                tail=tail,
+                buttons=buttons,
+            )
 
     # --- the person's own settings ------------------------------------------------------------
 

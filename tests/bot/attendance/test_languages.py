@@ -172,6 +172,7 @@ async def test_a_turn_skipped_at_a_french_press_is_told_in_the_game_s_german(
             can_manage=False,
         )
     [turn] = await queued(store, "turn")
+    assert turn.locale == "de", "its pictures are drawn in the game's language"
     assert turn.text.startswith(f"Für **u{absent}** gespielt, übersprungen von **u{host}**")
 
 
