@@ -31,6 +31,7 @@ from bot.shell.buttons import ActionButton
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
 from bot.shell.permissions import manages_game_channel
+from i18n import _
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -108,7 +109,7 @@ class HandOverButton(_IdButton, template=r"cascadia:computer:(?P<first>[0-9]+):(
         )
         await bot.announce(result.outbox_ids)
         await interaction.followup.send(
-            "Done: the computer plays that seat from now on.", ephemeral=True
+            _("Done: the computer plays that seat from now on."), ephemeral=True
         )
 
 
@@ -176,17 +177,21 @@ class PresenceChange:
         quiet = (self.quiet_from, self.quiet_to, self.timezone)
         if any(v is not None for v in quiet) and any(v is None for v in quiet):
             raise BadSetting(
-                "Give all three for quiet hours: `quiet_from:` and `quiet_to:` (hours 0-23)"
-                " and `timezone:` (such as Europe/Berlin)."
+                _(
+                    "Give all three for quiet hours: `quiet_from:` and `quiet_to:` (hours 0-23)"
+                    " and `timezone:` (such as Europe/Berlin)."
+                )
             )
         if self.away_note is not None and self.away_until is None:
-            raise BadSetting("A note goes with `away_until:` (the day you are back, YYYY-MM-DD).")
+            raise BadSetting(
+                _("A note goes with `away_until:` (the day you are back, YYYY-MM-DD).")
+            )
         if self.clear is not None and self.clear not in PRESENCE_CLEARABLE:
-            raise BadSetting("`clear:` takes `away`, `quiet`, `digest` or `reminders`.")
+            raise BadSetting(_("`clear:` takes `away`, `quiet`, `digest` or `reminders`."))
         if self.clear == "away" and self.away_until is not None:
-            raise BadSetting("Give either `away_until:` or `clear:away`, not both.")
+            raise BadSetting(_("Give either `away_until:` or `clear:away`, not both."))
         if self.clear == "quiet" and self.quiet_from is not None:
-            raise BadSetting("Give either quiet hours or `clear:quiet`, not both.")
+            raise BadSetting(_("Give either quiet hours or `clear:quiet`, not both."))
 
 
 async def apply_presence(bot: CascadiaBot, user_id: int, change: PresenceChange) -> list[str]:
@@ -213,7 +218,7 @@ def split_clear(clear: str | None) -> tuple[str | None, NotifyChange]:
     """``clear:`` as the part of quiet hours and time away, and the part of notifications."""
     if clear is not None and clear not in PRESENCE_CLEARABLE:
         if clear not in CLEARABLE:
-            raise BadSetting("`clear:` takes `away`, `quiet`, `digest` or `reminders`.")
+            raise BadSetting(_("`clear:` takes `away`, `quiet`, `digest` or `reminders`."))
         return None, NotifyChange(
             clear_digest=clear == "digest", clear_reminders=clear == "reminders"
         )

@@ -19,6 +19,7 @@ from bot.attendance.store import AttendanceStore, NotifySettings
 from bot.game.hooks import Call, InChannel, Turn, Venue, Whereabouts
 from bot.game.rows import OutboxMessage
 from engine import Hex
+from i18n import speaking
 
 __all__ = ["AttendanceHooks"]
 
@@ -105,7 +106,9 @@ class AttendanceHooks:
             and concerned.presences[to_move.user_id].may_remind(now)
         ):
             game_id = turn.loaded.game.id
-            message = notify.turn_direct(game_id, players, state, text, highlights=highlights)
+            # The turn message's ``text`` is in the game's language; the rest in theirs.
+            with speaking(await self.store.person_locale(to_move.user_id)):
+                message = notify.turn_direct(game_id, players, state, text, highlights=highlights)
             rows.append(notify.direct_row(message, to_move.user_id, state_text=state_json))
         heads_up = concerned.settings.get(following.user_id)
         if (
@@ -115,6 +118,7 @@ class AttendanceHooks:
             and following.user_id not in (to_move.user_id, turn.mover)
             and concerned.presences[following.user_id].may_remind(now)
         ):
-            message = notify.heads_up_direct(players, state)
+            with speaking(await self.store.person_locale(following.user_id)):
+                message = notify.heads_up_direct(players, state)
             rows.append(notify.direct_row(message, following.user_id))
         return rows

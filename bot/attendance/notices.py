@@ -23,6 +23,7 @@ from bot.game.errors import DamagedState, RevisionConflict
 from bot.game.kernel import GameKernel
 from bot.game.outbox import DIRECT_TURN, Announcement
 from bot.game.rows import GameStatus, OutboxRow
+from i18n import _, speaking
 
 __all__ = ["Notices"]
 
@@ -94,8 +95,9 @@ class Notices:
         player = loaded.players[state.current]
         if player.user_id != user_id or player.computer is not None:
             return []
-        text = f"{player.mention}, it's your turn in Cascadia."
-        ping = Announcement("ping", text, mentions=(user_id,))
+        with speaking(loaded.game.locale):
+            text = _("{mention}, it's your turn in Cascadia.", mention=player.mention)
+            ping = Announcement("ping", text, mentions=(user_id,))
         try:
             result = await self.store.record_ping(
                 loaded.game.id,
@@ -124,7 +126,9 @@ class Notices:
                 games = await self._waiting(settings.user_id)
                 rows = []
                 if games:
-                    digest = notify.digest_direct([shown for _, shown in games])
+                    # In the person's own language, whatever the games' languages.
+                    with speaking(await self.store.person_locale(settings.user_id)):
+                        digest = notify.digest_direct([shown for _unused, shown in games])
                     rows = [notify.direct_row(digest, settings.user_id)]
                 first = games[0][0] if games else None
                 ids = await self.store.queue_digest(
@@ -158,4 +162,4 @@ class Notices:
             shown = DigestGame(game.guild_id, game.channel_id, message_id, loaded.players, state)
             waiting.append((game.turn_started_at or game.updated_at, game.id, shown))
         waiting.sort(key=lambda entry: (entry[0], entry[1]))
-        return [(game_id, shown) for _, game_id, shown in waiting]
+        return [(game_id, shown) for _unused, game_id, shown in waiting]

@@ -6,6 +6,9 @@ A person is reached in the channel (a mention in the turn message) and, if they 
 direct message (:class:`Reach`); quiet hours and time away hold both back. Direct messages
 are outbox rows like any message (see :data:`~bot.game.outbox.DIRECT`), built here as
 :class:`~bot.game.outbox.Announcement` values. Nothing here reads a clock or the store.
+
+Every text is in the reader's language (:func:`i18n.speaking`): a direct message is built
+inside its recipient's, an answer in the person's who asked.
 """
 
 from __future__ import annotations
@@ -27,11 +30,13 @@ from bot.game.outbox import (
     DIRECT_NEXT,
     DIRECT_REMINDER,
     DIRECT_TURN,
+    MAX_TEXT,
     Announcement,
     Picture,
 )
 from bot.game.rows import OutboxMessage
 from engine import GameState, Hex
+from i18n import N_, _, _n, reader
 
 __all__ = [
     "MAX_REMINDER_HOURS",
@@ -84,16 +89,24 @@ class NotifyChange:
     def check(self) -> None:
         """:class:`BadNotifySetting` for an option that cannot be stored, before any is."""
         if self.digest_hour is not None and not 0 <= self.digest_hour <= 23:
-            raise BadNotifySetting(f"`digest_hour:` is an hour 0-23, not {self.digest_hour}.")
+            raise BadNotifySetting(
+                _("`digest_hour:` is an hour 0-23, not {hour}.", hour=self.digest_hour)
+            )
         hours = self.reminder_hours
         if hours is not None and not 0 <= hours <= MAX_REMINDER_HOURS:
             raise BadNotifySetting(
-                f"`reminder_hours:` is 0 (none) to {MAX_REMINDER_HOURS}, not {hours}."
+                _(
+                    "`reminder_hours:` is 0 (none) to {most}, not {hours}.",
+                    most=MAX_REMINDER_HOURS,
+                    hours=hours,
+                )
             )
         if self.clear_digest and self.digest_hour is not None:
-            raise BadNotifySetting("Give either `digest_hour:` or `clear:digest`, not both.")
+            raise BadNotifySetting(_("Give either `digest_hour:` or `clear:digest`, not both."))
         if self.clear_reminders and self.reminder_hours is not None:
-            raise BadNotifySetting("Give either `reminder_hours:` or `clear:reminders`, not both.")
+            raise BadNotifySetting(
+                _("Give either `reminder_hours:` or `clear:reminders`, not both.")
+            )
 
     def applied(self, settings: NotifySettings) -> NotifySettings:
         """``settings`` with this change made. Turning direct messages on tries them again
@@ -194,15 +207,21 @@ def turn_direct(
     """The direct message at a person's turn: the players, the turn message's ``text``, the
     display and their environment, and **Play** (the outbox adds where the game is and a link
     to the turn message). ``held``: it waited for the end of their quiet hours."""
-    when = " (held back in your quiet hours)" if held else ""
+    if held:
+        head = _(
+            "**Your turn in Cascadia** (held back in your quiet hours). Players: {players}.",
+            players=_players(players),
+        )
+    else:
+        head = _("**Your turn in Cascadia**. Players: {players}.", players=_players(players))
     return Announcement(
         kind=DIRECT_TURN,
-        text=f"**Your turn in Cascadia**{when}. Players: {_players(players)}.\n{text}",
+        text=f"{head}\n{text}",
         pictures=(Picture.DISPLAY, Picture.TO_MOVE),
         state=state,
         names=tuple(p.name for p in players),
         highlights=highlights,
-        buttons=((PLAY_LABEL, play_custom_id(game_id, state.turn)),),
+        buttons=((_(PLAY_LABEL), play_custom_id(game_id, state.turn)),),
     )
 
 
@@ -211,9 +230,11 @@ def heads_up_direct(players: Sequence[Player], state: GameState) -> Announcement
     to_move = players[state.current]
     return Announcement(
         kind=DIRECT_NEXT,
-        text=(
-            f"**You're next in Cascadia**: {to_move.shown} is playing now"
-            f" ({progress_text(state)}). Players: {_players(players)}."
+        text=_(
+            "**You're next in Cascadia**: {name} is playing now ({progress}). Players: {players}.",
+            name=to_move.shown,
+            progress=progress_text(state, locale=reader()),
+            players=_players(players),
         ),
     )
 
@@ -222,7 +243,10 @@ def reminder_direct(since: datetime) -> Announcement:
     """A reminder by direct message, for a person who turned the channel ping off."""
     return Announcement(
         kind=DIRECT_REMINDER,
-        text=f"A reminder: your turn in Cascadia has been waiting since {timestamp(since)}.",
+        text=_(
+            "A reminder: your turn in Cascadia has been waiting since {time}.",
+            time=timestamp(since),
+        ),
     )
 
 
@@ -246,14 +270,38 @@ class DigestGame:
 
 
 def digest_direct(games: Sequence[DigestGame]) -> Announcement:
-    """The daily digest: every game where it is the person's turn, with links."""
-    count = f"{len(games)} game" + ("s" if len(games) != 1 else "")
-    lines = [f"**Your Cascadia digest**: it's your turn in {count}."]
-    lines += [
-        f"- {game.link} with {_players(game.players)}: {progress_text(game.state)}"
-        for game in games
+    """The daily digest: every game where it is the person's turn, with links; as many as
+    Discord's limit on a message holds, then how many more there are."""
+    lines = [
+        _n(
+            "**Your Cascadia digest**: it's your turn in {n} game.",
+            "**Your Cascadia digest**: it's your turn in {n} games.",
+            len(games),
+        )
     ]
+    for shown, game in enumerate(games):
+        line = _(
+            "- {link} with {players}: {progress}",
+            link=game.link,
+            players=_players(game.players),
+            progress=progress_text(game.state, locale=reader()),
+        )
+        # Room is kept for the line that counts the rest, should the next not fit either.
+        left = len(games) - shown - 1
+        after = [_more_games(left)] if left else []
+        if len("\n".join([*lines, line, *after])) > MAX_TEXT:
+            lines.append(_more_games(len(games) - shown))
+            break
+        lines.append(line)
     return Announcement(kind=DIRECT_DIGEST, text="\n".join(lines))
+
+
+def _more_games(count: int) -> str:
+    return _n(
+        "- and {n} more game: `/cascadia mygames` shows them all.",
+        "- and {n} more games: `/cascadia mygames` shows them all.",
+        count,
+    )
 
 
 # --- answers ------------------------------------------------------------------------------
@@ -261,36 +309,49 @@ def digest_direct(games: Sequence[DigestGame]) -> Announcement:
 
 def settings_lines(settings: NotifySettings, zone: str | None) -> list[str]:
     """The notification settings, as ``/cascadia notify`` without options shows them."""
-    dm = "on" if settings.dm else "off"
-    if settings.dm and settings.dms_refused_at is not None:
-        dm += " (Discord refuses them: your turns are pinged in the channel)"
-    digest = (
-        "off"
-        if settings.digest_hour is None
-        else f"at {settings.digest_hour:02d}:00 ({zone or 'UTC'})"
-    )
-    if settings.reminder_hours is None:
-        reminders = "as each game has them"
-    elif settings.reminder_hours == 0:
-        reminders = "none"
+    if not settings.dm:
+        dm = _("Direct messages at your turns: off.")
+    elif settings.dms_refused_at is not None:
+        dm = _(
+            "Direct messages at your turns: on (Discord refuses them: your turns are pinged in"
+            " the channel)."
+        )
     else:
-        reminders = f"every {settings.reminder_hours} hours"
+        dm = _("Direct messages at your turns: on.")
+    if settings.digest_hour is None:
+        digest = _("Daily digest: off.")
+    else:
+        hour = f"{settings.digest_hour:02d}:00"
+        digest = _("Daily digest: at {hour} ({zone}).", hour=hour, zone=zone or "UTC")
+    if settings.reminder_hours is None:
+        reminders = _("Your reminders: as each game has them.")
+    elif settings.reminder_hours == 0:
+        reminders = _("Your reminders: none.")
+    else:
+        reminders = _n(
+            "Your reminders: every hour.",
+            "Your reminders: every {n} hours.",
+            settings.reminder_hours,
+        )
     lines = [
-        f"Direct messages at your turns: {dm}.",
-        f"Heads-up when you are next: {'on' if settings.heads_up else 'off'}.",
-        f"Daily digest: {digest}.",
-        f"Ping in the channel: {'on' if settings.channel_ping else 'off'}.",
-        f"Your reminders: {reminders}.",
+        dm,
+        _("Heads-up when you are next: on.")
+        if settings.heads_up
+        else _("Heads-up when you are next: off."),
+        digest,
+        _("Ping in the channel: on.") if settings.channel_ping else _("Ping in the channel: off."),
+        reminders,
     ]
     if unheard(settings):
-        lines.append(UNHEARD)
+        lines.append(_(UNHEARD))
     return lines
 
 
-UNHEARD = (
+UNHEARD = N_(
     "With the channel ping and direct messages both off, you will not hear of your turns:"
     " `/cascadia mygames` shows where it is your turn."
 )
+"""The warning to a person who hears of their turns in no way (translate it where used)."""
 
 
 def unheard(settings: NotifySettings) -> bool:
@@ -300,12 +361,12 @@ def unheard(settings: NotifySettings) -> bool:
 
 def change_lines(settings: NotifySettings, zone: str | None) -> list[str]:
     """The answer to a change: the settings as they now stand."""
-    return ["Saved. Your notifications, in every game:", *settings_lines(settings, zone)]
+    return [_("Saved. Your notifications, in every game:"), *settings_lines(settings, zone)]
 
 
 def refusal_note() -> str:
     """The one private word to a person whose direct messages Discord refused."""
-    return (
+    return _(
         "I could not send you a direct message: your Discord privacy settings refuse them."
         " Your turns are pinged in the channel instead. Allow direct messages from this"
         " server's members, then `/cascadia notify dm:True` to try again."

@@ -22,6 +22,7 @@ from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from bot.attendance.quiet import QuietHours, UnknownZone
 from bot.attendance.store import Person
 from bot.game.hooks import AwayPeriod, Call
+from i18n import _
 
 __all__ = [
     "HANDOVER_AFTER_SKIPS",
@@ -46,7 +47,8 @@ _DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
 class BadAwayDate(ValueError):
-    """The ``until`` date of time away is malformed, past, or too far ahead."""
+    """The ``until`` date of time away is malformed, past, or too far ahead; its message is a
+    sentence for the person, in the reader's language."""
 
 
 def away_at(periods: Iterable[AwayPeriod], moment: datetime) -> AwayPeriod | None:
@@ -83,11 +85,16 @@ def parse_day(text: str) -> date:
     """A calendar day written ``YYYY-MM-DD``; :class:`BadAwayDate` otherwise."""
     match = _DAY.fullmatch(text.strip())
     if match is None:
-        raise BadAwayDate(f"write the day as YYYY-MM-DD, such as 2026-12-05, not {text[:30]!r}")
+        raise BadAwayDate(
+            _(
+                "Write the day as YYYY-MM-DD, such as 2026-12-05, not {text}.",
+                text=repr(text[:30]),
+            )
+        )
     try:
         return date(int(match[1]), int(match[2]), int(match[3]))
     except ValueError:
-        raise BadAwayDate(f"{text.strip()} is not a day of the calendar") from None
+        raise BadAwayDate(_("{day} is not a day of the calendar.", day=text.strip())) from None
 
 
 def away_end(day: date, zone: tzinfo | None, now: datetime) -> datetime:
@@ -96,9 +103,11 @@ def away_end(day: date, zone: tzinfo | None, now: datetime) -> datetime:
     more than :data:`MAX_AWAY_DAYS` days ahead."""
     end = datetime.combine(day, time(0), tzinfo=zone or UTC).astimezone(UTC)
     if end <= now:
-        raise BadAwayDate(f"{day.isoformat()} has already begun: give a day in the future")
+        raise BadAwayDate(
+            _("{day} has already begun: give a day in the future.", day=day.isoformat())
+        )
     if end - now > timedelta(days=MAX_AWAY_DAYS):
-        raise BadAwayDate(f"time away can be set at most {MAX_AWAY_DAYS} days ahead")
+        raise BadAwayDate(_("Time away can be set at most {days} days ahead.", days=MAX_AWAY_DAYS))
     return end
 
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from i18n import _
+
 __all__ = [
     "MAX_ZONE_CHOICES",
     "QuietHours",
@@ -37,8 +39,11 @@ class UnknownZone(ValueError):
 
     def __init__(self, name: str) -> None:
         super().__init__(
-            f"{name[:60]!r} is not a time zone I know: use an IANA name such as Europe/Berlin"
-            " or America/New_York (the list suggests them as you type)"
+            _(
+                "{name} is not a time zone I know: use an IANA name such as Europe/Berlin or"
+                " America/New_York (the list suggests them as you type).",
+                name=repr(name[:60]),
+            )
         )
         self.name = name
 
@@ -87,9 +92,15 @@ class QuietHours:
     def __post_init__(self) -> None:
         for hour in (self.start, self.end):
             if not 0 <= hour <= 23:
-                raise ValueError(f"quiet hours are whole hours 0-23, not {hour}")
+                raise ValueError(_("Quiet hours are whole hours 0-23, not {hour}.", hour=hour))
         if self.start == self.end:
-            raise ValueError(f"quiet hours from {self.start} to {self.end} are empty")
+            raise ValueError(
+                _(
+                    "Quiet hours from {start} to {end} are empty.",
+                    start=self.start,
+                    end=self.end,
+                )
+            )
 
     @classmethod
     def parse(cls, start: int, end: int, zone: str) -> QuietHours:
@@ -121,7 +132,7 @@ class QuietHours:
 
     def next_allowed(self, moment: datetime) -> datetime:
         """The first moment at or after ``moment`` outside quiet hours (in UTC)."""
-        for _ in range(_MAX_SPELLS):
+        for _unused in range(_MAX_SPELLS):
             if not self.is_quiet(moment):
                 return moment
             moment = self.spell_end(moment)
@@ -151,8 +162,10 @@ class QuietHours:
         return begins
 
     def describe(self) -> str:
-        """The quiet hours in words, e.g. ``"22:00 to 08:00 (Europe/Berlin)"``."""
-        return f"{self.start:02d}:00 to {self.end:02d}:00 ({self.zone_name})"
+        """The quiet hours in words, e.g. ``"22:00 to 08:00 (Europe/Berlin)"``, in the reader's
+        language."""
+        start, end = f"{self.start:02d}:00", f"{self.end:02d}:00"
+        return _("{start} to {end} ({zone})", start=start, end=end, zone=self.zone_name)
 
     def _local(self, moment: datetime) -> datetime:
         if moment.utcoffset() is None:

@@ -17,6 +17,7 @@ from bot.game.kernel import GameKernel, players_of
 from bot.game.outbox import Announcement
 from bot.game.records import read_progress
 from bot.game.rows import GameRow, GameStatus, ReminderNote
+from i18n import speaking
 
 
 class ReminderQueue:
@@ -52,6 +53,13 @@ class ReminderQueue:
             for game in owed
             if game.id in claimed and game.state is not None
         }
+        # The language of each player to move, as their seat last saw it (for a reminder by
+        # direct message).
+        locales = {
+            game.id: seats[game.id][read_progress(game.state).current].locale
+            for game in owed
+            if game.id in players and game.state is not None
+        }
         users = {p.user_id for p in players.values()}
         people = await self.store.notify_settings_of(users)
         found = await self.store.people_of(users)
@@ -75,14 +83,18 @@ class ReminderQueue:
                 continue  # away or in quiet hours: due again at the first check after
             since = game.turn_started_at or now
             reach = notify.reach_of(settings)
+            # No interaction is being answered: each text in its reader's language, named here.
             if reach.direct and not reach.channel:
-                row = notify.direct_row(notify.reminder_direct(since), player.user_id)
+                with speaking(locales.get(game.id)):
+                    direct = notify.reminder_direct(since)
+                row = notify.direct_row(direct, player.user_id)
             else:
-                row = Announcement(
-                    kind="reminder",
-                    text=messages.reminder_message(due.level, player, since),
-                    mentions=(player.user_id,) if reach.channel else (),
-                ).to_outbox()
+                with speaking(game.locale):
+                    row = Announcement(
+                        kind="reminder",
+                        text=messages.reminder_message(due.level, player, since),
+                        mentions=(player.user_id,) if reach.channel else (),
+                    ).to_outbox()
             notes.append(ReminderNote(game.id, game.revision, due.next_reminder_at, (row,)))
         # A game a move changed meanwhile is left out: its turn has a fresh schedule.
         results = await self.store.record_reminders(notes)

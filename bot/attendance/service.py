@@ -41,6 +41,7 @@ from bot.game.records import read_progress
 from bot.game.rows import CommitResult, GameRow, GameStatus, OutboxMessage
 from bot.game.service import GameService, LoadedGame
 from engine import GameState
+from i18n import _, reader, speaking
 
 __all__ = [
     "Attendance",
@@ -63,15 +64,20 @@ class VoteClosed(BotError):
     """The vote is about a turn that has been played (or a game that is over)."""
 
     def __init__(self) -> None:
-        super().__init__("This vote is over: the turn it was about has been played.")
+        super().__init__(_("This vote is over: the turn it was about has been played."))
 
 
 class OwnTurn(BotError):
     """The player to move voted to skip (or asked to skip) their own turn."""
 
     def __init__(self, *, voting: bool = True) -> None:
-        why = " Your vote does not skip it." if voting else ""
-        super().__init__(f"It's your own turn: play it with `/cascadia play`.{why}")
+        if voting:
+            text = _(
+                "It's your own turn: play it with `/cascadia play`. Your vote does not skip it."
+            )
+        else:
+            text = _("It's your own turn: play it with `/cascadia play`.")
+        super().__init__(text)
 
 
 class CannotSkip(BotError):
@@ -82,7 +88,7 @@ class TurnPlayed(CannotSkip):
     """The turn a skip was asked for has been played (or skipped) since."""
 
     def __init__(self) -> None:
-        super().__init__("That turn has been played meanwhile: nothing was skipped.")
+        super().__init__(_("That turn has been played meanwhile: nothing was skipped."))
 
 
 class BadSetting(BotError):
@@ -158,11 +164,12 @@ class Attendance:
             if now < deadline:
                 continue
             tally = SkipTally.of(voters, ())
-            announcement = Announcement(
-                kind="vote",
-                text=texts.vote_message(player, deadline, tally),
-                buttons=(texts.vote_button(game.id, state.turn),),
-            )
+            with speaking(loaded.game.locale):
+                announcement = Announcement(
+                    kind="vote",
+                    text=texts.vote_message(player, deadline, tally),
+                    buttons=(texts.vote_button(game.id, state.turn),),
+                )
             try:
                 result = await self.store.open_skip_poll(
                     game.id,
@@ -213,9 +220,11 @@ class Attendance:
                 continue
             if not await self.service.claim(game.id):
                 continue
-            # The computer seat's own player (fast or strong), thinking in a worker process.
+            # The computer seat's own player (fast or strong), thinking in a worker process;
+            # its turn message is posted in the game's language.
             try:
-                result = await self.service.turns.play_computer(game.id)
+                with speaking(game.locale):
+                    result = await self.service.turns.play_computer(game.id)
             except RevisionConflict:
                 continue
             if result is not None:
@@ -241,8 +250,9 @@ class Attendance:
                     settings = await self.store.notify_settings(player.user_id)
                     reach = notify.reach_of(settings)
                     if reach.channel:
-                        text = texts.quiet_over_ping(player)
-                        ping = Announcement("ping", text, mentions=(player.user_id,))
+                        with speaking(loaded.game.locale):
+                            text = texts.quiet_over_ping(player)
+                            ping = Announcement("ping", text, mentions=(player.user_id,))
                         messages.append(ping.to_outbox())
                     if reach.direct and presence.away_at(now) is None:
                         messages.append(await self._held_direct(loaded, state))
@@ -268,12 +278,13 @@ class Attendance:
         message's words, the pictures as the game stands."""
         player = loaded.players[state.current]
         latest = await self.store.latest_turn_message(loaded.game.id)
-        text = (
-            Announcement.from_row(latest).text
-            if latest is not None
-            else your_turn_line(state, player)
-        )
-        message = notify.turn_direct(loaded.game.id, loaded.players, state, text, held=True)
+        with speaking(await self.store.person_locale(player.user_id)):
+            text = (
+                Announcement.from_row(latest).text
+                if latest is not None
+                else your_turn_line(state, player, locale=reader())
+            )
+            message = notify.turn_direct(loaded.game.id, loaded.players, state, text, held=True)
         return notify.direct_row(message, player.user_id)
 
     # --- votes and skips ----------------------------------------------------------------------
@@ -297,7 +308,7 @@ class Attendance:
             raise OwnTurn()
         voters = _voters(loaded, state)
         if user_id not in voters:
-            raise CannotSkip("Your seat is played by the computer: it does not vote.")
+            raise CannotSkip(_("Your seat is played by the computer: it does not vote."))
         counted = await self.store.add_skip_vote(game_id, turn, user_id)
         poll = await self.store.skip_poll(game_id, turn)
         tally = SkipTally.of(voters, () if poll is None else poll.votes)
@@ -347,15 +358,15 @@ class Attendance:
         if user_id != loaded.game.host_id and not can_manage:
             raise NotHost("hand a seat to the computer (or someone with Manage Channels)")
         if loaded.game.status is not GameStatus.ACTIVE:
-            raise CannotSkip("This game is over.")
+            raise CannotSkip(_("This game is over."))
         if not 0 <= seat < len(loaded.players):
             raise NotInGame("That player is")
         player = loaded.players[seat]
         if player.computer is not None:
-            raise CannotSkip(f"The computer plays {player.shown}'s seat already.")
-        announcement = Announcement(
-            kind="hand_over", text=texts.handed_over_message(player, Player(user_id, name))
-        )
+            raise CannotSkip(_("The computer plays {name}'s seat already.", name=player.shown))
+        with speaking(loaded.game.locale):
+            text = texts.handed_over_message(player, Player(user_id, name))
+            announcement = Announcement(kind="hand_over", text=text)
         return await self.store.set_computer(
             game_id,
             loaded.game.revision,
@@ -374,25 +385,28 @@ class Attendance:
         seat = state.current
         player = loaded.players[seat]
         move = await self.service.thinker.choose(state, REPLACEMENT, seed=loaded.game.id)
-        tail = ""
-        buttons: tuple[tuple[str, str], ...] = ()
+        skips = 0
         if how in SKIPPED and player.computer is None:
             moves = await self.store.moves(loaded.game.id)
             flags = [m.played_for in SKIPPED for m in moves if m.user_id == player.user_id]
             skips = skips_in_a_row([*flags, True])
+        # Posted in the game's channel: in its language, whoever pressed (or no one did).
+        with speaking(loaded.game.locale):
+            tail = ""
+            buttons: tuple[tuple[str, str], ...] = ()
             if skips >= HANDOVER_AFTER_SKIPS:
                 tail = texts.hand_over_offer(player, skips)
                 buttons = (texts.hand_over_button(loaded.game.id, seat),)
-        return await self.service.commit_turn(
-            loaded,
-            seat,
-            move,
-            user_id=player.user_id,
-            played_for=how,
-            lead=texts.skip_lead(player, how=how, by=by),
-            tail=tail,
-            buttons=buttons,
-        )
+            return await self.service.commit_turn(
+                loaded,
+                seat,
+                move,
+                user_id=player.user_id,
+                played_for=how,
+                lead=texts.skip_lead(player, how=how, by=by),
+                tail=tail,
+                buttons=buttons,
+            )
 
     # --- the person's own settings ------------------------------------------------------------
 
@@ -409,7 +423,7 @@ class Attendance:
         try:
             end = away_end(parse_day(until), zone, now)
         except BadAwayDate as error:
-            raise BadSetting(f"{error}.") from None
+            raise BadSetting(str(error)) from None
         note = (note or "").strip()[:MAX_NOTE_CHARS] or None
         await self.store.set_away(user_id, starts_at=now, ends_at=end, note=note)
         return AwayPeriod(now, end, note)
@@ -423,8 +437,7 @@ class Attendance:
         try:
             quiet = QuietHours.parse(start, end, zone)
         except (UnknownZone, ValueError) as error:
-            text = str(error)
-            raise BadSetting(f"{text[:1].upper()}{text[1:]}.") from None
+            raise BadSetting(str(error)) from None
         await self.store.set_quiet(user_id, start=start, end=end, zone=quiet.zone_name)
         return quiet
 
@@ -451,12 +464,12 @@ def _skippable(
         raise NotHost("skip a turn (or someone with Manage Channels)")
     state = loaded.require_state()
     if loaded.game.status is not GameStatus.ACTIVE or state.is_over:
-        raise CannotSkip("This game is over.")
+        raise CannotSkip(_("This game is over."))
     if turn is not None and state.turn != turn:
         raise TurnPlayed()
     player = loaded.players[state.current]
     if player.user_id == user_id:
         raise OwnTurn(voting=False)
     if player.computer is not None:
-        raise CannotSkip(f"The computer plays {player.shown}'s turns already.")
+        raise CannotSkip(_("The computer plays {name}'s turns already.", name=player.shown))
     return player

@@ -1,6 +1,7 @@
 """The confirmation before the host skips a turn (``/cascadia skip``): its buttons carry the
 game's id and the turn's, so a press after a restart still answers, and a press once that turn
-is over changes nothing."""
+is over changes nothing. Everything here answers the person who asked, in their language (the
+interaction's reader)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from bot.attendance.service import Attendance
 from bot.shell.buttons import GameButton, Question
 from bot.shell.client import CascadiaBot
 from bot.shell.permissions import manages_game_channel
+from i18n import N_, _
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -18,10 +20,10 @@ class SkipConfirmation(Question):
     """Asks the caller of ``/cascadia skip`` to confirm, privately, that turn ``turn`` is
     skipped."""
 
-    expired = "No answer: nothing was changed."
-
     def __init__(self, original: Interaction, *, game_id: int, turn: int) -> None:
         super().__init__(original, SkipTurnButton(game_id, turn), KeepWaitingButton(game_id, turn))
+        # Read when the question times out, where no reader is set: worded now.
+        self.expired = _("No answer: nothing was changed.")
 
 
 class _TurnButton(GameButton, template=r"$^"):
@@ -31,6 +33,7 @@ class _TurnButton(GameButton, template=r"$^"):
     def __init__(self, game_id: int, turn: int) -> None:
         super().__init__(game_id, tail=f":{turn}")
         self.turn = turn
+        self.item.label = _(self.label)
 
 
 class SkipTurnButton(
@@ -38,7 +41,7 @@ class SkipTurnButton(
 ):
     """Have the computer play the turn now, and post it."""
 
-    action, label, style = "skipturn", "Skip the turn", discord.ButtonStyle.danger
+    action, label, style = "skipturn", N_("Skip the turn"), discord.ButtonStyle.danger
 
     async def act(self, interaction: Interaction) -> None:
         """Skip the turn, if it is still to be played and the presser (still) may: the host,
@@ -55,7 +58,7 @@ class SkipTurnButton(
         )
         await bot.announce(result.outbox_ids)
         await interaction.edit_original_response(
-            content="The turn is skipped: the computer played it.", view=None
+            content=_("The turn is skipped: the computer played it."), view=None
         )
 
 
@@ -64,11 +67,11 @@ class KeepWaitingButton(
 ):
     """Leave everything as it is."""
 
-    action, label, style = "keepwaiting", "Keep waiting", discord.ButtonStyle.secondary
+    action, label, style = "keepwaiting", N_("Keep waiting"), discord.ButtonStyle.secondary
 
     async def act(self, interaction: Interaction) -> None:
         """Close the question."""
-        await interaction.response.edit_message(content="Nothing was changed.", view=None)
+        await interaction.response.edit_message(content=_("Nothing was changed."), view=None)
 
 
 SKIP_BUTTONS: tuple[type[GameButton], ...] = (SkipTurnButton, KeepWaitingButton)

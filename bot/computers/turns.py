@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from bot.db.retry import when_available
 from bot.game.errors import RevisionConflict
 from bot.game.service import GameService
+from i18n import speaking
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,10 @@ class ComputerTurns:
             return
         for game_id in game_ids:
             if game_id not in self._tasks:
-                task = asyncio.create_task(self._play(game_id), name=f"computer-{game_id}")
+                # Not in the language of whoever woke it: the game's turn messages are written
+                # in the game's own (see :meth:`~bot.game.kernel.GameKernel.commit_turn`).
+                with speaking(None):
+                    task = asyncio.create_task(self._play(game_id), name=f"computer-{game_id}")
                 self._tasks[game_id] = task
                 task.add_done_callback(self._forget)
 
