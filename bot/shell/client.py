@@ -42,6 +42,7 @@ from bot.shell.parts import Parts
 from bot.shell.permissions import missing_permissions, permission_note
 from bot.shell.sync import SyncRecord, record_path, sync_if_changed
 from bot.shell.translator import CatalogTranslator
+from i18n import N_, _
 
 log = logging.getLogger(__name__)
 
@@ -65,9 +66,11 @@ ARCHIVED_THREAD = 50083
 """Discord's error codes for a post the bot's permissions in the channel do not allow."""
 MAX_LAYOUTS = 10_000
 """How many posted layouts are remembered for their buttons' edit (others are fetched)."""
-NO_PICTURES = (
-    "\n(No pictures: I may not attach files in this channel. `/cascadia board` shows them to you.)"
+NO_PICTURES = N_(
+    "(No pictures: I may not attach files in this channel. `/cascadia board` shows them to you.)"
 )
+"""The note under a message posted without its pictures (in the reader's language: the
+game's, as the outbox posts it)."""
 
 
 def use_endpoints(settings: Settings) -> None:
@@ -603,5 +606,5 @@ def _refusals(channel_id: int) -> Iterator[None]:
 
 def _without_pictures(text: str) -> str:
     """The words of a message posted without its pictures, with a note why."""
-    with_note = text + NO_PICTURES
+    with_note = f"{text}\n{_(NO_PICTURES)}"
     return with_note if len(with_note) <= MAX_TEXT else text
