@@ -60,6 +60,8 @@ TABLES = (
     "notify_settings",
     "server_settings",
     "achievements",
+    "server_locales",
+    "person_locales",
 )
 """Every table of the schema, each after the tables it refers to."""
 

@@ -72,6 +72,13 @@ def speaking(locale: str | None) -> Iterator[None]:
         _reader.reset(token)
 
 
+def use(locale: str | None) -> None:
+    """From here to the end of the running task, :func:`_` and :func:`_n` answer in
+    ``locale``'s language: for a request handled in one task, such as a Discord
+    interaction, whose reader is its person."""
+    _reader.set(locale)
+
+
 def reader() -> str | None:
     """The locale :func:`speaking` named for the code running now (``None``: English)."""
     return _reader.get()

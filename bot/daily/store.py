@@ -122,8 +122,9 @@ class DailyStore(GameStore):
         either way nothing is written."""
         q = (
             "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
-            " updated_at, revision, state, reminder_hours, turn_started_at)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $6, 1, $7, 0, $8)"
+            " updated_at, revision, state, reminder_hours, turn_started_at, locale)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $6, 1, $7, 0, $8,"
+            "  (SELECT locale FROM person_locales WHERE user_id = $4))"
             f" ON CONFLICT (channel_id) WHERE status IN {OPEN} DO NOTHING RETURNING id"
         )
         stamp = self._stamp()
@@ -240,7 +241,9 @@ class DailyStore(GameStore):
                 return self._channel(await db.fetchrow(q, guild_id))
             insert = (
                 "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
-                " updated_at, revision) VALUES ($1, $2, $3, $4, $5, $6, $6, 1) RETURNING id"
+                " updated_at, revision, locale) VALUES ($1, $2, $3, $4, $5, $6, $6, 1,"
+                "  (SELECT COALESCE(chosen, seen) FROM server_locales WHERE guild_id = $1))"
+                " RETURNING id"
             )
             ended = GameStatus.ENDED.value
             anchor = await db.fetchval(

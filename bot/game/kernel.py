@@ -433,7 +433,7 @@ class GameKernel:
 def public_locale(game: GameRow) -> str | None:
     """The language a game's public messages are written in: the game's own, fixed when its
     lobby opened (for a game in direct messages, its player's); ``None``: English."""
-    return getattr(game, "locale", None)
+    return game.locale
 
 
 THREAD_REST_MINUTES = 60

@@ -89,13 +89,15 @@ class Lobby:
         parent_id: int | None = None,
     ) -> LoadedGame:
         """Open a lobby in the channel (a thread of ``parent_id``'s, if given) with the caller
-        seated as host; :class:`TooManyLobbies` if they host :data:`MAX_OPEN_LOBBIES` lobbies
-        in this server already."""
+        seated as host, its public messages in the server's language;
+        :class:`TooManyLobbies` if they host :data:`MAX_OPEN_LOBBIES` lobbies in this server
+        already."""
         # One opening at a time per member, so that a burst of them cannot pass the count.
         async with self.openers.hold(user_id):
             cards = await self.may_open(guild_id=guild_id, user_id=user_id, cards=cards)
+            locale = await self.store.guild_locale(guild_id)
             game = await self.store.create_lobby(
-                guild_id, channel_id, user_id, name, cards, parent_id=parent_id
+                guild_id, channel_id, user_id, name, cards, parent_id=parent_id, locale=locale
             )
         return await self.kernel.load(game)
 
@@ -127,6 +129,7 @@ class Lobby:
                 game.cards,
                 parent_id=game.parent_id,
                 again=again,
+                locale=game.locale,
             )
         except ChannelBusy as busy:
             there = await self.kernel.row_by_id(busy.game_id)
@@ -210,12 +213,11 @@ class Lobby:
         leaver = next(p for p in loaded.players if p.user_id == loaded.game.host_id)
         pinged = await self.kernel.hooks.caller.mentioned([heir.user_id])
         with speaking(public_locale(loaded.game)):
-            text = messages.host_left_message(leaver, heir, ping=heir.user_id in pinged)
-        announcement = Announcement(
-            kind="host",
-            text=text,
-            mentions=(heir.user_id,) if heir.user_id in pinged else (),
-        )
+            announcement = Announcement(
+                kind="host",
+                text=messages.host_left_message(leaver, heir, ping=heir.user_id in pinged),
+                mentions=(heir.user_id,) if heir.user_id in pinged else (),
+            )
         return await self.store.hand_over_lobby(
             loaded.game.id,
             loaded.game.revision,
@@ -234,8 +236,8 @@ class Lobby:
         moment before Start) does not turn the host away: the lobby is read again, the host
         and its status checked again, and the game starts with the seats as they then are.
         Only a lobby that keeps changing under it, :data:`START_TRIES` times, is
-        :class:`RevisionConflict`. The start message is in the game's language (see
-        :func:`~bot.game.kernel.public_locale`), or ``locale``'s for a game without one."""
+        :class:`RevisionConflict`. The start message is in the game's language (``locale``,
+        the server's, for a lobby opened before games kept theirs)."""
         tries = START_TRIES
         while True:
             loaded = await self.kernel.game_by_id(game_id)
@@ -248,6 +250,7 @@ class Lobby:
 
     async def _start(self, loaded: LoadedGame, *, user_id: int, locale: str | None) -> CommitResult:
         game = loaded.game
+        locale = game.locale if game.locale is not None else locale
         if user_id != game.host_id:
             raise NotHost(N_("start the game"))
         if game.status is not GameStatus.LOBBY:
@@ -255,16 +258,15 @@ class Lobby:
         state = new_game(players=len(loaded.players), seed=self.kernel.seeds(), cards=game.cards)
         turn = self.kernel.turn(loaded, state, now=self.kernel.now())
         call, next_at = await self.kernel.call(turn)
-        with speaking(public_locale(game) or locale):
-            text = messages.start_message(state, loaded.players, call)
-        announcement = Announcement(
-            kind="start",
-            text=text,
-            mentions=(turn.player.user_id,) if call.ping else (),
-            pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
-            state=state,
-            names=loaded.names,
-        )
+        with speaking(locale):
+            announcement = Announcement(
+                kind="start",
+                text=messages.start_message(state, loaded.players, call),
+                mentions=(turn.player.user_id,) if call.ping else (),
+                pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+                state=state,
+                names=loaded.names,
+            )
         text = state_text(state)
         directs = await self.kernel.hooks.directs.for_turn(turn, announcement.text, state_json=text)
         return await self.store.start_game(

@@ -50,6 +50,7 @@ from bot.game.rows import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow
 from bot.game.store import GameStore as Store
 from bot.ops.locks import KeyedLocks
 from engine import GameRecord, GameState, Hex, ScoreSheet, score_state, state_from_json
+from i18n import _, reader, speaking
 from render import (
     environment_scale,
     render_board,
@@ -133,6 +134,9 @@ class Announcement:
     """Minutes without a message after which Discord is to archive the thread this is posted
     in (a table's thread once its game is over); ``None``: as it is."""
     mover: int | None = None
+    locale: str | None = field(default_factory=reader)
+    """The language it is written in, its pictures' words and its **Play** button's too: by
+    default the reader of the code that makes it (see :func:`i18n.speaking`), as its text is."""
 
     def to_outbox(
         self, *, state_text: str | None = None, channel_id: int | None = None
@@ -148,6 +152,8 @@ class Announcement:
             payload["buttons"] = [list(b) for b in self.buttons]
         if self.archive_after is not None:
             payload["archive_after"] = self.archive_after
+        if self.locale is not None:
+            payload["locale"] = self.locale
         if self.state is None:
             state_text = "null"
         elif state_text is None:
@@ -196,6 +202,7 @@ class Announcement:
             record=None if record is None else GameRecord.from_json(record),
             archive_after=payload.get("archive_after"),
             mover=None if snapshot.get("mover") is None else int(snapshot["mover"]),
+            locale=payload.get("locale"),
         )
 
 
@@ -215,6 +222,8 @@ class Post:
     container."""
     archive_after: int | None = None
     """Once posted, Discord is asked to archive the thread after this many idle minutes."""
+    locale: str | None = None
+    """The language the message is written in (a note added as it is posted is too)."""
 
 
 class PostRefused(Exception):
@@ -280,6 +289,11 @@ def render_pictures(announcement: Announcement) -> list[Attachment]:
     (:func:`~render.render_board`), the mover's first, then the others in turn order: in
     the chat's mosaic the display and the mover's board share the top row and the others
     come smaller below, every board at one scale (see :mod:`render.mosaic`)."""
+    with speaking(announcement.locale):
+        return _render_pictures(announcement)
+
+
+def _render_pictures(announcement: Announcement) -> list[Attachment]:
     state = announcement.state
     if state is None or not announcement.pictures:
         return []
@@ -527,7 +541,8 @@ class Outbox:
                 raise _Waiting()
             if turn is not None and turn.message_id is not None:
                 link = jump_url(game.guild_id, game.channel_id, turn.message_id)
-                text = f"{post.text}\n[The turn message]({link})"
+                with speaking(Announcement.from_row(row).locale):
+                    text = _("{text}\n[The turn message]({link})", text=post.text, link=link)
                 post = dataclasses.replace(post, text=_clip(text))
         return await self.send_direct(row.channel_id, game.channel_id, post)
 
@@ -541,16 +556,20 @@ class Outbox:
             # A drawing bug must not hold up the game: the words still go out.
             log.exception("could not draw the pictures of outbox %d", row.id)
             attachments = []
-            text += "\n(The pictures could not be drawn this time.)"
+            with speaking(announcement.locale):
+                text += "\n" + _("(The pictures could not be drawn this time.)")
         files = [Attachment(name, content.encode()) for name, content in announcement.files]
+        with speaking(announcement.locale):
+            play = _play_button(row.game_id, announcement)
         return Post(
             text=_clip(text),
             mentions=announcement.mentions,
             attachments=(*attachments, *files),
             nonce=f"cascadia-{row.id}",
-            buttons=(*_play_button(row.game_id, announcement), *announcement.buttons),
+            buttons=(*play, *announcement.buttons),
             layout=announcement.kind in LAYOUTS,
             archive_after=announcement.archive_after,
+            locale=announcement.locale,
         )
 
     async def _failed(self, row: OutboxRow, error: Exception) -> None:
@@ -597,8 +616,9 @@ def _clip(text: str) -> str:
 
 def _play_button(game_id: int, announcement: Announcement) -> tuple[tuple[str, str], ...]:
     """The **Play** button of a message that calls a player to move (the start, a turn, a
-    wipe: the same turn goes on), for the turn it shows."""
+    wipe: the same turn goes on), for the turn it shows; its label in the reader's language
+    (the message's)."""
     state = announcement.state
     if announcement.kind not in PLAYABLE or state is None or state.is_over:
         return ()
-    return ((PLAY_LABEL, play_custom_id(game_id, state.turn)),)
+    return ((_(PLAY_LABEL), play_custom_id(game_id, state.turn)),)

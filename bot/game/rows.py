@@ -76,6 +76,9 @@ class GameRow:
     (the channel is told when the table opens and ends); ``None`` otherwise."""
     continues: int | None = None
     """The finished game this one continues (its players pressed **Play again**)."""
+    locale: str | None = None
+    """The Discord locale its public messages are written in (see :mod:`i18n`), fixed when
+    its lobby opens; ``None``: English."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,9 @@ class Seat:
     name: str
     computer: str | None = None
     """The computer player that plays this seat for good (``"fast"``); ``None``: its person."""
+    locale: str | None = None
+    """The locale its person's Discord client was last seen with, for what is written to them
+    outside a command (direct messages); ``None``: not known, or a computer."""
 
 
 DEFAULT_REMINDER_HOURS = 24

@@ -69,15 +69,17 @@ class GameStore(ClaimQueries, CompactQueries, OutboxQueries):
         *,
         parent_id: int | None = None,
         again: Again | None = None,
+        locale: str | None = None,
     ) -> GameRow:
         # The partial unique index decides between two processes opening a lobby at once.
         """Open a lobby in a channel (a thread of ``parent_id``'s, if given) with the host in
         seat 0, or, ``again``, the seats and settings of a finished game with the host among
-        them; :class:`ChannelBusy` if the channel has an open game."""
+        them; its public messages are in ``locale``. :class:`ChannelBusy` if the channel has
+        an open game."""
         q = (
             "INSERT INTO games (guild_id, channel_id, status, host_id, cards, created_at,"
-            " updated_at, revision, parent_id, continues, reminder_hours, deadline_hours)"
-            " VALUES ($1, $2, $3, $4, $5, $6, $6, 1, $7, $8, $9, $10)"
+            " updated_at, revision, parent_id, continues, reminder_hours, deadline_hours, locale)"
+            " VALUES ($1, $2, $3, $4, $5, $6, $6, 1, $7, $8, $9, $10, $11)"
             f" ON CONFLICT (channel_id) WHERE status IN {OPEN} DO NOTHING RETURNING id"
         )
         lobby, stamp = GameStatus.LOBBY.value, self._stamp()
@@ -86,7 +88,7 @@ class GameStore(ClaimQueries, CompactQueries, OutboxQueries):
         deadline = 0 if again is None else again.deadline_hours
         values = (guild_id, channel_id, lobby, host_id, cards, stamp, parent_id, continues)
         async with self._transaction() as db:
-            game_id = await db.fetchval(q, *values, hours, deadline)
+            game_id = await db.fetchval(q, *values, hours, deadline, locale)
             if game_id is None:
                 q = f"SELECT id FROM games WHERE channel_id = $1 AND status IN {OPEN}"
                 raise ChannelBusy(channel_id, int(await db.fetchval(q, channel_id)))
@@ -352,6 +354,48 @@ class GameStore(ClaimQueries, CompactQueries, OutboxQueries):
         q = f"SELECT {GAME_COLUMNS} FROM games g WHERE g.channel_id = $1 AND g.status IN {OPEN}"
         row = await self._fetchrow(q, channel_id)
         return None if row is None else self._game(row)
+
+    # --- languages ------------------------------------------------------------------------
+
+    async def person_locale(self, user_id: int) -> str | None:
+        """The locale ``user_id``'s Discord client was last seen with (``None``: never)."""
+        q = "SELECT locale FROM person_locales WHERE user_id = $1"
+        return await self._fetchval(q, user_id)  # type: ignore[no-any-return]
+
+    async def note_person_locale(self, user_id: int, locale: str) -> None:
+        """Remember the locale ``user_id`` was seen with."""
+        q = (
+            "INSERT INTO person_locales (user_id, locale) VALUES ($1, $2)"
+            " ON CONFLICT (user_id) DO UPDATE SET locale = $2"
+        )
+        async with self._transaction() as db:
+            await db.execute(q, user_id, locale)
+
+    async def guild_locale(self, guild_id: int) -> str | None:
+        """The locale of the server's public messages: the one an admin chose, else the one
+        Discord last told (``None``: neither is known, English)."""
+        q = "SELECT COALESCE(chosen, seen) FROM server_locales WHERE guild_id = $1"
+        return await self._fetchval(q, guild_id)  # type: ignore[no-any-return]
+
+    async def note_guild_locale(self, guild_id: int, locale: str) -> None:
+        """Remember the locale Discord gives for the server."""
+        q = (
+            "INSERT INTO server_locales (guild_id, seen) VALUES ($1, $2)"
+            " ON CONFLICT (guild_id) DO UPDATE SET seen = $2"
+        )
+        async with self._transaction() as db:
+            await db.execute(q, guild_id, locale)
+
+    async def choose_guild_locale(self, guild_id: int, locale: str | None) -> str | None:
+        """Write the server's public messages in ``locale`` (``None``: in Discord's again);
+        the server's locale as it is then."""
+        q = (
+            "INSERT INTO server_locales (guild_id, chosen) VALUES ($1, $2)"
+            " ON CONFLICT (guild_id) DO UPDATE SET chosen = $2"
+        )
+        async with self._transaction() as db:
+            await db.execute(q, guild_id, locale)
+        return await self.guild_locale(guild_id)
 
     async def seats(self, game_id: int) -> list[Seat]:
         """The game's seats in seat order."""

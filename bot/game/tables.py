@@ -25,9 +25,12 @@ GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.host_id, g.cards, g.created_at, g.updated_at,"
     " g.revision, g.state, g.reminder_hours, g.turn_started_at, g.next_reminder_at,"
     " g.reminders_sent, g.lobby_message_id, g.deadline_hours, g.ping_due_at, g.parent_id,"
-    " g.continues"
+    " g.continues, g.locale"
 )
-SEAT_COLUMNS = "s.game_id, s.seat, s.user_id, s.name, s.computer"
+SEAT_COLUMNS = (
+    "s.game_id, s.seat, s.user_id, s.name, s.computer,"
+    " (SELECT pl.locale FROM person_locales pl WHERE pl.user_id = s.user_id) AS locale"
+)
 OUTBOX_COLUMNS = (
     "o.id, o.game_id, o.channel_id, o.kind, o.payload, s.snapshot, o.created_at, o.attempts,"
     " o.last_error, o.sent_at, o.message_id"
@@ -144,6 +147,7 @@ class GameTables(Database):
             ping_due_at=self._optional_moment(row["ping_due_at"]),
             parent_id=row["parent_id"],
             continues=row["continues"],
+            locale=row["locale"],
         )
 
     def _state_text(self, game_id: int, stored: object) -> str | None:
@@ -227,7 +231,9 @@ def check_revision(game: GameRow, expected: int) -> None:
 
 def seat(row: Record) -> Seat:
     """A seat from a row of :data:`SEAT_COLUMNS`."""
-    return Seat(row["game_id"], row["seat"], row["user_id"], row["name"], row["computer"])
+    return Seat(
+        row["game_id"], row["seat"], row["user_id"], row["name"], row["computer"], row["locale"]
+    )
 
 
 async def load_seats(db: Connection, game_id: int) -> list[Seat]:

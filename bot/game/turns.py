@@ -308,14 +308,13 @@ class Turns:
         after = apply(before, action, seat=seat)
         game = loaded.game
         with speaking(public_locale(game)):
-            text = messages.wipe_message(before, action, loaded.players[seat])
-        announcement = Announcement(
-            kind="wipe",
-            text=text,
-            pictures=(Picture.DISPLAY,),
-            state=after,
-            names=loaded.names,
-        )
+            announcement = Announcement(
+                kind="wipe",
+                text=messages.wipe_message(before, action, loaded.players[seat]),
+                pictures=(Picture.DISPLAY,),
+                state=after,
+                names=loaded.names,
+            )
         text = state_text(after)
         return await self.store.commit_move(
             game.id,
@@ -354,7 +353,7 @@ class Turns:
         their_turn = state.current == seat and not state.is_over
         with speaking(public_locale(loaded.game)):
             text = messages.left_message(leaver, REPLACEMENT, their_turn=their_turn)
-        announcement = Announcement(kind="leave", text=text)
+            announcement = Announcement(kind="leave", text=text)
         return await self.store.set_computer(
             game_id,
             loaded.game.revision,

@@ -27,6 +27,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands, tasks
 
+import i18n
 from bot.db.errors import DatabaseUnavailable
 from bot.db.retry import when_available
 from bot.game.errors import ServerOnly, ShuttingDown
@@ -38,6 +39,7 @@ from bot.ops.config import Settings
 from bot.shell import errors
 from bot.shell.direct import send_direct
 from bot.shell.layout import Layout, buttons_view
+from bot.shell.locales import LocaleNotes
 from bot.shell.parts import Parts
 from bot.shell.permissions import missing_permissions, permission_note
 from bot.shell.sync import SyncRecord, record_path, sync_if_changed
@@ -143,6 +145,7 @@ class CascadiaBot(commands.AutoShardedBot):
         self.settings = settings
         self.service = service
         self.store = service.store
+        self.locales = LocaleNotes(self.store)
         self.claimer = service.claimer
         self.parts = parts
         self._services = {type(part): part for part in parts.services}
@@ -208,7 +211,12 @@ class CascadiaBot(commands.AutoShardedBot):
 
     async def admit(self, interaction: discord.Interaction[CascadiaBot]) -> bool:
         """Let a request in, and remember its task so that shutting down waits for it; once
-        shutting down, turn it away with a short answer instead."""
+        shutting down, turn it away with a short answer instead.
+
+        Whatever the request is answered with is in its person's language (see
+        :func:`i18n.use`); the person's and the server's locales are noted for what is written
+        to them later, outside a request."""
+        i18n.use(interaction.locale.value)
         if self._stopping:
             if interaction.type is not discord.InteractionType.autocomplete:
                 await errors.report(interaction, ShuttingDown())
@@ -227,6 +235,7 @@ class CascadiaBot(commands.AutoShardedBot):
             self._requests.add(task)
             task.add_done_callback(self._requests.discard)
         try:
+            await self.locales.note(interaction)
             await self._replace_departed_host(interaction)
         except DatabaseUnavailable as error:
             await errors.report(interaction, error)
@@ -465,7 +474,7 @@ class CascadiaBot(commands.AutoShardedBot):
                     raise
                 # Without Attach Files the words still go out, and still call the player.
                 message = await channel.send(
-                    _without_pictures(post.text),
+                    _without_pictures(post),
                     allowed_mentions=mentions,
                     nonce=post.nonce,
                     view=view,
@@ -496,7 +505,7 @@ class CascadiaBot(commands.AutoShardedBot):
                 if not files or error.code != MISSING_PERMISSIONS:
                     raise
                 # Without Attach Files the words still go out, and still call the player.
-                layout = Layout(_without_pictures(post.text))
+                layout = Layout(_without_pictures(post))
                 message = await channel.send(
                     view=layout.view(post.buttons), allowed_mentions=mentions, nonce=post.nonce
                 )
@@ -604,7 +613,9 @@ def _refusals(channel_id: int) -> Iterator[None]:
         raise PostRefused(f"{error.status} {error.code} {error.text}") from error
 
 
-def _without_pictures(text: str) -> str:
-    """The words of a message posted without its pictures, with a note why."""
-    with_note = f"{text}\n{_(NO_PICTURES)}"
-    return with_note if len(with_note) <= MAX_TEXT else text
+def _without_pictures(post: Post) -> str:
+    """The words of a message posted without its pictures, with a note why (in the message's
+    language)."""
+    with i18n.speaking(post.locale):
+        with_note = f"{post.text}\n{_(NO_PICTURES)}"
+    return with_note if len(with_note) <= MAX_TEXT else post.text

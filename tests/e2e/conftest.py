@@ -56,7 +56,7 @@ def _names(server: DiscordServer) -> Iterator[str]:
     yield from (user.name for user in server.users.values())
     for guild in server.guilds.values():
         yield guild.name
-        yield from (role.name for role in guild.roles.values())
+        yield from (role.name for role in guild.roles.values() if role.id != guild.id)
     yield from (c.name for c in server.channels.values() if c.type == 0)
 
 

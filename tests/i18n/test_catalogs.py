@@ -35,14 +35,20 @@ def test_every_marked_text_has_a_translation(lang: str) -> None:
     assert missing(lang) == ""
 
 
+def _texts(value: object) -> list[str]:
+    """A message's id or string as a list: one text, or a plural's forms."""
+    if isinstance(value, list | tuple):
+        return [str(v or "") for v in value]
+    return [str(value or "")]
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_entry_is_translated_and_none_is_fuzzy(lang: str) -> None:
     empty, fuzzy = [], []
     for message in read_catalog(lang):
         if not message.id:
             continue
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        if not all(s and s.strip() for s in strings):
+        if not all(s.strip() for s in _texts(message.string)):
             empty.append(message.id)
         if message.fuzzy:
             fuzzy.append(message.id)
@@ -72,10 +78,8 @@ def test_every_translation_keeps_the_placeholders(lang: str) -> None:
     for message in read_catalog(lang):
         if not message.id:
             continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        expected = set().union(*(placeholders(i) for i in ids)) - {"n"}
-        for string in strings:
+        expected = set().union(*(placeholders(i) for i in _texts(message.id))) - {"n"}
+        for string in _texts(message.string):
             if placeholders(string) - {"n"} != expected:
                 changed.append((message.id, string))
     assert changed == []

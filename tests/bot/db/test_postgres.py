@@ -60,8 +60,9 @@ async def test_migrations_from_empty(store: PostgresStore, postgres_url: str) ->
         "achievements,away_periods,daily_attempts,daily_channels,daily_posts,daily_shares,games,"
         "hints,"
         "league_members,leagues,moves,notify_settings,outbox,outbox_snapshots,packed_moves,panels,"
-        "people,ratings,"
-        "results,round_scores,schema_version,seats,server_settings,skip_polls,skip_votes"
+        "people,person_locales,ratings,"
+        "results,round_scores,schema_version,seats,server_locales,server_settings,skip_polls,"
+        "skip_votes"
     )
 
 
