@@ -32,6 +32,7 @@ from bot.game.messages import (
 )
 from bot.game.outbox import Announcement
 from bot.game.records import move_text
+from bot.game.replays import story
 from bot.game.rows import MoveRow
 from bot.game.service import GameService
 from bot.game.since import since_last_turn
@@ -295,3 +296,18 @@ async def test_a_german_game_posts_its_turns_in_german(service: GameService, sto
     assert turn.locale == "de"
     assert turn.text.startswith("Seit Beginn der Partie:\n**Ada** nahm ")
     assert "du bist am Zug: Runde 1 von 20 · Zug 2 von 40" in turn.text
+
+
+def test_the_replay_s_story_is_told_in_the_reader_s_language() -> None:
+    from tests.bot.game.test_replays import rounds_of
+
+    rounds = rounds_of([{"ada": 3, "bob": 6}, {"ada": 12, "bob": 10}, {"ada": 20, "bob": 16}])
+    with speaking("de"):
+        german = story(rounds)
+    with speaking("fr"):
+        french = story(rounds)
+    assert german == (
+        "ada führte ab Runde 2 und gewann (Vorsprung: 4 Punkte). Davor führten: bob in Runde 1."
+        " Endstand: ada 20, bob 16."
+    )
+    assert french.startswith("ada a mené depuis la manche 2 et a gagné avec 4 points d")
