@@ -38,7 +38,7 @@ class BotError(Exception):
     ``text`` is the English (marked where it is written), ``fields`` its ``{name}`` fields;
     ``str()`` gives the English, for the log."""
 
-    def __init__(self, text: str, /, **fields: object) -> None:
+    def __init__(self, text: str = "", /, **fields: object) -> None:
         self.text = text
         self.fields = fields
         super().__init__(text.format(**fields) if fields else text)
