@@ -2,6 +2,11 @@
 
 Nothing here talks to Discord or the database, so each message is unit-tested as a string.
 Mentions are written as ``<@id>``; whether they ping is decided where the message is sent.
+
+Each text is written in the reader's language (see :func:`i18n.speaking`): the person's for a
+private answer, the game's for a public message (the service names it where it builds one).
+The few functions that take ``locale`` speak that language instead when it is given. The
+game's own things are named as the editions name them (``i18n/GLOSSARY.md``).
 """
 
 from __future__ import annotations
