@@ -34,12 +34,32 @@ from bot.game.errors import (
     StalePanel,
 )
 from bot.game.rows import GameStatus
-from engine import IllegalAction, InvalidInput
-from i18n import N_, _, _n, speaking
+from engine import IllegalAction, InvalidInput, Reason
+from i18n import N_, _, _n, lookup, reader, speaking
 
 log = logging.getLogger(__name__)
 
 APOLOGY = N_("Sorry, something went wrong on my side. It has been logged; please try again.")
+
+REFUSED_ACTIONS = {
+    Reason.GAME_OVER: N_("Not allowed: the game is over."),
+    Reason.NOT_YOUR_TURN: N_("Not allowed: it is not your turn."),
+    Reason.WRONG_PHASE: N_("Not allowed: that step does not come now in the turn."),
+    Reason.NO_SUCH_SLOT: N_("Not allowed: that pair of the display is empty."),
+    Reason.WIPE_NOT_ALLOWED: N_("Not allowed: the bag has too few tokens for a wipe."),
+    Reason.WIPE_ALREADY_USED: N_(
+        "Not allowed: the wipe of three matching tokens was used this turn already."
+    ),
+    Reason.NO_NATURE_TOKEN: N_("Not allowed: you have no nature token to spend."),
+    Reason.OCCUPIED: N_("Not allowed: that place already has a tile."),
+    Reason.NOT_ADJACENT: N_("Not allowed: the tile must touch your environment."),
+    Reason.NO_TILE: N_("Not allowed: there is no tile at that place."),
+    Reason.WRONG_SPECIES: N_("Not allowed: that tile does not show this animal."),
+    Reason.HAS_TOKEN: N_("Not allowed: that tile has a token already."),
+}
+"""Each rule the engine refuses an action by, in a sentence for readers of another language
+than English (the engine's own words, which name the place, are English: an English reader
+gets them, a German or French one this)."""
 
 SUGGEST_SECONDS = 2.5
 """How long an autocomplete may look for its choices: Discord drops an answer that comes
@@ -60,7 +80,9 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, BotError):
         return error.message()
     if isinstance(error, IllegalAction):
-        return _("Not allowed: {reason}.", reason=error.message)
+        rule = REFUSED_ACTIONS.get(error.reason)
+        translated = None if rule is None else lookup(rule, reader())
+        return translated or _("Not allowed: {reason}.", reason=error.message)
     if isinstance(error, InvalidInput):
         return _("I could not read that: {reason}.", reason=error)
     return _store_message(error) or _discord_message(error)

@@ -237,7 +237,8 @@ def test_the_recap_since_a_player_s_last_turn_reads_in_german() -> None:
          " **Dateien anhängen**", "Il me manque la permission **Joindre des fichiers**"),
         (LobbyFull(1, 4), "Die Lobby ist voll: 4 Mitspielende.",
          "La table est complète : 4 joueurs."),
-        (IllegalAction(Reason.GAME_OVER, "the game is over"), "Nicht erlaubt: ", "Pas permis : "),
+        (IllegalAction(Reason.GAME_OVER, "the game is over"),
+         "Nicht erlaubt: Die Partie ist vorbei.", "Pas permis : la partie est terminée."),
     ],
 )  # fmt: skip
 def test_a_refusal_answers_in_the_person_s_language_and_logs_english(
