@@ -22,10 +22,12 @@ from bot.game.errors import (
 from bot.game.hooks import AwayPeriod, Call
 from bot.game.messages import (
     HELP,
+    SCENARIO_CONDITIONS,
     Player,
     describe_turn,
     game_over_message,
     help_message,
+    scenario_text,
     start_message,
     status_message,
     turn_message,
@@ -312,3 +314,12 @@ def test_the_replay_s_story_is_told_in_the_reader_s_language() -> None:
         " Endstand: ada 20, bob 16."
     )
     assert french.startswith("ada a mené depuis la manche 2 et a gagné avec 4 points d")
+
+
+def test_every_scenario_condition_is_marked_for_translation() -> None:
+    words = {condition.words for scenario in SCENARIOS for condition in scenario.extras}
+    assert words <= set(SCENARIO_CONDITIONS)
+    scenario = next(s for s in SCENARIOS if s.extras)
+    with speaking("de"):
+        text = scenario_text(scenario)
+    assert all(condition.words not in text for condition in scenario.extras)
