@@ -3,9 +3,11 @@ last turn, the end, and the refusals (answered in the person's language, logged 
 
 from __future__ import annotations
 
+import logging
 import random
 import re
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import pytest
 
@@ -38,6 +40,7 @@ from bot.game.replays import story
 from bot.game.rows import MoveRow
 from bot.game.service import GameService
 from bot.game.since import since_last_turn
+from bot.shell import errors
 from bot.shell.errors import user_message
 from bot.stores import Store
 from engine import (
@@ -323,3 +326,25 @@ def test_every_scenario_condition_is_marked_for_translation() -> None:
     with speaking("de"):
         text = scenario_text(scenario)
     assert all(condition.words not in text for condition in scenario.extras)
+
+
+async def test_a_refusal_is_answered_in_the_person_s_language_and_logged_in_english(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    sent: list[str] = []
+
+    class Response:
+        def is_done(self) -> bool:
+            return False
+
+        async def send_message(self, text: str, *, ephemeral: bool) -> None:
+            sent.append(text)
+
+    interaction = SimpleNamespace(
+        command=None, data={}, id=1, user=SimpleNamespace(id=2), channel_id=3, response=Response()
+    )
+    caplog.set_level(logging.INFO, logger="bot.shell.errors")
+    with speaking("de"):
+        await errors.report(interaction, NotHost(N_("start the game")))  # type: ignore[arg-type]
+    assert sent == ["Nur der Host kann die Partie starten."]
+    assert "Only the host can start the game." in caplog.text
