@@ -232,7 +232,7 @@ def test_the_recap_since_a_player_s_last_turn_reads_in_german() -> None:
 @pytest.mark.parametrize(
     ("error", "german", "french"),
     [
-        (NotHost(N_("start the game")), "Nur der Host kann die Partie starten.",
+        (NotHost(N_("start the game")), "Nur der Gastgeber kann die Partie starten.",
          "hôte peut lancer la partie."),
         (NotYourTurn("Ada"), "Du bist nicht am Zug, sondern Ada.",
          "est pas ton tour : c"),
@@ -346,5 +346,5 @@ async def test_a_refusal_is_answered_in_the_person_s_language_and_logged_in_engl
     caplog.set_level(logging.INFO, logger="bot.shell.errors")
     with speaking("de"):
         await errors.report(interaction, NotHost(N_("start the game")))  # type: ignore[arg-type]
-    assert sent == ["Nur der Host kann die Partie starten."]
+    assert sent == ["Nur der Gastgeber kann die Partie starten."]
     assert "Only the host can start the game." in caplog.text
