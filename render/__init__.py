@@ -15,8 +15,13 @@ so the same state always gives the same bytes:
 - :func:`render_replay`: the game as an animated GIF, one frame per round;
 - :func:`render_score_history`: a member's scores over their games, one bar a game.
 
-This package depends on :mod:`engine` and Pillow only. Rendering takes a few tens of
-milliseconds of CPU: callers on an event loop should run it in a thread.
+This package depends on :mod:`engine`, :mod:`i18n` and Pillow only. Rendering takes a few
+tens of milliseconds of CPU: callers on an event loop should run it in a thread.
+
+The words a picture shows are in the reader's language, the one :func:`i18n.speaking` names
+around the call (English when none is). :func:`asyncio.to_thread` carries the reader into
+its thread; a process pool or ``loop.run_in_executor`` does not, so whatever draws there
+sets it itself (see :func:`bot.game.pictures.drawn_in`).
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from engine import Environment, GameState, Hex, Round, ScoreSheet
+from i18n import _, reader
 from render.badges import render_badges_image
-from render.chart import CHART_TITLE, render_chart_image
+from render.chart import render_chart_image
 from render.display import render_display_image
 from render.environment import (
     BoardFrame,
@@ -65,7 +71,13 @@ def render_environment(
     :func:`environment_scale` to draw every environment of a message at one scale."""
     player = state.seats[seat]
     return _environment_png(
-        player.environment, name, player.nature_tokens, score, frozenset(highlight), hex_size
+        player.environment,
+        name,
+        player.nature_tokens,
+        score,
+        frozenset(highlight),
+        hex_size,
+        reader(),
     )
 
 
@@ -98,7 +110,7 @@ def render_board(
     shows it small and readable."""
     player = state.seats[seat]
     return _board_png(
-        player.environment, name, player.nature_tokens, score, frozenset(highlight), frame
+        player.environment, name, player.nature_tokens, score, frozenset(highlight), frame, reader()
     )
 
 
@@ -116,7 +128,9 @@ def _board_png(
     score: int | None,
     highlight: frozenset[Hex],
     frame: BoardFrame,
+    locale: str | None,
 ) -> bytes:
+    # ``locale``: the header's words are the reader's, so a picture is kept per language.
     image = draw_environment(
         plan_board(env, frame),
         env,
@@ -138,6 +152,7 @@ def _environment_png(
     score: int | None,
     highlight: frozenset[Hex],
     hex_size: int | None,
+    locale: str | None,
 ) -> bytes:
     image = draw_environment(
         plan_environment(env, hex_size=hex_size),
@@ -170,23 +185,26 @@ def render_preview(
         nature_tokens=player.nature_tokens,
         score=score,
         highlight=frozenset(highlight),
-        tag="preview",
+        tag=_("preview"),
     )
     return encode(image)
 
 
-def render_scores(sheet: ScoreSheet, *, title: str = "Final scores", final: bool = True) -> bytes:
+def render_scores(sheet: ScoreSheet, *, title: str | None = None, final: bool = True) -> bytes:
     """The score sheet as PNG bytes, like the paper score pad: per player each wildlife
     card, each habitat's largest corridor and bonus, nature tokens, total and place (tied
     players share a place). When ``final``, the winner (or every winner of a shared
-    victory) is crowned; during a game the leader is only marked "leading"."""
+    victory) is crowned; during a game the leader is only marked "leading". ``title``
+    defaults to "Final scores"; the pad's words are in the reader's language (see
+    :func:`i18n.speaking`), as are every picture's."""
     return encode(render_scores_image(sheet, title=title, final=final))
 
 
-def render_score_chart(rounds: Sequence[Round], *, title: str = CHART_TITLE) -> bytes:
+def render_score_chart(rounds: Sequence[Round], *, title: str | None = None) -> bytes:
     """The score-by-round chart of ``rounds`` (one game's, from :func:`engine.replay_rounds`)
     as PNG bytes: one line a player in the seat's colour, ending in the seat's mark, the
-    player's name and the final score at the right edge."""
+    player's name and the final score at the right edge; ``title`` defaults to
+    :data:`~render.chart.CHART_TITLE` in the reader's language."""
     return encode(render_chart_image(rounds, title=title))
 
 

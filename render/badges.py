@@ -14,8 +14,8 @@ from PIL import Image, ImageDraw
 
 from engine import Habitat, Wildlife
 from render import theme
-from render.fonts import font, text_width
-from render.names import draw_line, fit_name
+from render.fonts import fit_text, font, text_width, wrap_words
+from render.names import draw_line, fit_title
 from render.palette import draw_text, new_image
 
 WIDTH = 720
@@ -45,13 +45,7 @@ COLOURS = (
 def wrap(title: str, width: int, size: int = TEXT_SIZE) -> list[str]:
     """``title`` in lines of at most ``width`` pixels at ``size``, broken between words (a
     word wider than the line stands alone)."""
-    lines: list[str] = []
-    for word in title.split():
-        if lines and text_width(f"{lines[-1]} {word}", size) <= width:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
-    return lines
+    return wrap_words(title, width, size)
 
 
 def _fitting(title: str, width: int) -> tuple[list[str], int]:
@@ -63,7 +57,29 @@ def _fitting(title: str, width: int) -> tuple[list[str], int]:
         if len(lines) <= MAX_LINES and all(text_width(line, size) <= width for line in lines):
             return lines, size
         size -= 2
-    return wrap(title, width, size)[:MAX_LINES], size
+    # A word too wide even then (a long compound word, in German) is broken with a hyphen.
+    words = " ".join(piece for word in title.split() for piece in _broken(word, width, size))
+    lines = wrap(words, width, size)
+    if len(lines) > MAX_LINES:
+        lines = [
+            *lines[: MAX_LINES - 1],
+            fit_text(" ".join(lines[MAX_LINES - 1 :]), size, width, least=size)[0],
+        ]
+    return lines, size
+
+
+def _broken(word: str, width: int, size: int) -> list[str]:
+    """``word`` in pieces that each fit ``width`` at ``size``, all but the last ending in a
+    hyphen (the word whole when it fits)."""
+    pieces: list[str] = []
+    while text_width(word, size) > width and len(word) > 1:
+        fitting = (
+            n for n in range(len(word) - 1, 1, -1) if text_width(f"{word[:n]}-", size) <= width
+        )
+        cut = next(fitting, 1)
+        pieces.append(f"{word[:cut]}-")
+        word = word[cut:]
+    return [*pieces, word]
 
 
 def height_for(count: int) -> int:
@@ -77,9 +93,8 @@ def render_badges_image(badges: Sequence[tuple[str, bool]], *, title: str) -> Im
     image = new_image(theme.PALETTE, (WIDTH, height_for(len(badges))), theme.BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH - 1, TITLE_HEIGHT - 1), fill=theme.HEADER)
-    draw_line(
-        image, (MARGIN, TITLE_HEIGHT / 2), fit_name(title, 26, WIDTH - 2 * MARGIN), theme.TITLE
-    )
+    shown = fit_title(title, 26, WIDTH - 2 * MARGIN, least=18)
+    draw_line(image, (MARGIN, TITLE_HEIGHT / 2), shown, theme.TITLE)
     inner = BADGE_WIDTH - 2 * PADDING
     for index, (name, earned) in enumerate(badges):
         row, column = divmod(index, ACROSS)

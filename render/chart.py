@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine import Round
+from i18n import N_, _
 from render import glyphs, theme
 from render.fonts import font
-from render.names import draw_line, fit_name
+from render.names import draw_line, fit_name, fit_title
 from render.palette import draw_text, new_image
 
 WIDTH = 880
-CHART_TITLE = "Score if it had ended after each round, bonuses in"
+CHART_TITLE = N_("Score if it had ended after each round, bonuses in")
 """What the chart's lines mean, said on it: like every running score the bot shows, the
 total with the majority bonuses as they stood then, so a line may dip when a bonus moves."""
 HEIGHT = 560
@@ -69,14 +70,20 @@ def spread_labels(targets: Sequence[float], *, gap: float, low: float, high: flo
     return placed
 
 
-def render_chart_image(rounds: Sequence[Round], *, title: str = CHART_TITLE) -> Image.Image:
+def render_chart_image(rounds: Sequence[Round], *, title: str | None = None) -> Image.Image:
     """The chart of ``rounds`` (those of one game, in order) as a palette image; with no
-    round, the title alone."""
+    round, the title alone. ``title`` defaults to :data:`CHART_TITLE`, in the reader's
+    language."""
+    if title is None:
+        title = _(CHART_TITLE)
     image = new_image(theme.PALETTE, (WIDTH, HEIGHT), theme.BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, TITLE_HEIGHT - 1), fill=theme.HEADER)
     draw_line(
-        image, (MARGIN, TITLE_HEIGHT / 2), fit_name(title, 28, WIDTH - 2 * MARGIN), theme.TITLE
+        image,
+        (MARGIN, TITLE_HEIGHT / 2),
+        fit_title(title, 28, WIDTH - 2 * MARGIN, least=20),
+        theme.TITLE,
     )
     if not rounds:
         return image

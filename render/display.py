@@ -6,11 +6,13 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from engine import TURNS_PER_PLAYER, GameState, Habitat, Wildlife, can_wipe_three
+from i18n import N_, _
 from render import glyphs, theme
 from render.cards import card_name, reminder
-from render.fonts import font
+from render.fonts import fit_text, fitting_size, font, text_width, wrap_words
 from render.palette import draw_text, new_image
 from render.tiles import draw_empty_slot, draw_tile, hex_points, outline_width
+from render.words import habitat_word, wildlife_heading
 
 WIDTH = 840
 MARGIN = 16
@@ -23,6 +25,17 @@ TOKEN_RADIUS = 38
 BANNER_HEIGHT = 52
 CARD_ROW = 38
 LEGEND_HEIGHT = 48
+LEAST_SIZE = 14
+"""No text of the display shrinks below this to fit a longer language."""
+
+WIPE_HINTS: dict[Wildlife, str] = {
+    Wildlife.BEAR: N_("3 bear tokens match: you may wipe them (once this turn)"),
+    Wildlife.ELK: N_("3 elk tokens match: you may wipe them (once this turn)"),
+    Wildlife.SALMON: N_("3 salmon tokens match: you may wipe them (once this turn)"),
+    Wildlife.HAWK: N_("3 hawk tokens match: you may wipe them (once this turn)"),
+    Wildlife.FOX: N_("3 fox tokens match: you may wipe them (once this turn)"),
+}
+"""The banner when three display tokens of a species match, by species."""
 
 
 def _height(hint: bool, variant: bool) -> int:
@@ -58,19 +71,41 @@ def _draw_header(image: Image.Image, state: GameState) -> None:
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, HEADER_HEIGHT - 1), fill=theme.HEADER)
     middle = HEADER_HEIGHT / 2
-    title = "Game over" if state.is_over else f"Round {state.round} of {TURNS_PER_PLAYER}"
-    draw_text(image, (MARGIN, middle), title, font(28), theme.TITLE, anchor="lm")
+    if state.is_over:
+        title = _("Game over")
+    else:
+        title = _("Round {round} of {rounds}", round=state.round, rounds=TURNS_PER_PLAYER)
     box = draw_text(
         image, (WIDTH - MARGIN, middle), str(state.tiles_left), font(30), theme.TITLE, anchor="rm"
     )
+    left_words, size = fit_text(_("tiles left"), 20, 200, least=LEAST_SIZE)
     box = draw_text(
-        image, (box[0] - 10, middle), "tiles left", font(20), theme.TITLE_DIM, anchor="rm"
+        image, (box[0] - 10, middle), left_words, font(size), theme.TITLE_DIM, anchor="rm"
     )
     _draw_stack_icon(image, box[0] - 26, round(middle))
+    room = box[0] - 26 - 13 - 16
+    title, size = fit_text(title, 28, room - MARGIN, least=LEAST_SIZE)
+    box = draw_text(image, (MARGIN, middle), title, font(size), theme.TITLE, anchor="lm")
     if state.solo and not state.is_over:
         # Solo rules: after the turn, the pair left furthest from the stacks is discarded.
-        hint = "solo: rightmost pair left is discarded"
-        draw_text(image, (MARGIN + 246, middle), hint, font(16), theme.TITLE_DIM, anchor="lm")
+        start = max(MARGIN + 246, box[2] + 16)
+        _draw_solo_hint(image, _("solo: rightmost pair left is discarded"), start, room - start)
+
+
+def _draw_solo_hint(image: Image.Image, hint: str, left: int, room: int) -> None:
+    """The solo rule in the header: on one line at 16 px or a little smaller, else on two
+    lines, else shortened."""
+    middle = HEADER_HEIGHT / 2
+    one_line = fitting_size(hint, 16, room, least=LEAST_SIZE)
+    if text_width(hint, one_line) > room:
+        for size in range(LEAST_SIZE, 11, -1):
+            lines = wrap_words(hint, room, size)
+            if len(lines) == 2 and all(text_width(line, size) <= room for line in lines):
+                for line, y in zip(lines, (middle - size * 0.6, middle + size * 0.6), strict=True):
+                    draw_text(image, (left, y), line, font(size), theme.TITLE_DIM, anchor="lm")
+                return
+    hint, size = fit_text(hint, one_line, room, least=LEAST_SIZE)
+    draw_text(image, (left, middle), hint, font(size), theme.TITLE_DIM, anchor="lm")
 
 
 def _draw_stack_icon(image: Image.Image, cx: int, cy: int) -> None:
@@ -109,7 +144,8 @@ def _draw_pair(
     tile = state.display_tiles[slot]
     if tile is None:
         draw_empty_slot(image, cx, tile_y, TILE_SIZE)
-        draw_text(image, (cx, tile_y), "taken", font(20), theme.FRONTIER_LABEL, anchor="mm")
+        taken, size = fit_text(_("taken"), 20, 2 * TILE_SIZE - 16, least=LEAST_SIZE)
+        draw_text(image, (cx, tile_y), taken, font(size), theme.FRONTIER_LABEL, anchor="mm")
     else:
         draw_tile(image, cx, tile_y, TILE_SIZE, tile, 0, None, icon_scale=1.3)
     token_y = tile_y + TILE_SIZE + 20 + TOKEN_RADIUS
@@ -122,19 +158,16 @@ def _draw_pair(
             outline=theme.FRONTIER_EDGE,
             width=outline_width(TILE_SIZE),
         )
-        draw_text(image, (cx, token_y + r + 18), "taken", font(20), theme.ON_PANEL_DIM, anchor="mm")
+        taken, size = fit_text(_("taken"), 20, COLUMN - 12, least=LEAST_SIZE)
+        draw_text(image, (cx, token_y + r + 18), taken, font(size), theme.ON_PANEL_DIM, anchor="mm")
         return
     if token is matching:
         ring = TOKEN_RADIUS + 9
         draw.ellipse((cx - ring, token_y - ring, cx + ring, token_y + ring), fill=theme.AMBER)
     glyphs.draw_token(draw, token, cx, token_y, TOKEN_RADIUS)
+    name, size = fit_text(wildlife_heading(token), 22, COLUMN - 12, least=LEAST_SIZE)
     draw_text(
-        image,
-        (cx, token_y + TOKEN_RADIUS + 22),
-        token.value.capitalize(),
-        font(22),
-        theme.ON_PANEL,
-        anchor="mm",
+        image, (cx, token_y + TOKEN_RADIUS + 22), name, font(size), theme.ON_PANEL, anchor="mm"
     )
 
 
@@ -146,12 +179,14 @@ def _draw_banner(
     )
     middle = top + BANNER_HEIGHT / 2
     glyphs.draw_token(draw, matching, MARGIN + 30, middle, 18)
-    text = f"3 {matching.value} tokens match: you may wipe them (once this turn)"
-    draw_text(image, (MARGIN + 58, middle), text, font(22), theme.ON_AMBER, anchor="lm")
+    room = WIDTH - 2 * MARGIN - 58 - 12
+    text, size = fit_text(_(WIPE_HINTS[matching]), 22, room, least=LEAST_SIZE)
+    draw_text(image, (MARGIN + 58, middle), text, font(size), theme.ON_AMBER, anchor="lm")
 
 
 def _draw_cards(image: Image.Image, draw: ImageDraw.ImageDraw, state: GameState, top: int) -> int:
-    draw_text(image, (MARGIN, top + 12), "Scoring cards", font(20), theme.BODY_DIM, anchor="lm")
+    heading, size = fit_text(_("Scoring cards"), 20, WIDTH - 2 * MARGIN, least=LEAST_SIZE)
+    draw_text(image, (MARGIN, top + 12), heading, font(size), theme.BODY_DIM, anchor="lm")
     y = top + 30
     cards = state.cards
     if cards.variant is not None:
@@ -159,44 +194,56 @@ def _draw_cards(image: Image.Image, draw: ImageDraw.ImageDraw, state: GameState,
         middle = y + CARD_ROW // 2
         for index, wildlife in enumerate(Wildlife):
             glyphs.draw_option(draw, wildlife, MARGIN + 16 + index * 36, middle, 16)
-        title = f"{card_name(cards, Wildlife.BEAR)} card for all wildlife"
-        draw_text(image, (MARGIN + 190, middle), title, font(22), theme.BODY, anchor="lm")
+        title = _("{variant} card for all wildlife", variant=card_name(cards, Wildlife.BEAR))
+        title, size = fit_text(title, 22, REMINDER_ROOM, least=LEAST_SIZE)
+        draw_text(image, (MARGIN + 190, middle), title, font(size), theme.BODY, anchor="lm")
         y += CARD_ROW
-        draw_text(
-            image,
-            (MARGIN + 190, y + CARD_ROW // 2),
-            reminder(cards, Wildlife.BEAR),
-            font(20),
-            theme.BODY_DIM,
-            anchor="lm",
-        )
+        _draw_reminder(image, reminder(cards, Wildlife.BEAR), y + CARD_ROW // 2)
         return y + CARD_ROW
     for wildlife in Wildlife:
         middle = y + CARD_ROW // 2
         glyphs.draw_option(draw, wildlife, MARGIN + 16, middle, 16)
-        name = f"{wildlife.value.capitalize()} {card_name(cards, wildlife)}"
-        draw_text(image, (MARGIN + 42, middle), name, font(22), theme.BODY, anchor="lm")
-        draw_text(
-            image,
-            (MARGIN + 190, middle),
-            reminder(cards, wildlife),
-            font(20),
-            theme.BODY_DIM,
-            anchor="lm",
-        )
+        name = f"{wildlife_heading(wildlife)} {card_name(cards, wildlife)}"
+        name, size = fit_text(name, 22, 190 - 42 - 8, least=LEAST_SIZE)
+        draw_text(image, (MARGIN + 42, middle), name, font(size), theme.BODY, anchor="lm")
+        _draw_reminder(image, reminder(cards, wildlife), middle)
         y += CARD_ROW
     return y
+
+
+REMINDER_ROOM = WIDTH - 2 * MARGIN - 190
+"""The width a card's title or reminder has, right of the names."""
+
+
+def _draw_reminder(image: Image.Image, text: str, middle: float) -> None:
+    text, size = fit_text(text, 20, REMINDER_ROOM, least=LEAST_SIZE)
+    draw_text(image, (MARGIN + 190, middle), text, font(size), theme.BODY_DIM, anchor="lm")
+
+
+LEGEND_GAP = 34
+"""Room between one habitat's word and the next hex of the legend."""
+
+
+def _legend_size(words: list[str], keystone: str) -> int:
+    """The size the legend's words are set at: 19, smaller if they would not fit across."""
+    room = WIDTH - 2 * MARGIN - 14 - 14
+    for size in range(19, LEAST_SIZE - 1, -1):
+        used = sum(22 + text_width(word, size) + LEGEND_GAP for word in words)
+        if used + text_width(keystone, size) <= room:
+            return size
+    return LEAST_SIZE
 
 
 def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, top: int) -> None:
     middle = top + LEGEND_HEIGHT // 2
     x = MARGIN + 14
-    for habitat in Habitat:
+    words = [habitat_word(habitat) for habitat in Habitat]
+    keystone = _("keystone")
+    size = _legend_size(words, keystone)
+    for habitat, word in zip(Habitat, words, strict=True):
         glyphs.paste_habitats(image, (habitat,), 0, x, middle, 16)
         draw.polygon(hex_points(x, middle, 16), outline=theme.INK, width=1)
-        box = draw_text(
-            image, (x + 22, middle), habitat.value, font(19), theme.BODY_DIM, anchor="lm"
-        )
-        x = box[2] + 34
+        box = draw_text(image, (x + 22, middle), word, font(size), theme.BODY_DIM, anchor="lm")
+        x = box[2] + LEGEND_GAP
     glyphs.draw_star(draw, x - 4, middle, 12)
-    draw_text(image, (x + 14, middle), "keystone", font(19), theme.BODY_DIM, anchor="lm")
+    draw_text(image, (x + 14, middle), keystone, font(size), theme.BODY_DIM, anchor="lm")

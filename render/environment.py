@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine import Environment, Hex
+from i18n import _
 from render import glyphs, theme
 from render.fonts import font, text_width
 from render.layout import SQRT3, Layout, fit, shifted
@@ -312,7 +313,7 @@ def _draw_header(
     if score is not None:
         box = draw_text(image, (right, middle), str(score), font(px(30)), theme.TITLE, anchor="rm")
         box = draw_text(
-            image, (box[0] - px(8), middle), "score", font(px(20)), theme.TITLE_DIM, anchor="rm"
+            image, (box[0] - px(8), middle), _("score"), font(px(20)), theme.TITLE_DIM, anchor="rm"
         )
         right = box[0] - px(22)
     box = draw_text(

@@ -87,3 +87,46 @@ def text_width(text: str, size: int) -> int:
     """The width in pixels of ``text`` set in the bundled UI font at ``size``."""
     left, _, right, _ = font(size).getbbox(text)
     return int(right - left)
+
+
+ELLIPSIS = "\u2026"
+
+
+def fitting_size(text: str, size: int, width: float, *, least: int) -> int:
+    """The largest size from ``size`` down to ``least`` at which ``text`` is at most
+    ``width`` pixels wide (``least`` when none is): a label in a longer language shrinks
+    rather than running into its neighbour."""
+    for candidate in range(size, least - 1, -1):
+        if text_width(text, candidate) <= width:
+            return candidate
+    return least
+
+
+def fit_text(text: str, size: int, width: float, *, least: int) -> tuple[str, int]:
+    """``text`` and the size to set it at so that it is at most ``width`` pixels wide: the
+    largest from ``size`` down to ``least``, and at ``least`` shortened with an ellipsis
+    when even that is too wide."""
+    chosen = fitting_size(text, size, width, least=least)
+    if text_width(text, chosen) <= width:
+        return text, chosen
+    low, high, best = 0, len(text) - 1, ELLIPSIS
+    while low <= high:
+        middle = (low + high) // 2
+        candidate = text[:middle].rstrip() + ELLIPSIS
+        if text_width(candidate, chosen) <= width:
+            best, low = candidate, middle + 1
+        else:
+            high = middle - 1
+    return best, chosen
+
+
+def wrap_words(text: str, width: float, size: int) -> list[str]:
+    """``text`` in lines of at most ``width`` pixels at ``size``, broken between words (a
+    word wider than the line stands alone)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", size) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines

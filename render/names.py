@@ -237,3 +237,15 @@ def clear_caches() -> None:
     """Forget every name laid out and drawn (benchmarks measure fresh drawing)."""
     for cached in (display_name, layout, fit_name, _line_bitmaps):
         cached.cache_clear()
+
+
+def fit_title(text: str, size: int, width: int, *, least: int) -> Line:
+    """``text`` (a title, which may hold names) laid out whole at the largest size from
+    ``size`` down to ``least`` at which it fits ``width`` pixels, else shortened at
+    ``least``: a title in a longer language shrinks a little before it is cut."""
+    whole = display_name(text)
+    for candidate in range(size, least, -1):
+        line = fit_name(text, candidate, width)
+        if line.text == whole:
+            return line
+    return fit_name(text, least, width)

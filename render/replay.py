@@ -22,8 +22,9 @@ from io import BytesIO
 from PIL import Image, ImageDraw
 
 from engine import TURNS_PER_PLAYER, Environment, Hex, Round
+from i18n import _
 from render import glyphs, theme
-from render.fonts import font
+from render.fonts import fit_text, font
 from render.layout import Layout, fit, shifted
 from render.names import draw_line, fit_name
 from render.palette import draw_text, new_image
@@ -118,12 +119,15 @@ def _ring(draw: ImageDraw.ImageDraw, panel: _Panel, hex_: Hex) -> None:
 
 
 def _title(played: Round, last: bool) -> str:
+    """The frame's title in the reader's language."""
+    number, rounds = played.number, TURNS_PER_PLAYER
     if last and played.state.is_over:
-        scores = "score" if len(played.sheet.players) == 1 else "scores"
-        return f"Final {scores} after round {played.number}"
+        if len(played.sheet.players) == 1:
+            return _("Final score after round {round}", round=number)
+        return _("Final scores after round {round}", round=number)
     if last:
-        return f"Round {played.number} of {TURNS_PER_PLAYER}, when the game was ended"
-    return f"Round {played.number} of {TURNS_PER_PLAYER}"
+        return _("Round {round} of {rounds}, when the game was ended", round=number, rounds=rounds)
+    return _("Round {round} of {rounds}", round=number, rounds=rounds)
 
 
 def _header(
@@ -162,14 +166,8 @@ def replay_frames(rounds: Sequence[Round]) -> list[Image.Image]:
         frame = new_image(theme.PALETTE, frame_size(players), theme.BG)
         draw = ImageDraw.Draw(frame)
         draw.rectangle((0, 0, frame.width, TITLE_HEIGHT - 1), fill=theme.HEADER)
-        draw_text(
-            frame,
-            (GAP + 4, TITLE_HEIGHT / 2),
-            _title(played, last),
-            font(32),
-            theme.TITLE,
-            anchor="lm",
-        )
+        title, size = fit_text(_title(played, last), 32, frame.width - 2 * (GAP + 4), least=16)
+        draw_text(frame, (GAP + 4, TITLE_HEIGHT / 2), title, font(size), theme.TITLE, anchor="lm")
         for seat, (panel, canvas) in enumerate(zip(panels, canvases, strict=True)):
             env = played.state.seats[seat].environment
             _update(canvas, panel.layout, shown[seat], env)

@@ -9,11 +9,13 @@ from functools import partial
 from PIL import Image, ImageDraw
 
 from engine import Habitat, PlayerScore, ScoreSheet, Wildlife
+from i18n import N_, _
 from render import glyphs, theme
-from render.fonts import font, text_width
-from render.names import Line, display_name, draw_line, fit_name
+from render.fonts import fit_text, font, text_width
+from render.names import Line, display_name, draw_line, fit_name, fit_title
 from render.palette import draw_text, new_image
 from render.tiles import hex_points
+from render.words import habitat_heading, wildlife_heading
 
 MARGIN = 16
 TITLE_HEIGHT = 60
@@ -27,16 +29,27 @@ LABEL_PAD = 12
 TEXT_INDENT = 42
 """Where a row label's text starts, after its icon."""
 
-_ORDINALS = ("1st", "2nd", "3rd", "4th")
-HABITATS_KEY = "tiles +bonus"
+MAX_LABEL_COLUMN = 300
+"""The label column grows for a longer language's words up to this; beyond, they shrink."""
+LEAST_SIZE = 13
+"""No word of the score pad shrinks below this to fit."""
+
+_ORDINALS = (N_("1st"), N_("2nd"), N_("3rd"), N_("4th"))
+HABITATS_KEY = N_("tiles +bonus")
 """After "Habitats": how to read the habitat rows above, largest corridor then bonus."""
 
 
 def label_column() -> int:
-    """The width of the label column: room for the widest label, "Habitats" with its key."""
-    habitats = LABEL_PAD + text_width(HABITATS, 21) + 8 + text_width(HABITATS_KEY, 15)
-    nature = TEXT_INDENT + text_width(NATURE, 20)
-    return max(habitats, nature) + LABEL_PAD
+    """The width of the label column: room for the widest label in the reader's language
+    ("Habitats" with its key, in English), at most :data:`MAX_LABEL_COLUMN`."""
+    widest = LABEL_PAD + text_width(_(HABITATS), 21) + 8 + text_width(_(HABITATS_KEY), 15)
+    for row in _rows():
+        if row.subtotal and row.label != HABITATS:
+            size = 26 if row.height == TOTAL_ROW else 21
+            widest = max(widest, LABEL_PAD + text_width(_label_text(row.label), size))
+        elif not row.subtotal:
+            widest = max(widest, TEXT_INDENT + text_width(_label_text(row.label), 20))
+    return min(MAX_LABEL_COLUMN, widest + LABEL_PAD)
 
 
 def places(sheet: ScoreSheet) -> dict[str, int]:
@@ -53,9 +66,12 @@ def places(sheet: ScoreSheet) -> dict[str, int]:
 
 
 def render_scores_image(
-    sheet: ScoreSheet, *, title: str = "Final scores", final: bool = True
+    sheet: ScoreSheet, *, title: str | None = None, final: bool = True
 ) -> Image.Image:
-    """The score sheet as a palette image (see :func:`render.render_scores`)."""
+    """The score sheet as a palette image (see :func:`render.render_scores`); ``title``
+    defaults to "Final scores" in the reader's language."""
+    if title is None:
+        title = _("Final scores")
     players = sheet.players
     label_width = label_column()
     table_width = label_width + PLAYER_COLUMN * len(players)
@@ -65,7 +81,7 @@ def render_scores_image(
     image = new_image(theme.PALETTE, (width, height), theme.BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width, TITLE_HEIGHT - 1), fill=theme.HEADER)
-    shown_title = fit_name(title, 28, width - 2 * MARGIN)
+    shown_title = fit_title(title, 28, width - 2 * MARGIN, least=20)
     draw_line(image, (MARGIN, TITLE_HEIGHT / 2), shown_title, theme.TITLE, anchor="lm")
     left = (width - table_width) // 2
     # A solo game has a score, not a winner; a game still going has a leader.
@@ -86,19 +102,19 @@ def render_scores_image(
                 fill=theme.WIN_A,
             )
             _draw_crown(draw, cx, top + 16)
-            tag = "shared win" if shared else "winner"
+            tag, size = _tag(_("shared win") if shared else _("winner"))
             draw_text(
                 image,
                 (cx, top + NAME_HEIGHT - 9),
                 tag,
-                font(17),
+                font(size),
                 theme.ON_ROW_DIM[theme.WIN_A],
                 anchor="mm",
             )
         elif player.name in leaders:
-            tag = "joint lead" if shared else "leading"
+            tag, size = _tag(_("joint lead") if shared else _("leading"))
             draw_text(
-                image, (cx, top + NAME_HEIGHT - 9), tag, font(17), theme.BODY_DIM, anchor="mm"
+                image, (cx, top + NAME_HEIGHT - 9), tag, font(size), theme.BODY_DIM, anchor="mm"
             )
         style = theme.ON_ROW[theme.WIN_A] if won else theme.BODY
         draw_line(image, (cx, top + 41), _fitted_name(player.name), style, anchor="mm")
@@ -114,7 +130,7 @@ def render_scores_image(
         draw_text(
             image,
             (cx, y + ROW / 2 + 2),
-            _ORDINALS[ranks[player.name]],
+            _(_ORDINALS[ranks[player.name]]),
             font(20),
             theme.BODY_DIM,
             anchor="mm",
@@ -122,11 +138,18 @@ def render_scores_image(
     return image
 
 
+def _tag(text: str) -> tuple[str, int]:
+    """A word under a player's name, set to fit the column."""
+    return fit_text(text, 17, PLAYER_COLUMN - 10, least=LEAST_SIZE)
+
+
 Cell = Callable[[PlayerScore], tuple[str, str]]
 """A row's value for one player: the main figure and a smaller note after it."""
 
-NATURE = "Nature tokens"
-HABITATS = "Habitats"
+NATURE = N_("Nature tokens")
+HABITATS = N_("Habitats")
+WILDLIFE = N_("Wildlife")
+TOTAL = N_("Total")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,12 +162,21 @@ class _Row:
 
 def _rows() -> list[_Row]:
     rows = [_Row(wildlife, partial(_wildlife_cell, wildlife=wildlife)) for wildlife in Wildlife]
-    rows.append(_Row("Wildlife", lambda p: (str(p.wildlife_total), ""), subtotal=True))
+    rows.append(_Row(WILDLIFE, lambda p: (str(p.wildlife_total), ""), subtotal=True))
     rows += [_Row(habitat, partial(_habitat_cell, habitat=habitat)) for habitat in Habitat]
     rows.append(_Row(HABITATS, lambda p: (str(p.habitat_total), ""), subtotal=True))
     rows.append(_Row(NATURE, lambda p: (str(p.nature_tokens), "")))
-    rows.append(_Row("Total", lambda p: (str(p.total), ""), subtotal=True, height=TOTAL_ROW))
+    rows.append(_Row(TOTAL, lambda p: (str(p.total), ""), subtotal=True, height=TOTAL_ROW))
     return rows
+
+
+def _label_text(label: Wildlife | Habitat | str) -> str:
+    """A row's label in the reader's language: "Bear", "Forest", "Nature tokens"."""
+    if isinstance(label, Wildlife):
+        return wildlife_heading(label)
+    if isinstance(label, Habitat):
+        return habitat_heading(label)
+    return _(label)
 
 
 def _wildlife_cell(player: PlayerScore, *, wildlife: Wildlife) -> tuple[str, str]:
@@ -188,15 +220,21 @@ def _draw_row(
     label = row.label
     if row.subtotal:
         size = 26 if height == TOTAL_ROW else 21
-        box = draw_text(
-            image, (left + LABEL_PAD, middle), str(label), font(size), style, anchor="lm"
-        )
-        if label == HABITATS:
+        room = label_width - 2 * LABEL_PAD
+        key = _(HABITATS_KEY) if label == HABITATS else ""
+        if key:
+            room -= 8 + text_width(key, 15)
+        text, size = fit_text(_label_text(label), size, room, least=LEAST_SIZE)
+        box = draw_text(image, (left + LABEL_PAD, middle), text, font(size), style, anchor="lm")
+        if key:
+            key, key_size = fit_text(
+                key, 15, left + label_width - LABEL_PAD - box[2] - 8, least=LEAST_SIZE - 2
+            )
             draw_text(
                 image,
                 (box[2] + 8, middle + 1),
-                HABITATS_KEY,
-                font(15),
+                key,
+                font(key_size),
                 theme.ON_ROW_DIM[background],
                 anchor="lm",
             )
@@ -208,8 +246,9 @@ def _draw_row(
             draw.polygon(hex_points(left + 20, round(middle), 13), outline=theme.INK, width=1)
         else:
             glyphs.draw_pinecone(draw, left + 20, middle, 12)
-        text = str(label) if label == NATURE else label.capitalize()
-        draw_text(image, (left + TEXT_INDENT, middle), text, font(20), style, anchor="lm")
+        room = label_width - TEXT_INDENT - LABEL_PAD
+        text, size = fit_text(_label_text(label), 20, room, least=LEAST_SIZE)
+        draw_text(image, (left + TEXT_INDENT, middle), text, font(size), style, anchor="lm")
     for index, player in enumerate(sheet.players):
         x0 = left + label_width + index * PLAYER_COLUMN
         cell_bg = background

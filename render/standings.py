@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from render import theme
 from render.fonts import font
-from render.names import draw_line, fit_name
+from render.names import draw_line, fit_title
 from render.palette import draw_text, new_image
 
 WIDTH = 640
@@ -31,9 +31,8 @@ def render_history_image(scores: Sequence[int], *, title: str) -> Image.Image:
     image = new_image(theme.PALETTE, (WIDTH, HEIGHT), theme.BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, TITLE_HEIGHT - 1), fill=theme.HEADER)
-    draw_line(
-        image, (MARGIN, TITLE_HEIGHT / 2), fit_name(title, 22, WIDTH - 2 * MARGIN), theme.TITLE
-    )
+    heading = fit_title(title, 22, WIDTH - 2 * MARGIN, least=16)
+    draw_line(image, (MARGIN, TITLE_HEIGHT / 2), heading, theme.TITLE)
     shown = list(scores)[-MAX_BARS:]
     if not shown:
         return image

@@ -2,7 +2,9 @@
 
 Discord shows an attachment's description to screen readers and on hover, and its file name
 when the picture is saved, so both say what the picture is: ``alice.png`` described as
-"alice's environment: 23 tiles, 47 points", rather than ``player1.png``.
+"alice's environment: 23 tiles, 47 points", rather than ``player1.png``. The descriptions are
+in the reader's language (see :func:`i18n.speaking`), as the picture's words are; the file
+names are the same in every language.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.game.messages import count, places
+from bot.game.messages import places
 from engine import GameState, ScoreSheet, score_state
+from i18n import _, _n
+from render.words import habitat_word, wildlife_word
 
 MAX_CHOICES = 25
 """The most choices Discord takes in one autocomplete answer."""
@@ -65,9 +69,25 @@ def environment_score(state: GameState, seat: int) -> int:
 def environment_description(name: str, state: GameState, seat: int, points: int) -> str:
     """E.g. "alice's environment: 23 tiles, 47 points" (mid-game "47 points if it ended
     now, bonuses in")."""
+    # An environment holds at least its starting tiles (three), always "tiles".
     tiles = len(state.seats[seat].environment)
-    now = "" if state.is_over else " if it ended now, bonuses in"
-    return _clip(f"{name}'s environment: {count(tiles, 'tile')}, {count(points, 'point')}{now}")
+    if state.is_over:
+        text = _n(
+            "{name}'s environment: {tiles} tiles, {n} point",
+            "{name}'s environment: {tiles} tiles, {n} points",
+            points,
+            name=name,
+            tiles=tiles,
+        )
+    else:
+        text = _n(
+            "{name}'s environment: {tiles} tiles, {n} point if it ended now, bonuses in",
+            "{name}'s environment: {tiles} tiles, {n} points if it ended now, bonuses in",
+            points,
+            name=name,
+            tiles=tiles,
+        )
+    return _clip(text)
 
 
 def display_description(state: GameState) -> str:
@@ -78,18 +98,35 @@ def display_description(state: GameState) -> str:
     ):
         if tile is None or token is None:
             continue
-        habitats = "-".join(h.value for h in tile.habitats)
-        pairs.append(f"{slot}: {habitats} tile and {token.value}")
-    return _clip("The display: " + "; ".join(pairs) if pairs else "The display (empty)")
+        habitats = "-".join(habitat_word(h) for h in tile.habitats)
+        pairs.append(
+            _(
+                "{slot}: {habitats} tile and {wildlife}",
+                slot=slot,
+                habitats=habitats,
+                wildlife=wildlife_word(token),
+            )
+        )
+    if not pairs:
+        return _clip(_("The display (empty)"))
+    return _clip(_("The display: {pairs}", pairs="; ".join(pairs)))
 
 
 def scores_description(sheet: ScoreSheet, *, final: bool) -> str:
     """E.g. "Final scores: 1. alice 80 points, 2. bob 75 points"."""
     ranked = ", ".join(
-        f"{place}. {name} {count(sheet.player(name).total, 'point')}"
+        _n(
+            "{place}. {name} {n} point",
+            "{place}. {name} {n} points",
+            sheet.player(name).total,
+            place=place,
+            name=name,
+        )
         for place, name in places(sheet)
     )
-    return _clip(f"{'Final scores' if final else 'Scores so far'}: {ranked}")
+    if final:
+        return _clip(_("Final scores: {ranking}", ranking=ranked))
+    return _clip(_("Scores so far: {ranking}", ranking=ranked))
 
 
 def _clip(text: str) -> str:

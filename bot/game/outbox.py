@@ -304,7 +304,7 @@ def _render_pictures(announcement: Announcement) -> list[Attachment]:
             image = render_display(state)
             files.append(Attachment("display.png", image, display_description(state)))
         elif picture is Picture.SCORES:
-            image = render_scores(sheet, title="Final scores")
+            image = render_scores(sheet)
             files.append(Attachment("scores.png", image, scores_description(sheet, final=True)))
         elif picture is Picture.ENVIRONMENTS and announcement.kind in LAYOUTS:
             files.extend(_boards(announcement, state, sheet))
