@@ -391,33 +391,6 @@ def start_message(
         return f"{on} {players_line}\n{goal}{your_turn_line(state, first, call)}\n{how} {rules}"
 
 
-SCENARIO_CONDITIONS = (
-    N_("3 foxes each scoring the fox card's best (7)"),
-    N_("4 or more of every wildlife"),
-    N_("20 or more hawk points"),
-    N_("5 or more nature tokens left"),
-    N_("no bear next to an elk"),
-    N_("10 or more points from every wildlife"),
-    N_("a corridor of 5 or more in every habitat"),
-    N_("60 or more wildlife points"),
-    N_("three habitats with a corridor of 7 or more"),
-    N_("30 or more bear points"),
-    N_("no forest edge against a river edge"),
-    N_("a salmon run of 7 or more (the card's best)"),
-    N_("no elk on a tile showing forest"),
-    N_("a corridor of 12 or more"),
-    N_("an elk group of 8 or more (the card's best)"),
-    N_("5 or more hawks"),
-    N_("every hawk next to an elk"),
-    N_("no mountain edge against a prairie edge"),
-    N_("no wetland edge against a river edge"),
-    N_("35 or more habitat points"),
-    N_("20 or more points from two wildlife"),
-)
-"""The engine's words for the solo scenarios' extra conditions, marked here to be translated
-where a scenario is told (a test holds every scenario's words among them)."""
-
-
 def scenario_of(state: GameState) -> Scenario | None:
     """The solo scenario a game plays: a solo game whose cards are a scenario's."""
     return scenario_with(state.cards) if len(state.seats) == 1 else None
@@ -432,6 +405,7 @@ def scenario_text(scenario: Scenario, *, locale: str | None = None) -> str:
     """What a solo scenario asks, in one line: the target and every extra condition."""
     with voice(locale):
         target = _("{target} points or more", target=scenario.target)
+        # The conditions' words are the engine's, marked there.
         asks = "; ".join([target, *(_(c.words) for c in scenario.extras)])
         return _("**Solo scenario {number}**: {asks}.", number=scenario.number, asks=asks)
 
