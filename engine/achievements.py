@@ -54,54 +54,73 @@ class Achievement:
     description: str
 
 
-def _score_achievement(points: int) -> Achievement:
-    return Achievement(
-        f"score-{points}", f"{points} points", f"Finish a game with {points} points or more."
-    )
+def N_(text: str) -> str:
+    """``text`` unchanged: marks an English text that people read for the bot's catalogs
+    (the engine reads no catalog; the bot translates the text where it shows it)."""
+    return text
 
 
 ACHIEVEMENTS: tuple[Achievement, ...] = (
-    *(_score_achievement(points) for points in (80, 85, 90, 95, 100, 105, 110)),
-    Achievement("no-nature-left", "Nature tokens all spent", "End with no nature token left."),
-    *(
-        Achievement(
-            f"no-{wildlife.value}",
-            f"No {wildlife.value}",
-            f"End with no {wildlife.value} on your board.",
-        )
-        for wildlife in Wildlife
+    Achievement("score-80", N_("80 points"), N_("Finish a game with 80 points or more.")),
+    Achievement("score-85", N_("85 points"), N_("Finish a game with 85 points or more.")),
+    Achievement("score-90", N_("90 points"), N_("Finish a game with 90 points or more.")),
+    Achievement("score-95", N_("95 points"), N_("Finish a game with 95 points or more.")),
+    Achievement("score-100", N_("100 points"), N_("Finish a game with 100 points or more.")),
+    Achievement("score-105", N_("105 points"), N_("Finish a game with 105 points or more.")),
+    Achievement("score-110", N_("110 points"), N_("Finish a game with 110 points or more.")),
+    Achievement(
+        "no-nature-left", N_("Nature tokens all spent"), N_("End with no nature token left.")
     ),
-    Achievement("ten-of-one", "Ten of a kind", "End with 10 or more tokens of one wildlife."),
+    Achievement("no-bear", N_("No bear"), N_("End with no bear on your board.")),
+    Achievement("no-elk", N_("No elk"), N_("End with no elk on your board.")),
+    Achievement("no-salmon", N_("No salmon"), N_("End with no salmon on your board.")),
+    Achievement("no-hawk", N_("No hawk"), N_("End with no hawk on your board.")),
+    Achievement("no-fox", N_("No fox"), N_("End with no fox on your board.")),
+    Achievement(
+        "ten-of-one", N_("Ten of a kind"), N_("End with 10 or more tokens of one wildlife.")
+    ),
     Achievement(
         "three-majorities",
-        "Three majorities",
-        "In a game of 2 or more, hold the largest corridor (ties count) in 3 or more habitats.",
+        N_("Three majorities"),
+        N_("In a game of 2 or more, hold the largest corridor (ties count) in 3 or more habitats."),
     ),
     Achievement(
-        "five-every-habitat", "Five everywhere", "A corridor of 5 or more in every habitat."
+        "five-every-habitat", N_("Five everywhere"), N_("A corridor of 5 or more in every habitat.")
     ),
     Achievement(
-        "twelve-one-habitat", "A corridor of 12", "A corridor of 12 or more in one habitat."
+        "twelve-one-habitat", N_("A corridor of 12"), N_("A corridor of 12 or more in one habitat.")
     ),
     Achievement(
-        "fifteen-one-habitat", "A corridor of 15", "A corridor of 15 or more in one habitat."
+        "fifteen-one-habitat",
+        N_("A corridor of 15"),
+        N_("A corridor of 15 or more in one habitat."),
     ),
     Achievement(
-        "ten-every-wildlife", "Ten from each", "Score 10 or more from every one of the five cards."
+        "ten-every-wildlife",
+        N_("Ten from each"),
+        N_("Score 10 or more from every one of the five cards."),
     ),
-    Achievement("twenty-two-wildlife", "Two twenties", "Score 20 or more from two wildlife cards."),
     Achievement(
-        "thirty-one-wildlife", "Thirty from one", "Score 30 or more from one wildlife card."
+        "twenty-two-wildlife", N_("Two twenties"), N_("Score 20 or more from two wildlife cards.")
     ),
-    Achievement("five-nature", "Five nature tokens kept", "End with 5 or more nature tokens left."),
-    Achievement("ten-nature", "Ten nature tokens kept", "End with 10 or more nature tokens left."),
+    Achievement(
+        "thirty-one-wildlife", N_("Thirty from one"), N_("Score 30 or more from one wildlife card.")
+    ),
+    Achievement(
+        "five-nature", N_("Five nature tokens kept"), N_("End with 5 or more nature tokens left.")
+    ),
+    Achievement(
+        "ten-nature", N_("Ten nature tokens kept"), N_("End with 10 or more nature tokens left.")
+    ),
     Achievement(
         "no-keystone-completed",
-        "Keystones bare",
-        "End with no wildlife on any keystone tile.",
+        N_("Keystones bare"),
+        N_("End with no wildlife on any keystone tile."),
     ),
     Achievement(
-        "three-wildlife-kinds", "Three kinds only", "End with exactly three kinds of wildlife."
+        "three-wildlife-kinds",
+        N_("Three kinds only"),
+        N_("End with exactly three kinds of wildlife."),
     ),
 )
 """The 25 achievements, in the order of the project's research list (a stable order)."""
@@ -276,9 +295,9 @@ def _wildlife_points(seat: Seat, wildlife: Wildlife) -> int:
     return seat.score.wildlife.get(wildlife, 0)
 
 
-_FIVE_NATURE = Condition("5 or more nature tokens left", lambda s: s.score.nature_tokens >= 5)
+_FIVE_NATURE = Condition(N_("5 or more nature tokens left"), lambda s: s.score.nature_tokens >= 5)
 _THREE_SEVENS = Condition(
-    "three habitats with a corridor of 7 or more",
+    N_("three habitats with a corridor of 7 or more"),
     lambda s: _corridors_at_least(s, 7) >= 3,
 )
 
@@ -291,7 +310,11 @@ SCENARIOS: tuple[Scenario, ...] = (
         5,
         CardSet.parse("CDBBB"),
         85,
-        (Condition("3 foxes each scoring the fox card's best (7)", lambda s: _fox_b_best(s) >= 3),),
+        (
+            Condition(
+                N_("3 foxes each scoring the fox card's best (7)"), lambda s: _fox_b_best(s) >= 3
+            ),
+        ),
     ),
     Scenario(
         6,
@@ -299,7 +322,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         85,
         (
             Condition(
-                "4 or more of every wildlife",
+                N_("4 or more of every wildlife"),
                 lambda s: all(s.counts()[w] >= 4 for w in Wildlife),
             ),
         ),
@@ -308,7 +331,11 @@ SCENARIOS: tuple[Scenario, ...] = (
         7,
         CardSet.parse("BCCDC"),
         90,
-        (Condition("20 or more hawk points", lambda s: _wildlife_points(s, Wildlife.HAWK) >= 20),),
+        (
+            Condition(
+                N_("20 or more hawk points"), lambda s: _wildlife_points(s, Wildlife.HAWK) >= 20
+            ),
+        ),
     ),
     Scenario(
         8,
@@ -317,7 +344,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         (
             _FIVE_NATURE,
             Condition(
-                "no bear next to an elk",
+                N_("no bear next to an elk"),
                 lambda s: not _adjacent_tokens(s, Wildlife.BEAR, Wildlife.ELK),
             ),
         ),
@@ -328,11 +355,12 @@ SCENARIOS: tuple[Scenario, ...] = (
         90,
         (
             Condition(
-                "10 or more points from every wildlife",
+                N_("10 or more points from every wildlife"),
                 lambda s: all(_wildlife_points(s, w) >= 10 for w in Wildlife),
             ),
             Condition(
-                "a corridor of 5 or more in every habitat", lambda s: _corridors_at_least(s, 5) == 5
+                N_("a corridor of 5 or more in every habitat"),
+                lambda s: _corridors_at_least(s, 5) == 5,
             ),
         ),
     ),
@@ -341,7 +369,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         CardSet.parse("CBDBB"),
         95,
         (
-            Condition("60 or more wildlife points", lambda s: s.score.wildlife_total >= 60),
+            Condition(N_("60 or more wildlife points"), lambda s: s.score.wildlife_total >= 60),
             _THREE_SEVENS,
         ),
     ),
@@ -350,9 +378,11 @@ SCENARIOS: tuple[Scenario, ...] = (
         CardSet.parse("BAACA"),
         95,
         (
-            Condition("30 or more bear points", lambda s: _wildlife_points(s, Wildlife.BEAR) >= 30),
             Condition(
-                "no forest edge against a river edge",
+                N_("30 or more bear points"), lambda s: _wildlife_points(s, Wildlife.BEAR) >= 30
+            ),
+            Condition(
+                N_("no forest edge against a river edge"),
                 lambda s: not _edges_touch(s, Habitat.FOREST, Habitat.RIVER),
             ),
         ),
@@ -363,11 +393,11 @@ SCENARIOS: tuple[Scenario, ...] = (
         95,
         (
             Condition(
-                "a salmon run of 7 or more (the card's best)",
+                N_("a salmon run of 7 or more (the card's best)"),
                 lambda s: _longest_run(s) >= len(SALMON_A_POINTS) - 1,
             ),
             Condition(
-                "no elk on a tile showing forest",
+                N_("no elk on a tile showing forest"),
                 lambda s: (
                     not any(
                         p.token == Wildlife.ELK and Habitat.FOREST in p.tile.habitats
@@ -375,7 +405,7 @@ SCENARIOS: tuple[Scenario, ...] = (
                     )
                 ),
             ),
-            Condition("a corridor of 12 or more", lambda s: _corridors_at_least(s, 12) >= 1),
+            Condition(N_("a corridor of 12 or more"), lambda s: _corridors_at_least(s, 12) >= 1),
         ),
     ),
     Scenario(
@@ -384,11 +414,11 @@ SCENARIOS: tuple[Scenario, ...] = (
         100,
         (
             Condition(
-                "an elk group of 8 or more (the card's best)",
+                N_("an elk group of 8 or more (the card's best)"),
                 lambda s: _largest_elk_group(s) >= len(ELK_C_POINTS) - 1,
             ),
-            Condition("5 or more hawks", lambda s: s.counts()[Wildlife.HAWK] >= 5),
-            Condition("every hawk next to an elk", _hawks_by_elk),
+            Condition(N_("5 or more hawks"), lambda s: s.counts()[Wildlife.HAWK] >= 5),
+            Condition(N_("every hawk next to an elk"), _hawks_by_elk),
         ),
     ),
     Scenario(
@@ -397,14 +427,14 @@ SCENARIOS: tuple[Scenario, ...] = (
         100,
         (
             Condition(
-                "no mountain edge against a prairie edge",
+                N_("no mountain edge against a prairie edge"),
                 lambda s: not _edges_touch(s, Habitat.MOUNTAIN, Habitat.PRAIRIE),
             ),
             Condition(
-                "no wetland edge against a river edge",
+                N_("no wetland edge against a river edge"),
                 lambda s: not _edges_touch(s, Habitat.WETLAND, Habitat.RIVER),
             ),
-            Condition("35 or more habitat points", lambda s: s.score.habitat_total >= 35),
+            Condition(N_("35 or more habitat points"), lambda s: s.score.habitat_total >= 35),
         ),
     ),
     Scenario(
@@ -415,7 +445,7 @@ SCENARIOS: tuple[Scenario, ...] = (
             _FIVE_NATURE,
             _THREE_SEVENS,
             Condition(
-                "20 or more points from two wildlife",
+                N_("20 or more points from two wildlife"),
                 lambda s: sum(_wildlife_points(s, w) >= 20 for w in Wildlife) >= 2,
             ),
         ),

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engine import ACHIEVEMENTS, GameState, ScoreSheet, scenarios_met, seat_achievements
+from i18n import _
 
 __all__ = [
     "ENGINE_RULES",
@@ -24,7 +25,8 @@ Earn = Callable[[GameState, ScoreSheet], Sequence[frozenset[str]]]
 its score sheet."""
 
 Catalogue = Sequence[tuple[str, str]]
-"""Every achievement as ``(id, title)``, in the order they are shown."""
+"""Every achievement as ``(id, title)``, in the order they are shown; the titles in English,
+each a text of the catalogs (the engine's are marked for them), translated where shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +40,11 @@ class AchievementRules:
     def title(self, achievement: str) -> str:
         """The short title of ``achievement`` (its id if the catalogue lacks it)."""
         return dict(self.catalogue).get(achievement, achievement)
+
+    def shown(self, achievement: str) -> str:
+        """The short title of ``achievement`` in the reader's language (see
+        :func:`i18n.speaking`)."""
+        return _(self.title(achievement))
 
     @property
     def ids(self) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from bot.achievements.catalogue import AchievementRules
 from bot.achievements.store import AchievementsStore, Earned
 from bot.achievements.texts import Named, finish_line
 from bot.game.hooks import Finish, FinishPart
+from i18n import speaking
 
 __all__ = ["AchievementsHooks"]
 
@@ -43,21 +44,21 @@ class AchievementsHooks:
             # The final message says by itself which solo scenario was met.
             ordered = sorted((a for a in ids if a in order), key=order.__getitem__)
             people.append((player.shown, ordered, before))
-        every = {a for _, ids, _ in people for a in ids}
+        every = {a for _unused, ids, _before in people for a in ids}
         known = await self.store.earned_in_guild(game.guild_id, every)
-        title = self.achievements.title
+        title = self.achievements.shown
         first_time: list[Named] = []
         first_here: list[Named] = []
-        for shown, ordered, before in people:
-            # A first on the server is a first time too: named once, as the server's.
-            here = _highest_score_only([a for a in ordered if a not in known])
-            fresh = _highest_score_only([a for a in ordered if a not in before and a in known])
-            first_here.append((shown, [title(a) for a in here]))
-            first_time.append((shown, [title(a) for a in fresh]))
-        return FinishPart(
-            tail=finish_line(first_time, first_here),
-            writes=(self.store.earned_write(rows),) if rows else (),
-        )
+        # The final message is the game's: in its language.
+        with speaking(game.locale):
+            for shown, ordered, before in people:
+                # A first on the server is a first time too: named once, as the server's.
+                here = _highest_score_only([a for a in ordered if a not in known])
+                fresh = _highest_score_only([a for a in ordered if a not in before and a in known])
+                first_here.append((shown, [title(a) for a in here]))
+                first_time.append((shown, [title(a) for a in fresh]))
+            tail = finish_line(first_time, first_here)
+        return FinishPart(tail=tail, writes=(self.store.earned_write(rows),) if rows else ())
 
     async def after_commit(self, finish: Finish, part: FinishPart) -> None:
         """Nothing."""

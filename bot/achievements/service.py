@@ -15,6 +15,7 @@ from bot.game.records import UNREADABLE, read_state
 from bot.game.rows import GameStatus
 from bot.game.service import GameService
 from engine import SCENARIOS, CascadiaError, score_state
+from i18n import _
 
 __all__ = ["AchievementsService", "MemberAchievements", "rebuild_achievements"]
 
@@ -24,7 +25,8 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class MemberAchievements:
     """A member's achievements as ``/cascadia stats`` shows them: its lines, and every
-    achievement's title with whether they earned it (catalogue order), for the picture."""
+    achievement's title with whether they earned it (catalogue order), for the picture; in
+    the reader's language."""
 
     text: str
     badges: tuple[tuple[str, bool], ...]
@@ -46,19 +48,24 @@ class AchievementsService:
     async def member(self, user_id: int, *, guild_id: int | None) -> MemberAchievements:
         """What the member earned in the server's games (``None``: in every server)."""
         firsts = {f.achievement: f for f in await self.store.firsts(user_id, guild_id=guild_id)}
-        shown = [(title, firsts[a].game_id) for a, title in self.rules.catalogue if a in firsts]
-        text = texts.stats_lines(shown, len(self.rules.catalogue))
+        rules = self.rules
+        shown = [(rules.shown(a), firsts[a].game_id) for a in rules.ids if a in firsts]
+        text = texts.stats_lines(shown, len(rules.catalogue))
         met = scenario_numbers(firsts)
         if met:
-            text += f"\nSolo scenarios met: {', '.join(map(str, met))} (of {len(SCENARIOS)})."
-        badges = tuple((title, a in firsts) for a, title in self.rules.catalogue)
+            text += "\n" + _(
+                "Solo scenarios met: {numbers} (of {total}).",
+                numbers=", ".join(map(str, met)),
+                total=len(SCENARIOS),
+            )
+        badges = tuple((rules.shown(a), a in firsts) for a in rules.ids)
         return MemberAchievements(text, badges)
 
     async def server(self, guild_id: int) -> str:
         """How many members earned each achievement someone earned here, rarest first."""
         counts = await self.store.members_per_achievement(guild_id)
         return texts.server_lines(
-            [(title, counts[a]) for a, title in self.rules.catalogue if a in counts]
+            [(self.rules.shown(a), counts[a]) for a in self.rules.ids if a in counts]
         )
 
 

@@ -7,7 +7,7 @@ thread the bot opens for them in the channel where they asked. Its final message
 posts one spoiler-free line about it in the daily channel of that server. ``board`` and
 ``show`` read a day's results (:mod:`bot.daily.service`); ``channel`` (Manage Server) names
 where the bot posts each morning's deal and each finished day's board. Every answer is
-private.
+private, in the language of the one who asked.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from bot.game.names import clean, safe
 from bot.shell.buttons import GameButton
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
-from engine import Day
+from engine import Day, InvalidInput
+from i18n import _, _n
 from render import render_environment, render_scores
 
 __all__ = ["ACTIONS", "DailyRequest", "ShareButton", "daily"]
@@ -37,8 +38,6 @@ Interaction = discord.Interaction[CascadiaBot]
 
 CANNOT_DM = 50007
 """Discord's error code for a direct message the user's privacy settings refuse."""
-THREAD_PERMISSIONS = ("Create Private Threads", "Send Messages in Threads")
-"""What the bot needs in a channel to open a member's private thread there."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +54,19 @@ class DailyRequest:
         those that do not, before anything is done."""
         action = self.action or "play"
         if action not in ACTIONS:
-            raise BotError(f"The daily actions are {', '.join(ACTIONS)}, not {action!r}.")
+            raise BotError(
+                _(
+                    "The daily actions are {actions}, not {action}.",
+                    actions=", ".join(ACTIONS),
+                    action=repr(action),
+                )
+            )
         if self.date is not None and action not in ("board", "show"):
-            raise BotError("`date:` goes with `action:board` or `action:show`.")
+            raise BotError(_("`date:` goes with `action:board` or `action:show`."))
         if self.user is not None and action != "show":
-            raise BotError("`user:` goes with `action:show`.")
+            raise BotError(_("`user:` goes with `action:show`."))
         if self.channel is not None and action != "channel":
-            raise BotError("`channel:` goes with `action:channel`.")
+            raise BotError(_("`channel:` goes with `action:channel`."))
         return action
 
 
@@ -72,8 +77,10 @@ async def daily(interaction: Interaction, request: DailyRequest) -> None:
     guild_id = interaction.guild_id
     if guild_id is None:
         raise BotError(
-            "The daily trek is played from a server: use `/cascadia daily` in one of its"
-            " channels, and the game comes here."
+            _(
+                "The daily trek is played from a server: use `/cascadia daily` in one of its"
+                " channels, and the game comes here."
+            )
         )
     trek = interaction.client.part(DailyTrek)
     if action == "play":
@@ -84,7 +91,7 @@ async def daily(interaction: Interaction, request: DailyRequest) -> None:
         await interaction.followup.send(text, ephemeral=True)
     elif action == "show":
         if request.user is None:
-            raise BotError("Say whose board to open: `/cascadia daily action:show user:`.")
+            raise BotError(_("Say whose board to open: `/cascadia daily action:show user:`."))
         await show(interaction, _day(interaction, request.date), request.user)
     else:
         text = await name_channel(interaction, guild_id, request.channel)
@@ -95,9 +102,14 @@ def _day(interaction: Interaction, text: str | None) -> Day:
     today = interaction.client.part(DailyTrek).today()
     if text is None:
         return today
-    day = Day.parse(text)
+    try:
+        day = Day.parse(text)
+    except InvalidInput:
+        raise BotError(
+            _("I could not read that date: {text} (expected YYYY-MM-DD).", text=repr(text[:40]))
+        ) from None
     if day > today:
-        raise BotError(f"{day} has not come yet: today is {today} (UTC).")
+        raise BotError(_("{day} has not come yet: today is {today} (UTC).", day=day, today=today))
     return day
 
 
@@ -110,15 +122,35 @@ async def play(interaction: Interaction, guild_id: int) -> str:
         await trek.check_can_start(user.id)
     except AttemptOpen as error:
         if await _is_direct(bot, error.channel_id):
-            raise AttemptOpen(error.attempt, error.channel_id, "in our direct messages") from None
+            raise AttemptOpen(error.attempt, error.channel_id, direct=True) from None
         raise
     name = clean(user.display_name)
     day = trek.today()
-    channel_id, where = await _place(interaction, day, name)
+    channel_id, thread = await _place(interaction, day, name)
     started = await trek.start(guild_id=guild_id, channel_id=channel_id, user_id=user.id, name=name)
     await bot.announce(started.outbox_ids)
-    what = "Your attempt that counts today" if started.counted else "Practice (not counted)"
-    return f"The daily trek of {day}: {what} is {where}."
+    if thread is None and started.counted:
+        return _(
+            "The daily trek of {day}: Your attempt that counts today is in our direct messages.",
+            day=day,
+        )
+    if thread is None:
+        return _(
+            "The daily trek of {day}: Practice (not counted) is in our direct messages.", day=day
+        )
+    if started.counted:
+        return _(
+            "The daily trek of {day}: Your attempt that counts today is in the private thread"
+            " {thread} (your settings refuse DMs).",
+            day=day,
+            thread=thread,
+        )
+    return _(
+        "The daily trek of {day}: Practice (not counted) is in the private thread {thread}"
+        " (your settings refuse DMs).",
+        day=day,
+        thread=thread,
+    )
 
 
 async def _is_direct(bot: CascadiaBot, channel_id: int) -> bool:
@@ -132,40 +164,63 @@ async def _is_direct(bot: CascadiaBot, channel_id: int) -> bool:
     return isinstance(found, discord.DMChannel)
 
 
-async def _place(interaction: Interaction, day: Day, name: str) -> tuple[int, str]:
+async def _place(interaction: Interaction, day: Day, name: str) -> tuple[int, str | None]:
     """Where the attempt is played: the caller's direct messages with the bot or, when they
-    refuse them, a private thread of this channel; the channel's id and how to say where."""
+    refuse them, a private thread of this channel; the channel's id and the thread's mention
+    (``None``: the direct messages)."""
     try:
         channel = await interaction.user.create_dm()
         # Discord says whether the member accepts direct messages only when one is sent.
-        await channel.send(f"**The daily trek of {day}**: your game follows here.")
-        return channel.id, "in our direct messages"
+        await channel.send(_("**The daily trek of {day}**: your game follows here.", day=day))
+        return channel.id, None
     except discord.Forbidden as error:
         if error.code != CANNOT_DM:
             raise
     here = interaction.channel
     if not isinstance(here, discord.TextChannel):
         raise BotError(
-            "Your settings refuse direct messages from me, and a private thread needs a text"
-            " channel: allow direct messages from this server's members, or ask in a text"
-            " channel."
+            _(
+                "Your settings refuse direct messages from me, and a private thread needs a text"
+                " channel: allow direct messages from this server's members, or ask in a text"
+                " channel."
+            )
         )
     allowed = interaction.app_permissions
-    have = (allowed.create_private_threads, allowed.send_messages_in_threads)
-    missing = [need for need, ok in zip(THREAD_PERMISSIONS, have, strict=True) if not ok]
-    if missing:
+    # The permissions by their names in Discord's settings, which Discord shows each person in
+    # their language: one sentence for each of what may be missing.
+    create, send = allowed.create_private_threads, allowed.send_messages_in_threads
+    if not (create or send):
         raise BotError(
-            "Your settings refuse direct messages from me, and I may not open a private"
-            f" thread here: I need {' and '.join(missing)} in this channel. Allow direct"
-            " messages from this server's members, or ask someone who can to grant them."
+            _(
+                "Your settings refuse direct messages from me, and I may not open a private"
+                " thread here: I need Create Private Threads and Send Messages in Threads in"
+                " this channel. Allow direct messages from this server's members, or ask"
+                " someone who can to grant them."
+            )
+        )
+    if not create:
+        raise BotError(
+            _(
+                "Your settings refuse direct messages from me, and I may not open a private"
+                " thread here: I need Create Private Threads in this channel. Allow direct"
+                " messages from this server's members, or ask someone who can to grant it."
+            )
+        )
+    if not send:
+        raise BotError(
+            _(
+                "Your settings refuse direct messages from me, and I may not open a private"
+                " thread here: I need Send Messages in Threads in this channel. Allow direct"
+                " messages from this server's members, or ask someone who can to grant it."
+            )
         )
     thread = await here.create_thread(
-        name=f"Daily trek {day}: {name}"[:100],
+        name=_("Daily trek {day}: {name}", day=day, name=name)[:100],
         type=discord.ChannelType.private_thread,
         invitable=False,
     )
     await thread.add_user(interaction.user)
-    return thread.id, f"in the private thread {thread.mention} (your settings refuse DMs)"
+    return thread.id, thread.mention
 
 
 async def show(interaction: Interaction, day: Day, user: discord.User | discord.Member) -> None:
@@ -179,7 +234,7 @@ async def show(interaction: Interaction, day: Day, user: discord.User | discord.
     sheet = loaded.score_sheet()
     points = environment_score(state, 0)
     scores, environment = await asyncio.gather(
-        asyncio.to_thread(render_scores, sheet, title=f"Daily trek {day}", final=True),
+        asyncio.to_thread(render_scores, sheet, title=_("Daily trek {day}", day=day), final=True),
         asyncio.to_thread(render_environment, state, 0, name=loaded.players[0].name, score=points),
     )
     files = [
@@ -192,10 +247,14 @@ async def show(interaction: Interaction, day: Day, user: discord.User | discord.
             description=environment_description(loaded.players[0].name, state, 0, points),
         ),
     ]
-    total = sheet.players[0].total
-    await interaction.followup.send(
-        f"**{safe(name)}**'s daily trek of {day}: {total} points.", files=files, ephemeral=True
+    text = _n(
+        "**{name}**'s daily trek of {day}: {n} point.",
+        "**{name}**'s daily trek of {day}: {n} points.",
+        sheet.players[0].total,
+        name=safe(name),
+        day=day,
     )
+    await interaction.followup.send(text, files=files, ephemeral=True)
 
 
 async def name_channel(
@@ -204,22 +263,23 @@ async def name_channel(
     """A manager names the server's daily channel (default: this one); the morning message
     follows there at once if today's has not gone out."""
     if not interaction.permissions.manage_guild:
-        raise BotError("Only someone with Manage Server can name the daily channel.")
+        raise BotError(_("Only someone with Manage Server can name the daily channel."))
     target = channel or interaction.channel
     if not isinstance(target, discord.TextChannel) or target.guild.id != guild_id:
-        raise BotError("Name a text channel of this server: `/cascadia daily action:channel`.")
+        raise BotError(_("Name a text channel of this server: `/cascadia daily action:channel`."))
     bot = interaction.client
     await bot.part(DailyTrek).set_channel(guild_id, target.id, user_id=interaction.user.id)
     await bot.announce(await bot.part(DailyTrek).queue_posts())
-    text = (
-        f"The daily trek's messages go to {target.mention}: each morning (UTC) the new deal's"
-        " cards, and after each day its board."
+    text = _(
+        "The daily trek's messages go to {channel}: each morning (UTC) the new deal's cards,"
+        " and after each day its board.",
+        channel=target.mention,
     )
     me = target.guild.me
     if me is not None:
         can = target.permissions_for(me)
         if not (can.view_channel and can.send_messages):
-            text += " I need View Channel and Send Messages there to post them."
+            text += " " + _("I need View Channel and Send Messages there to post them.")
     return text
 
 

@@ -13,6 +13,7 @@ from bot.daily.share import SHARE_LABEL, share_custom_id
 from bot.daily.store import DailyStore
 from bot.game.hooks import Finish, FinishPart, Turn
 from engine import Day
+from i18n import _, speaking
 
 __all__ = ["DailyHooks"]
 
@@ -44,10 +45,12 @@ class DailyHooks:
         if attempt is None:
             return FinishPart()
         par = await asyncio.to_thread(cached_par, Day.parse(attempt.day))
-        return FinishPart(
-            tail=finish_note(attempt, finish.sheet.players[finish.seat].total, par),
-            buttons=((SHARE_LABEL, share_custom_id(attempt.game_id)),),
-        )
+        # The final message is the game's: in its language (its member's).
+        with speaking(finish.loaded.game.locale):
+            return FinishPart(
+                tail=finish_note(attempt, finish.sheet.players[finish.seat].total, par),
+                buttons=((_(SHARE_LABEL), share_custom_id(attempt.game_id)),),
+            )
 
     async def after_commit(self, finish: Finish, part: FinishPart) -> None:
         """Nothing."""

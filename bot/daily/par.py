@@ -11,6 +11,7 @@ import functools
 
 from bot.daily.store import DailyAttempt
 from engine import Day, daily_deal, play_game, score_state
+from i18n import _, _n
 
 PAR_POLICY = "fast"
 """The computer player whose score on the day's deal is the par."""
@@ -25,12 +26,23 @@ def daily_par(day: Day) -> int:
 
 
 def par_line(score: int, par: int) -> str:
-    """How a total compares with the par: "you beat the computer by 4", "...tied", "...by 2"."""
+    """How a total compares with the par: "you beat the computer by 4", "...tied", "...by 2",
+    in the reader's language."""
     if score > par:
-        return f"You beat the computer by {score - par} (par {par})."
+        return _n(
+            "You beat the computer by {n} (par {par}).",
+            "You beat the computer by {n} (par {par}).",
+            score - par,
+            par=par,
+        )
     if score < par:
-        return f"The computer beat you by {par - score} (par {par})."
-    return f"You tied the computer (par {par})."
+        return _n(
+            "The computer beat you by {n} (par {par}).",
+            "The computer beat you by {n} (par {par}).",
+            par - score,
+            par=par,
+        )
+    return _("You tied the computer (par {par}).", par=par)
 
 
 @functools.lru_cache(maxsize=64)
@@ -42,9 +54,11 @@ def cached_par(day: Day) -> int:
 
 def finish_note(attempt: DailyAttempt, score: int, par: int) -> str:
     """What the end of an attempt adds to its final message: the par line, and whether the
-    attempt is on the day's board."""
+    attempt is on the day's board, in the reader's language."""
     if attempt.counted:
-        counted = f"Your daily trek of {attempt.day} is on the board: `/cascadia daily board`."
+        counted = _(
+            "Your daily trek of {day} is on the board: `/cascadia daily board`.", day=attempt.day
+        )
     else:
-        counted = f"Practice on the deal of {attempt.day}: not on the board."
+        counted = _("Practice on the deal of {day}: not on the board.", day=attempt.day)
     return f"\n{par_line(score, par)} {counted}"

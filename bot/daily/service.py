@@ -12,6 +12,10 @@ hidden from a member until they have played that day: :meth:`DailyTrek.show` ref
 A server may name a daily channel: the bot queues there one morning message with the day's
 cards and, once the day is over, the day's board, each once (:meth:`DailyTrek.queue_posts`,
 the store keeps what was queued).
+
+Answers to a member are in their language (the reader of the command or button press); the
+daily channel's posts and shared lines in the server's (:meth:`GameStore.guild_locale`); an
+attempt's own messages in its member's.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from bot.game.outbox import MAX_TEXT, Announcement, Picture
 from bot.game.records import state_text
 from bot.game.rows import GameStatus
 from engine import Day, daily_deal, daily_game
+from i18n import N_, _, _n, reader, speaking
 
 ACTIONS = ("play", "board", "show", "channel")
 """The ``action`` choices of ``/cascadia daily`` (no action: play)."""
@@ -82,15 +87,25 @@ def streak(days: Sequence[str], today: Day) -> int:
 
 class AttemptOpen(BotError):
     """The member's earlier attempt is still being played: one at a time. ``channel_id`` is
-    where it is played (their direct messages or a private thread)."""
+    where it is played: their direct messages with the bot (``direct``) or a private thread."""
 
-    def __init__(self, attempt: DailyAttempt, channel_id: int, where: str | None = None) -> None:
+    def __init__(self, attempt: DailyAttempt, channel_id: int, *, direct: bool = False) -> None:
         self.attempt = attempt
         self.channel_id = channel_id
-        where = where or f"<#{channel_id}>"
-        super().__init__(
-            f"Your daily trek of {attempt.day} is not finished yet: play it on {where} first."
-        )
+        if direct:
+            text = _(
+                "Your daily trek of {day} is not finished yet: play it in our direct messages"
+                " first.",
+                day=attempt.day,
+            )
+        else:
+            channel = f"<#{channel_id}>"
+            text = _(
+                "Your daily trek of {day} is not finished yet: play it in {channel} first.",
+                day=attempt.day,
+                channel=channel,
+            )
+        super().__init__(text)
 
 
 class NotPlayedYet(BotError):
@@ -98,8 +113,11 @@ class NotPlayedYet(BotError):
 
     def __init__(self, day: Day) -> None:
         super().__init__(
-            f"Boards of {day} are hidden until you have played that day's deal yourself"
-            " (`/cascadia daily`): no spoilers."
+            _(
+                "Boards of {day} are hidden until you have played that day's deal yourself"
+                " (`/cascadia daily`): no spoilers.",
+                day=day,
+            )
         )
 
 
@@ -107,14 +125,16 @@ class NotYours(BotError):
     """A press of someone else's **Share**."""
 
     def __init__(self) -> None:
-        super().__init__("Only the one who played this daily trek can share it.")
+        super().__init__(_("Only the one who played this daily trek can share it."))
 
 
 class NoAttempt(BotError):
     """``show`` of a member who has no finished attempt that counts on that day."""
 
     def __init__(self, who: str, day: Day) -> None:
-        super().__init__(f"{safe(who)} has no finished daily trek of {day} here.")
+        super().__init__(
+            _("{name} has no finished daily trek of {day} here.", name=safe(who), day=day)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +155,11 @@ def streak_line(days: int) -> str:
     """The line ``/cascadia stats`` adds for a member's daily trek streak ("" with none)."""
     if days == 0:
         return ""
-    return f"\nDaily trek: a streak of {days} day{'s' if days != 1 else ''} in a row."
+    return "\n" + _n(
+        "Daily trek: a streak of {n} day in a row.",
+        "Daily trek: a streak of {n} days in a row.",
+        days,
+    )
 
 
 def rank_of(entries: Sequence[DailyEntry], index: int) -> int:
@@ -148,27 +172,36 @@ def board_text(board: Board, *, caller: int | None, played: bool) -> str:
     """The board's text: a line a place (rank, member, score, largest corridor, streak) and
     the par; the caller's place among everyone. ``played``: whether the caller has played
     that day (only then may they open the others' boards). ``caller`` ``None``: the daily
-    channel's post. As many places as fit in one message, then how many more there are."""
-    head = f"**The daily trek of {board.day}** (par {board.par}, what `fast` scores)"
+    channel's post. As many places as fit in one message, then how many more there are. In
+    the reader's language."""
+    head = _(
+        "**The daily trek of {day}** (par {par}, what `fast` scores)", day=board.day, par=board.par
+    )
     tail: list[str] = []
     mine = next((i for i, e in enumerate(board.everyone) if e.user_id == caller), None)
     if mine is not None:
         entry = board.everyone[mine]
-        tail.append(
-            f"You: {entry.score} points, place {rank_of(board.everyone, mine)} of"
-            f" {len(board.everyone)} among every player that day."
-            f" {par_line(entry.score, board.par)}"
+        you = _n(
+            "You: {n} point, place {place} of {players} among every player that day.",
+            "You: {n} points, place {place} of {players} among every player that day.",
+            entry.score,
+            place=rank_of(board.everyone, mine),
+            players=len(board.everyone),
         )
+        tail.append(f"{you} {par_line(entry.score, board.par)}")
     if caller is None:
         tail.append(
-            "Those who played it may open a board:"
-            f" `/cascadia daily action:show date:{board.day} user:`."
+            _(
+                "Those who played it may open a board:"
+                " `/cascadia daily action:show date:{day} user:`.",
+                day=board.day,
+            )
         )
     elif played:
-        tail.append("Open anyone's finished board with `/cascadia daily action:show user:`.")
+        tail.append(_("Open anyone's finished board with `/cascadia daily action:show user:`."))
     else:
-        tail.append("Play the deal yourself (`/cascadia daily`) to open the others' boards.")
-    places = [] if board.entries else ["Nobody here has finished this day's trek yet."]
+        tail.append(_("Play the deal yourself (`/cascadia daily`) to open the others' boards."))
+    places = [] if board.entries else [_("Nobody here has finished this day's trek yet.")]
     # Room for the head, the tail and the line saying how many places are left out.
     room = MAX_TEXT - len(head) - sum(len(line) + 1 for line in tail) - 40
     for index, entry in enumerate(board.entries[:MAX_BOARD]):
@@ -178,28 +211,46 @@ def board_text(board: Board, *, caller: int | None, played: bool) -> str:
         places.append(line)
     left_out = len(board.entries) - len(places) if board.entries else 0
     if left_out:
-        places.append(f"…and {left_out} more.")
+        places.append(_n("…and {n} more.", "…and {n} more.", left_out))
     return "\n".join([head, *places, *tail])
 
 
 def _board_line(board: Board, index: int, entry: DailyEntry, *, mine: bool) -> str:
-    name = f"**{safe(entry.name)}**"
+    fields = {
+        "rank": rank_of(board.entries, index),
+        "name": f"**{safe(entry.name)}**",
+        "corridor": entry.corridor,
+    }
+    if mine:
+        line = _n(
+            "{rank}. {name} (you): {n} point, largest corridor {corridor}",
+            "{rank}. {name} (you): {n} points, largest corridor {corridor}",
+            entry.score,
+            **fields,
+        )
+    else:
+        line = _n(
+            "{rank}. {name}: {n} point, largest corridor {corridor}",
+            "{rank}. {name}: {n} points, largest corridor {corridor}",
+            entry.score,
+            **fields,
+        )
     days = board.streaks.get(entry.user_id, 0)
-    streak_text = f", streak {days} day{'s' if days != 1 else ''}" if days > 1 else ""
-    you = " (you)" if mine else ""
-    return (
-        f"{rank_of(board.entries, index)}. {name}{you}: {entry.score} points,"
-        f" largest corridor {entry.corridor}{streak_text}"
-    )
+    if days > 1:
+        line += _n(", streak {n} day", ", streak {n} days", days)
+    return line
 
 
 def morning_text(day: Day) -> str:
-    """The morning post: the new deal's cards, nothing of its tiles."""
+    """The morning post: the new deal's cards, nothing of its tiles; in the reader's
+    language."""
     deal = daily_deal(day)
-    return (
-        f"**The daily trek of {day}** is out: one solo deal, the same for everyone."
-        f" Cards: {messages.cards_text(deal.cards)}.\n"
-        "Play it with `/cascadia daily`; the board follows here once the day is over."
+    return _(
+        "**The daily trek of {day}** is out: one solo deal, the same for everyone."
+        " Cards: {cards}.\n"
+        "Play it with `/cascadia daily`; the board follows here once the day is over.",
+        day=day,
+        cards=messages.cards_text(deal.cards, locale=reader()),
     )
 
 
@@ -212,11 +263,12 @@ class Shared:
     outbox_ids: tuple[int, ...] = ()
 
 
-NOWHERE = (
+NOWHERE = N_(
     "There is nowhere to share it: the server you played from has no daily channel."
     " Someone with Manage Server names one with `/cascadia daily action:channel`."
 )
-"""The answer to **Share** when the attempt's server has no daily channel."""
+"""The answer to **Share** when the attempt's server has no daily channel (English: the
+answer is translated)."""
 SCORE_PREFIX = "score-"
 """How the ids of the score thresholds begin: a line names only the highest earned."""
 
@@ -224,9 +276,9 @@ SCORE_PREFIX = "score-"
 def shared_link(guild_id: int, share: DailyShare) -> str:
     """The answer to a second **Share**: a link to the line, once it is posted."""
     if share.channel_id is None or share.message_id is None:
-        return "You shared this daily trek already; the line is on its way."
+        return _("You shared this daily trek already; the line is on its way.")
     link = jump_url(guild_id, share.channel_id, share.message_id)
-    return f"You shared this daily trek already: {link}"
+    return _("You shared this daily trek already: {link}", link=link)
 
 
 class DailyTrek:
@@ -274,20 +326,24 @@ class DailyTrek:
     ) -> DailyStart:
         state = daily_game(day)
         players = (Player(user_id, name),)
-        heading = (
-            f"**The daily trek of {day}**: your attempt that counts today."
-            if counted
-            else f"**The daily trek of {day}**: practice (you played today's already; this one"
-            " is not on the board)."
-        )
-        announcement = Announcement(
-            kind="start",
-            text=f"{heading}\n{messages.start_message(state, players)}",
-            mentions=(user_id,),
-            pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
-            state=state,
-            names=(name,),
-        )
+        # The attempt is its member's own: its messages speak the language they asked in.
+        with speaking(reader() or await self.store.person_locale(user_id)):
+            if counted:
+                heading = _("**The daily trek of {day}**: your attempt that counts today.", day=day)
+            else:
+                heading = _(
+                    "**The daily trek of {day}**: practice (you played today's already; this"
+                    " one is not on the board).",
+                    day=day,
+                )
+            announcement = Announcement(
+                kind="start",
+                text=f"{heading}\n{messages.start_message(state, players, locale=reader())}",
+                mentions=(user_id,),
+                pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
+                state=state,
+                names=(name,),
+            )
         text = state_text(state)
         return await self.store.start_daily(
             guild_id=guild_id,
@@ -356,34 +412,38 @@ class DailyTrek:
         attempt = await self.store.daily_attempt(game_id)
         game = await self.store.get_game(game_id)
         if attempt is None or game is None or game.status is not GameStatus.FINISHED:
-            raise BotError("Only a finished daily trek can be shared.")
+            raise BotError(_("Only a finished daily trek can be shared."))
         if attempt.user_id != user_id:
             raise NotYours()
         before = await self.store.daily_share(game_id)
         if before is not None:
             return Shared(shared_link(game.guild_id, before))
         if await self.store.daily_channel(game.guild_id) is None:
-            return Shared(NOWHERE)
+            return Shared(_(NOWHERE))
         loaded = await self.kernel.load(game)
         [score] = loaded.score_sheet().players
         firsts = await self.store.first_achievements(game_id, user_id)
-        text = share_line(
-            loaded.players[0].name,
-            attempt.day,
-            total=score.total,
-            par=await self.par(Day.parse(attempt.day)),
-            streak=await self.streak_of(user_id) if attempt.counted else 0,
-            wildlife=score.wildlife,
-            counted=attempt.counted,
-            firsts=self._titled(firsts),
-        )
-        post = Announcement(kind="daily-share", text=text)
+        par = await self.par(Day.parse(attempt.day))
+        streak = await self.streak_of(user_id) if attempt.counted else 0
+        # The line is the server's: in its language, not the presser's.
+        with speaking(await self.store.guild_locale(game.guild_id)):
+            text = share_line(
+                loaded.players[0].name,
+                attempt.day,
+                total=score.total,
+                par=par,
+                streak=streak,
+                wildlife=score.wildlife,
+                counted=attempt.counted,
+                firsts=[_(title) for title in self._titled(firsts)],
+            )
+            post = Announcement(kind="daily-share", text=text)
         found = await self.store.share_attempt(game_id, game.guild_id, post.to_outbox())
         if found is None:
             # Shared by another press meanwhile, or the channel was dropped.
             before = await self.store.daily_share(game_id)
-            return Shared(NOWHERE if before is None else shared_link(game.guild_id, before))
-        return Shared("Shared in the daily channel.", (found,))
+            return Shared(_(NOWHERE) if before is None else shared_link(game.guild_id, before))
+        return Shared(_("Shared in the daily channel."), (found,))
 
     def _titled(self, achievements: set[str]) -> list[str]:
         """The titles of ``achievements`` in catalogue order, with only the highest of the
@@ -414,17 +474,24 @@ class DailyTrek:
         for channel in await self.store.daily_channels():
             if not self.kernel.claimer.owns(channel.guild_id):
                 continue
-            if (channel.guild_id, str(today), MORNING) not in self._queued:
-                morning = Announcement(kind="daily-morning", text=morning_text(today))
-                queued += await self._queue(channel, today, MORNING, morning)
-            if channel.set_at >= day_start(today):
+            morning_due = (channel.guild_id, str(today), MORNING) not in self._queued
+            board_due = channel.set_at < day_start(today) and (
+                (channel.guild_id, str(yesterday), BOARD) not in self._queued
+            )
+            if not (morning_due or board_due):
                 continue
-            if (channel.guild_id, str(yesterday), BOARD) not in self._queued:
+            # The posts are the server's: in its language.
+            locale = await self.store.guild_locale(channel.guild_id)
+            if morning_due:
+                with speaking(locale):
+                    morning = Announcement(kind="daily-morning", text=morning_text(today))
+                queued += await self._queue(channel, today, MORNING, morning)
+            if board_due:
                 board = await self.board(channel.guild_id, yesterday)
-                text = board_text(board, caller=None, played=True)
-                queued += await self._queue(
-                    channel, yesterday, BOARD, Announcement(kind="daily-board", text=text)
-                )
+                with speaking(locale):
+                    text = board_text(board, caller=None, played=True)
+                    post = Announcement(kind="daily-board", text=text)
+                queued += await self._queue(channel, yesterday, BOARD, post)
         return queued
 
     async def _queue(

@@ -31,7 +31,7 @@ from fakediscord import (
     MessageRecord,
 )
 from sandbox import BotProcess
-from tests.e2e.conftest import body_failed, close_world, new_server
+from tests.e2e.conftest import LOCALE, PSEUDO, body_failed, close_world, new_server
 from tests.e2e.harness import (
     REPO_ROOT,
     Database,
@@ -182,7 +182,7 @@ async def test_members_of_two_servers_play_the_same_deal_in_their_direct_message
         await alice.play()
     await world.bot.restart()
     busy = await trek.ask(world.alice, world.channel)
-    assert "not finished yet: play it on in our direct messages" in busy.text, busy.text
+    assert "not finished yet: play it in our direct messages" in busy.text, busy.text
     late = await trek.ask(world.alice, world.channel, {"action": "board", "date": "2026-12-03"})
     assert "has not come yet" in late.text, late.text
     bad = await trek.ask(world.alice, world.channel, {"action": "board", "date": "banana"})
@@ -261,7 +261,7 @@ async def test_a_refused_direct_message_falls_back_to_a_private_thread(trek: Tre
     await table.play()
     await world.bot.restart()
     busy = await trek.ask(world.bob, world.channel)
-    assert f"not finished yet: play it on <#{thread}> first" in busy.text, busy.text
+    assert f"not finished yet: play it in <#{thread}> first" in busy.text, busy.text
     await table.play()
     assert len(world.db.moves(table.game_id)) == 2
 
@@ -340,3 +340,37 @@ async def test_share_posts_one_line_in_the_daily_channel(trek: Trek) -> None:
     await daily.settled()
     daily.check_channel()
     table.check_channel()
+
+
+@pytest.mark.skipif(LOCALE == PSEUDO, reason="reads German and French, not the pseudo-locale")
+async def test_a_german_member_plays_in_german_while_the_french_servers_channel_reads_french(
+    trek: Trek,
+) -> None:
+    world, server = trek.world, trek.server
+    server.guilds[world.guild].locale = "fr"
+    greta = server.add_user("greta", locale="de")
+    server.add_member(world.guild, greta)
+    daily = GameChannel(world, world.channel, random.Random(0))
+    world.tables.append(daily)
+    since = len(server.messages)
+    named = await trek.ask(world.alice, world.channel, {"action": "channel"})
+    assert "messages go to" in named.text, "the answer is in its asker's language"
+    morning = await daily.next_post(since, what="the morning message")
+    assert morning.text.startswith(f"**La randonnée du {DAY}** est là"), morning.text
+
+    since = len(server.messages)
+    answer = await trek.ask(greta, world.channel)
+    assert answer.text == (
+        f"Die Tageswanderung vom {DAY}: Dein Versuch, der heute zählt, wartet in unseren"
+        " Direktnachrichten."
+    )
+    table = world.table(server.dm_channel(greta))
+    first, start = await server.wait_for(
+        lambda: _two_new(table, since), what="the daily trek's two first direct messages"
+    )
+    table.accounted += [first.id, start.id]
+    assert first.text == f"**Die Tageswanderung vom {DAY}**: deine Partie folgt hier."
+    assert start.text.startswith(f"**Die Tageswanderung vom {DAY}**: dein Versuch, der heute")
+    assert "Die Partie beginnt (Solo-Regeln)!" in start.text
+    busy = await trek.ask(greta, world.channel)
+    assert "ist noch nicht zu Ende" in busy.text, busy.text
