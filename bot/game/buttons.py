@@ -4,8 +4,11 @@ which carries only ids so that it works after a restart (the panel behind it is
 
 from __future__ import annotations
 
-PLAY_LABEL = "Play"
-"""The label of the button on turn messages that opens the panel."""
+from i18n import N_
+
+PLAY_LABEL = N_("Play")
+"""The label of the button on turn messages that opens the panel (in English: translated where
+the button is made, into the message's language)."""
 
 
 def play_custom_id(game_id: int, turn: int) -> str:
@@ -14,8 +17,9 @@ def play_custom_id(game_id: int, turn: int) -> str:
     return f"cascadia:play:{game_id}:{turn}"
 
 
-AGAIN_LABEL = "Play again"
-"""The label of the button on a game's final message that opens the next game's lobby."""
+AGAIN_LABEL = N_("Play again")
+"""The label of the button on a game's final message that opens the next game's lobby (in
+English: translated where the button is made)."""
 
 
 def again_custom_id(game_id: int) -> str:

@@ -28,6 +28,7 @@ from engine import (
     choose,
     ranked_moves,
 )
+from i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,9 @@ HINT_MOVES = 3
 
 
 def computer_name(policy: str) -> str:
-    """The seat name of a computer player in the lobby, e.g. ``"Computer (strong)"``."""
-    return f"Computer ({policy})"
+    """The seat name of a computer player in the lobby, e.g. ``"Computer (strong)"``, in the
+    reader's language (the game's, where it is seated)."""
+    return _("Computer ({policy})", policy=policy)
 
 
 def think(state_json: str, policy: str, seed: int, seconds: float | None) -> str:
@@ -65,7 +67,7 @@ def think(state_json: str, policy: str, seed: int, seconds: float | None) -> str
 def suggest(state_json: str, count: int) -> list[str]:
     """The ``count`` best moves of the ``fast`` player for the seat to move, best first, each
     as its actions' text. Runs in a worker process."""
-    return [str(scored.move) for _, scored in ranked_moves(read_state(state_json), count)]
+    return [str(scored.move) for _rank, scored in ranked_moves(read_state(state_json), count)]
 
 
 class Thinker:

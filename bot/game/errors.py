@@ -4,6 +4,14 @@ conflict, ...), on :class:`~bot.db.errors.StoreError`.
 
 Discord-free, so the service raises them; the shell's :mod:`bot.shell.errors` turns them (and
 the engine's and the database's errors) into short private answers.
+
+A refusal is translated when it is answered, not when it is raised: a :class:`BotError` keeps
+its English text (marked with :func:`~i18n.N_`) and the fields to fill into it, ``str()`` of it
+is that English (what the operator's log shows), and :meth:`BotError.message` is the text in
+the reader's language (:func:`~i18n.speaking`), which :func:`bot.shell.errors.report` sends: the
+reader there is the person whose interaction it answers. A field that is itself a phrase to
+translate (the action only the host may do) is a :class:`Words`; any other field (a name, a
+number) is filled in as it is. A text given already translated reads as it is.
 """
 
 from __future__ import annotations
@@ -14,10 +22,32 @@ from dataclasses import dataclass
 from bot.db.errors import StoreError
 from bot.game.names import safe
 from bot.game.rows import GameStatus
+from i18n import N_, _, speaking
+
+
+class Words(str):
+    """An English phrase filled into a refusal's text and translated with it (a field that is
+    not a name or a number, such as the action only the host may do)."""
+
+    __slots__ = ()
 
 
 class BotError(Exception):
-    """A request the bot turns down; the message is shown to the user as it is."""
+    """A request the bot turns down; :meth:`message` is what the user is shown.
+
+    ``text`` is the English (marked where it is written), ``fields`` its ``{name}`` fields;
+    ``str()`` gives the English, for the log."""
+
+    def __init__(self, text: str = "", /, **fields: object) -> None:
+        self.text = text
+        self.fields = fields
+        super().__init__(text.format(**fields) if fields else text)
+
+    def message(self) -> str:
+        """The text in the reader's language, its fields filled in (:class:`Words` translated
+        too)."""
+        fields = {k: _(v) if isinstance(v, Words) else v for k, v in self.fields.items()}
+        return _(self.text, **fields)
 
 
 class ServerOnly(BotError):
@@ -25,8 +55,11 @@ class ServerOnly(BotError):
 
     def __init__(self, command: str) -> None:
         super().__init__(
-            f"`/cascadia {command}` works in a server's channels; here in our direct messages"
-            " only a daily trek is played."
+            N_(
+                "`/cascadia {command}` works in a server's channels; here in our direct"
+                " messages only a daily trek is played."
+            ),
+            command=command,
         )
 
 
@@ -34,23 +67,39 @@ class NoGame(BotError):
     """The channel has no game in the lobby or being played."""
 
     def __init__(self) -> None:
-        super().__init__("There is no game in this channel. Open one with `/cascadia new`.")
+        super().__init__(N_("There is no game in this channel. Open one with `/cascadia new`."))
 
 
 class NotInGame(BotError):
-    """The user (or the player asked about) has no seat at this channel's game."""
+    """The user (or the player asked about) has no seat at this channel's game.
 
-    def __init__(self, who: str = "You are") -> None:
-        super().__init__(f"{who} not in this game.")
+    ``name``: the player asked about (already written for a message, see
+    :func:`~bot.game.names.safe`); none: the user. ``who`` is the older way to say it
+    (``"You are"``, ``"That player is"``, ``"<name> is"``), still read."""
+
+    def __init__(self, who: str = "You are", *, name: str | None = None) -> None:
+        if name is None and who == "That player is":
+            super().__init__(N_("That player is not in this game."))
+            return
+        if name is None and who != "You are":
+            name = who.removesuffix(" is")
+        if name is None:
+            super().__init__(N_("You are not in this game."))
+        else:
+            super().__init__(N_("{name} is not in this game."), name=name)
 
 
 class NotYourTurn(BotError):
-    """Someone other than the current player tried to move."""
+    """Someone other than the current player tried to move (``current``: who is to move;
+    ``None`` when the game is over)."""
 
-    def __init__(self, current: str) -> None:
+    def __init__(self, current: str | None) -> None:
+        if current is None:
+            super().__init__(N_("It's nobody's turn: the game is over."))
+            return
         super().__init__(
-            f"It's not your turn: it's {safe(current)}'s."
-            " You can plan yours with `/cascadia preview`."
+            N_("It's not your turn: it's {name}'s. You can plan yours with `/cascadia preview`."),
+            name=safe(current),
         )
 
 
@@ -58,43 +107,64 @@ class NotStarted(BotError):
     """The game is still in its lobby."""
 
     def __init__(self) -> None:
-        super().__init__("The game has not started yet: the host starts it with `/cascadia start`.")
+        super().__init__(
+            N_("The game has not started yet: the host starts it with `/cascadia start`.")
+        )
 
 
 class ShuttingDown(BotError):
     """The bot is stopping and takes no new requests."""
 
     def __init__(self) -> None:
-        super().__init__("The bot is restarting: please try again in a minute.")
+        super().__init__(N_("The bot is restarting: please try again in a minute."))
 
 
 class DamagedState(BotError):
     """The game's stored state text cannot be read back; the operator's log has the detail."""
 
     def __init__(self) -> None:
-        super().__init__("This game's saved state is damaged: the bot's host has been told.")
+        super().__init__(N_("This game's saved state is damaged: the bot's host has been told."))
+
+
+HOST_ACTIONS = (
+    N_("start the game"),
+    N_("add a computer"),
+    N_("remove a computer"),
+    N_("end the game (or someone with Manage Channels)"),
+    N_("change the settings"),
+    N_("hand a seat to the computer (or someone with Manage Channels)"),
+    N_("skip a turn (or someone with Manage Channels)"),
+)
+"""What :class:`NotHost` is given: the actions only the host may do, each translated as a
+phrase that follows "Only the host can"."""
 
 
 class NotHost(BotError):
-    """Only the host (or a channel manager, where allowed) may do this."""
+    """Only the host (or a channel manager, where allowed) may do this: ``what``, one of
+    :data:`HOST_ACTIONS`."""
 
     def __init__(self, what: str) -> None:
-        super().__init__(f"Only the host can {what}.")
+        super().__init__(N_("Only the host can {what}."), what=Words(what))
 
 
 class HintUsed(BotError):
-    """The player asked for a hint on this turn already."""
+    """The player asked for a hint on this turn already; ``why``, a sentence marked for
+    translation, says more."""
 
     def __init__(self, why: str = "") -> None:
-        text = "You had your hint for this turn: one per turn."
-        super().__init__(f"{text} {why}" if why else text)
+        if why:
+            super().__init__(
+                N_("You had your hint for this turn: one per turn. {why}"), why=Words(why)
+            )
+        else:
+            super().__init__(N_("You had your hint for this turn: one per turn."))
 
 
 class NoComputer(BotError):
     """The host asked to remove a computer from a lobby that has none."""
 
     def __init__(self) -> None:
-        super().__init__("There is no computer in this lobby to remove.")
+        super().__init__(N_("There is no computer in this lobby to remove."))
 
 
 class ComputerAdded(BotError):
@@ -103,8 +173,10 @@ class ComputerAdded(BotError):
 
     def __init__(self) -> None:
         super().__init__(
-            "That computer was already added: nothing was changed. For another one, press "
-            "**Add computer** again."
+            N_(
+                "That computer was already added: nothing was changed. For another one, press "
+                "**Add computer** again."
+            )
         )
 
 
@@ -113,8 +185,10 @@ class LastPerson(BotError):
 
     def __init__(self) -> None:
         super().__init__(
-            "You are the last person in this game: the computers would play on alone. "
-            "The host can end it with `/cascadia end`."
+            N_(
+                "You are the last person in this game: the computers would play on alone. "
+                "The host can end it with `/cascadia end`."
+            )
         )
 
 
@@ -123,19 +197,37 @@ class AlreadyPlayed(BotError):
 
     def __init__(self) -> None:
         super().__init__(
-            "You already played this turn: your first submission counted, this one changed nothing."
+            N_(
+                "You already played this turn: your first submission counted, this one"
+                " changed nothing."
+            )
         )
 
 
+PERMISSION_NAMES = (
+    N_("View Channel"),
+    N_("Send Messages"),
+    N_("Send Messages in Threads"),
+    N_("Attach Files"),
+)
+"""The permissions a game needs, by their names in Discord's settings (which Discord shows in
+each person's language: translated as Discord does)."""
+
+
 def missing_text(missing: Sequence[str]) -> str:
-    """The permissions the bot lacks in a channel, and who can fix it, in one sentence."""
-    if len(missing) == 1:
-        lacking = f"the **{missing[0]}** permission"
-    else:
-        lacking = "the permissions " + ", ".join(f"**{m}**" for m in missing)
-    return (
-        f"I lack {lacking} in this channel: someone who manages the channel or the server "
-        "can give them to me."
+    """The permissions the bot lacks in a channel, and who can fix it, in one sentence, in
+    the reader's language."""
+    names = [_(m) for m in missing]
+    if len(names) == 1:
+        return _(
+            "I lack the **{permission}** permission in this channel: someone who manages the"
+            " channel or the server can give it to me.",
+            permission=names[0],
+        )
+    return _(
+        "I lack the permissions {permissions} in this channel: someone who manages the channel"
+        " or the server can give them to me.",
+        permissions=", ".join(f"**{m}**" for m in names),
     )
 
 
@@ -144,7 +236,13 @@ class MissingPermissions(BotError):
 
     def __init__(self, missing: Sequence[str]) -> None:
         self.missing = tuple(missing)
-        super().__init__(f"I cannot run a game here. {missing_text(missing)}")
+        with speaking(None):  # the English, for the log
+            lacking = missing_text(missing)
+        super().__init__(N_("I cannot run a game here. {lacking}"), lacking=lacking)
+
+    def message(self) -> str:
+        """The refusal in the reader's language, the missing permissions named in it too."""
+        return _("I cannot run a game here. {lacking}", lacking=missing_text(self.missing))
 
 
 class TooManyLobbies(BotError):
@@ -152,8 +250,12 @@ class TooManyLobbies(BotError):
 
     def __init__(self, limit: int) -> None:
         super().__init__(
-            f"You have {limit} lobbies open in this server already, the most one member may "
-            "have: start or end one (`/cascadia end` in its channel) before opening another."
+            N_(
+                "You have {limit} lobbies open in this server already, the most one member may"
+                " have: start or end one (`/cascadia end` in its channel) before opening"
+                " another."
+            ),
+            limit=limit,
         )
 
 
@@ -162,9 +264,9 @@ class NotToPlayAgain(BotError):
 
     def __init__(self, *, player: bool) -> None:
         super().__init__(
-            "Only a game played to the end can be played again."
+            N_("Only a game played to the end can be played again.")
             if player
-            else "Only this game's players can play it again; `/cascadia new` opens a table."
+            else N_("Only this game's players can play it again; `/cascadia new` opens a table.")
         )
 
 
@@ -173,9 +275,9 @@ class AlreadyAgain(BotError):
 
     def __init__(self, *, ours: bool) -> None:
         super().__init__(
-            "This game's next one is open already: press **Join** on its lobby."
+            N_("This game's next one is open already: press **Join** on its lobby.")
             if ours
-            else "Another game is open here already: finish or end it first."
+            else N_("Another game is open here already: finish or end it first.")
         )
 
 

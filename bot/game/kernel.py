@@ -66,6 +66,7 @@ from engine import (
     record_for,
     score_state,
 )
+from i18n import _, speaking
 
 log = logging.getLogger(__name__)
 
@@ -307,60 +308,62 @@ class GameKernel:
         read: the move log (``played_for`` when its player did not choose it), the next
         player called, the outbox; or, for the move that finishes the game, what the finish
         hooks add. ``lead`` and ``tail`` frame the turn message, ``buttons`` (label, custom
-        id) go under it."""
-        before = loaded.require_state()
-        after = move.play(before, seat)
-        game, now = loaded.game, self._now()
-        moves = await self.store.moves(game.id)
-        # The log as it will read once this move is committed.
-        seq = moves[-1].seq + 1 if moves else 1
-        logged = (*moves, MoveRow(game.id, seq, user_id, str(move), now, played_for))
-        highlights = last_placements(moves, loaded.players)
-        highlights[seat] = _placed(move)
-        told = messages.describe_turn(before, move.actions(), loaded.players[seat])
-        line = lead + told
-        text = state_text(after)
-        finish: Finish | None = None
-        parts: list[FinishPart] = []
-        call, next_at, directs = Call(), None, []
-        if after.is_over:
-            record = record_for(after, logged_actions(logged), loaded.names)
-            private = bool(await self.hooks.venue.private_games([game.id]))
-            sheet = loaded.score_sheet(after)
-            finish = Finish(loaded, after, seat, logged, record, sheet, now, private=private)
-            parts = [await hook.before_commit(finish) for hook in self.hooks.finish]
-            tail = "".join(part.tail for part in parts) + tail
-            buttons = (*buttons, *(b for part in parts for b in part.buttons))
-            announcement = await self._final_message(finish, line, tail, buttons, highlights)
-            if game.parent_id is not None:
-                directs = [table_line(game.channel_id, game.parent_id, finish.sheet)]
-        else:
-            turn = self.turn(loaded, after, now=now, mover=user_id)
-            call, next_at = await self.call(turn)
-            line = lead + await self._since_last_turn(turn, before, logged, told)
-            announcement = _turn_message(turn, call, line, tail, buttons, highlights, seat)
-            directs = await self.hooks.directs.for_turn(
-                turn, announcement.text, highlights=tuple(highlights), state_json=text
+        id) go under it. Every public text is written in the game's language
+        (:func:`public_locale`), the hooks' parts of it too."""
+        with speaking(public_locale(loaded.game)):
+            before = loaded.require_state()
+            after = move.play(before, seat)
+            game, now = loaded.game, self._now()
+            moves = await self.store.moves(game.id)
+            # The log as it will read once this move is committed.
+            seq = moves[-1].seq + 1 if moves else 1
+            logged = (*moves, MoveRow(game.id, seq, user_id, str(move), now, played_for))
+            highlights = last_placements(moves, loaded.players)
+            highlights[seat] = _placed(move)
+            told = messages.describe_turn(before, move.actions(), loaded.players[seat])
+            line = lead + told
+            text = state_text(after)
+            finish: Finish | None = None
+            parts: list[FinishPart] = []
+            call, next_at, directs = Call(), None, []
+            if after.is_over:
+                record = record_for(after, logged_actions(logged), loaded.names)
+                private = bool(await self.hooks.venue.private_games([game.id]))
+                sheet = loaded.score_sheet(after)
+                finish = Finish(loaded, after, seat, logged, record, sheet, now, private=private)
+                parts = [await hook.before_commit(finish) for hook in self.hooks.finish]
+                tail = "".join(part.tail for part in parts) + tail
+                buttons = (*buttons, *(b for part in parts for b in part.buttons))
+                announcement = await self._final_message(finish, line, tail, buttons, highlights)
+                if game.parent_id is not None:
+                    directs = [table_line(game.channel_id, game.parent_id, finish.sheet)]
+            else:
+                turn = self.turn(loaded, after, now=now, mover=user_id)
+                call, next_at = await self.call(turn)
+                line = lead + await self._since_last_turn(turn, before, logged, told)
+                announcement = _turn_message(turn, call, line, tail, buttons, highlights, seat)
+                directs = await self.hooks.directs.for_turn(
+                    turn, announcement.text, highlights=tuple(highlights), state_json=text
+                )
+            committed = await self.store.commit_move(
+                game.id,
+                game.revision,
+                user_id=user_id,
+                action_text=str(move),
+                new_state_json=text,
+                new_status=GameStatus.FINISHED if after.is_over else GameStatus.ACTIVE,
+                outbox_messages=[announcement.to_outbox(state_text=text), *directs],
+                turn_started_at=now,
+                next_reminder_at=next_at,
+                played_for=played_for,
+                ping_due_at=call.ping_due_at,
+                results=[result for part in parts for result in part.results],
+                writes=[write for part in parts for write in part.writes],
             )
-        committed = await self.store.commit_move(
-            game.id,
-            game.revision,
-            user_id=user_id,
-            action_text=str(move),
-            new_state_json=text,
-            new_status=GameStatus.FINISHED if after.is_over else GameStatus.ACTIVE,
-            outbox_messages=[announcement.to_outbox(state_text=text), *directs],
-            turn_started_at=now,
-            next_reminder_at=next_at,
-            played_for=played_for,
-            ping_due_at=call.ping_due_at,
-            results=[result for part in parts for result in part.results],
-            writes=[write for part in parts for write in part.writes],
-        )
-        if finish is not None:
-            for hook, part in zip(self.hooks.finish, parts, strict=True):
-                await hook.after_commit(finish, part)
-        return committed
+            if finish is not None:
+                for hook, part in zip(self.hooks.finish, parts, strict=True):
+                    await hook.after_commit(finish, part)
+            return committed
 
     async def _final_message(
         self,
@@ -386,7 +389,7 @@ class GameKernel:
             check = check_scenario(scenario, finish.state.cards, score, board)
             text = f"{text}\n{messages.scenario_result(check)}"
         if not finish.private:
-            buttons = (*buttons, (AGAIN_LABEL, again_custom_id(loaded.game.id)))
+            buttons = (*buttons, (_(AGAIN_LABEL), again_custom_id(loaded.game.id)))
         return Announcement(
             kind="finish",
             text=text + tail,
@@ -425,6 +428,12 @@ class GameKernel:
             log.info("game %d: the move log and the state differ", turn.loaded.game.id)
             return line
         return line if since is None else since.text()
+
+
+def public_locale(game: GameRow) -> str | None:
+    """The language a game's public messages are written in: the game's own, fixed when its
+    lobby opened (for a game in direct messages, its player's); ``None``: English."""
+    return game.locale
 
 
 THREAD_REST_MINUTES = 60

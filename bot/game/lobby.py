@@ -21,14 +21,14 @@ from bot.game.errors import (
     RevisionConflict,
     TooManyLobbies,
 )
-from bot.game.kernel import GameKernel, LoadedGame
+from bot.game.kernel import GameKernel, LoadedGame, public_locale
 from bot.game.messages import Player
 from bot.game.outbox import Announcement, Picture
 from bot.game.records import state_text
 from bot.game.rows import Again, CommitResult, GameStatus
 from bot.ops.locks import KeyedLocks
 from engine import MAX_PLAYERS, CardSet, InvalidInput, new_game
-from i18n import speaking
+from i18n import N_, speaking
 
 MAX_OPEN_LOBBIES = 5
 """How many lobbies one member may have open in one server at a time."""
@@ -162,16 +162,18 @@ class Lobby:
         A computer's seat gets a negative user id, never a Discord user's."""
         if policy not in COMPUTER_PLAYERS:
             raise InvalidInput(f"unknown computer player {policy!r}")
-        loaded = await self.check_host(game_id, user_id=user_id, what="add a computer")
+        loaded = await self.check_host(game_id, user_id=user_id, what=N_("add a computer"))
         if loaded.game.status is not GameStatus.LOBBY:
             raise NotInLobby(game_id, loaded.game.status)
         if seen is not None and loaded.computers > seen:
             raise ComputerAdded()
         taken = {p.user_id for p in loaded.players}
         computer_id = next(i for i in range(-1, -MAX_PLAYERS - 2, -1) if i not in taken)
+        with speaking(public_locale(loaded.game)):
+            name = computer_name(policy)  # its seat's name, in the game's language
         try:
             await self.store.join(
-                game_id, computer_id, computer_name(policy), max_seats=MAX_PLAYERS, computer=policy
+                game_id, computer_id, name, max_seats=MAX_PLAYERS, computer=policy
             )
         except AlreadySeated:
             raise ComputerAdded() from None
@@ -180,7 +182,7 @@ class Lobby:
     async def remove_computer(self, game_id: int, *, user_id: int) -> LoadedGame:
         """The host takes the computer seated last out of the lobby (:class:`NoComputer`
         when there is none); the seats behind it close up."""
-        loaded = await self.check_host(game_id, user_id=user_id, what="remove a computer")
+        loaded = await self.check_host(game_id, user_id=user_id, what=N_("remove a computer"))
         if loaded.game.status is not GameStatus.LOBBY:
             raise NotInLobby(game_id, loaded.game.status)
         seated = [p.user_id for p in loaded.players if p.computer is not None]
@@ -210,11 +212,12 @@ class Lobby:
     async def _hand_over(self, loaded: LoadedGame, heir: Player) -> CommitResult:
         leaver = next(p for p in loaded.players if p.user_id == loaded.game.host_id)
         pinged = await self.kernel.hooks.caller.mentioned([heir.user_id])
-        announcement = Announcement(
-            kind="host",
-            text=messages.host_left_message(leaver, heir, ping=heir.user_id in pinged),
-            mentions=(heir.user_id,) if heir.user_id in pinged else (),
-        )
+        with speaking(public_locale(loaded.game)):
+            announcement = Announcement(
+                kind="host",
+                text=messages.host_left_message(leaver, heir, ping=heir.user_id in pinged),
+                mentions=(heir.user_id,) if heir.user_id in pinged else (),
+            )
         return await self.store.hand_over_lobby(
             loaded.game.id,
             loaded.game.revision,
@@ -249,7 +252,7 @@ class Lobby:
         game = loaded.game
         locale = game.locale if game.locale is not None else locale
         if user_id != game.host_id:
-            raise NotHost("start the game")
+            raise NotHost(N_("start the game"))
         if game.status is not GameStatus.LOBBY:
             raise NotInLobby(game.id, game.status)
         state = new_game(players=len(loaded.players), seed=self.kernel.seeds(), cards=game.cards)
@@ -258,7 +261,7 @@ class Lobby:
         with speaking(locale):
             announcement = Announcement(
                 kind="start",
-                text=messages.start_message(state, loaded.players, call, locale=locale),
+                text=messages.start_message(state, loaded.players, call),
                 mentions=(turn.player.user_id,) if call.ping else (),
                 pictures=(Picture.DISPLAY, Picture.ENVIRONMENTS),
                 state=state,

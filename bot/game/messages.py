@@ -2,11 +2,17 @@
 
 Nothing here talks to Discord or the database, so each message is unit-tested as a string.
 Mentions are written as ``<@id>``; whether they ping is decided where the message is sent.
+
+Each text is written in the reader's language (see :func:`i18n.speaking`): the person's for a
+private answer, the game's for a public message (the service names it where it builds one).
+The few functions that take ``locale`` speak that language instead when it is given. The
+game's own things are named as the editions name them (``i18n/GLOSSARY.md``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -19,6 +25,7 @@ from engine import (
     Action,
     CardSet,
     GameState,
+    Habitat,
     Move,
     NatureWipe,
     PlaceTile,
@@ -28,10 +35,19 @@ from engine import (
     ScoreSheet,
     Take,
     Tile,
+    Variant,
     Wildlife,
     WipeThree,
 )
-from i18n import translate, translate_plural
+from i18n import N_, _, _n, number, speaking
+
+
+@contextmanager
+def voice(locale: str | None) -> Iterator[None]:
+    """Speak ``locale`` in the block when one is given; else the reader's language, as
+    :func:`i18n.speaking` set it (``None``: English)."""
+    with nullcontext() if locale is None else speaking(locale):
+        yield
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,38 +75,119 @@ def timestamp(moment: datetime, style: str = "R") -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
 
 
+# --- the game's words -------------------------------------------------------------------------
+
+CARD_NAMES = {
+    Wildlife.BEAR: N_("Bear"),
+    Wildlife.ELK: N_("Elk"),
+    Wildlife.SALMON: N_("Salmon"),
+    Wildlife.HAWK: N_("Hawk"),
+    Wildlife.FOX: N_("Fox"),
+}
+"""Each species as its scoring cards are named (``Bear A``), as the editions name it."""
+VARIANT_NAMES = {Variant.FAMILY: N_("Family"), Variant.INTERMEDIATE: N_("Intermediate")}
+
+WILDLIFE_WORDS = {
+    Wildlife.BEAR: N_("bear"),
+    Wildlife.ELK: N_("elk"),
+    Wildlife.SALMON: N_("salmon"),
+    Wildlife.HAWK: N_("hawk"),
+    Wildlife.FOX: N_("fox"),
+}
+"""Each species in running text (a token, a tile's animals)."""
+HABITAT_WORDS = {
+    Habitat.MOUNTAIN: N_("mountain"),
+    Habitat.FOREST: N_("forest"),
+    Habitat.PRAIRIE: N_("prairie"),
+    Habitat.WETLAND: N_("wetland"),
+    Habitat.RIVER: N_("river"),
+}
+"""Each habitat in running text."""
+_A_TOKEN = {
+    Wildlife.BEAR: N_("a bear"),
+    Wildlife.ELK: N_("an elk"),
+    Wildlife.SALMON: N_("a salmon"),
+    Wildlife.HAWK: N_("a hawk"),
+    Wildlife.FOX: N_("a fox"),
+}
+_THE_TOKEN = {
+    Wildlife.BEAR: N_("the bear"),
+    Wildlife.ELK: N_("the elk"),
+    Wildlife.SALMON: N_("the salmon"),
+    Wildlife.HAWK: N_("the hawk"),
+    Wildlife.FOX: N_("the fox"),
+}
+
+
+def wildlife_word(wildlife: Wildlife) -> str:
+    """The species in running text, in the reader's language: "elk", "Hirsch", "wapiti"."""
+    return _(WILDLIFE_WORDS[wildlife])
+
+
+def a_token(wildlife: Wildlife) -> str:
+    """One token of the species with its article, in the reader's language: "an elk"."""
+    return _(_A_TOKEN[wildlife])
+
+
+def habitat_word(habitat: Habitat) -> str:
+    """The habitat in running text, in the reader's language."""
+    return _(HABITAT_WORDS[habitat])
+
+
+def animals(wildlife: Wildlife, count: int) -> str:
+    """``count`` tokens of the species in the reader's language: "3 hawks", "4 elk"."""
+    if wildlife is Wildlife.BEAR:
+        return _n("{n} bear", "{n} bears", count)
+    if wildlife is Wildlife.ELK:
+        return _n("{n} elk", "{n} elk", count)
+    if wildlife is Wildlife.SALMON:
+        return _n("{n} salmon", "{n} salmon", count)
+    if wildlife is Wildlife.HAWK:
+        return _n("{n} hawk", "{n} hawks", count)
+    return _n("{n} fox", "{n} foxes", count)
+
+
+def and_list(words: Sequence[str]) -> str:
+    """``words`` as a list read aloud: "1", "1 and 3", "1, 2 and 4"."""
+    if len(words) == 1:
+        return words[0]
+    return _("{first} and {last}", first=", ".join(words[:-1]), last=words[-1])
+
+
 # --- pieces -----------------------------------------------------------------------------------
 
 
 def cards_text(cards: CardSet, *, locale: str | None = None) -> str:
     """The scoring cards in play, e.g. ``"Bear A · Elk B · Salmon C · Hawk D · Fox A"``, with
-    the wildlife named as the edition in the language of ``locale`` names them."""
-    if cards.variant is not None:
-        variant = translate(cards.variant.value.capitalize(), locale)
-        return translate("{variant} card for all wildlife", locale, variant=variant)
-    return " · ".join(
-        f"{translate(w.value.capitalize(), locale)} {cards.card(w)}" for w in Wildlife
-    )
+    the wildlife named as the edition in the language of ``locale`` (default: the reader's)
+    names them."""
+    with voice(locale):
+        if cards.variant is not None:
+            variant = _(VARIANT_NAMES[cards.variant])
+            return _("{variant} card for all wildlife", variant=variant)
+        return " · ".join(f"{_(CARD_NAMES[w])} {cards.card(w)}" for w in Wildlife)
 
 
 _PLURALS = {Wildlife.ELK: "elk", Wildlife.SALMON: "salmon", Wildlife.FOX: "foxes"}
 
 
 def count(number: int, word: str) -> str:
-    """``number`` of ``word``, plural but for one: "1 nature token", "3 tiles"."""
+    """``number`` of ``word``, plural but for one, in English: "1 nature token", "3 tiles"."""
     return f"{number} {word}{'' if number == 1 else 's'}"
 
 
 def plural(wildlife: Wildlife) -> str:
-    """The species in the plural: bears, elk, salmon, hawks, foxes."""
+    """The species in the plural, in English: bears, elk, salmon, hawks, foxes."""
     return _PLURALS.get(wildlife, f"{wildlife.value}s")
 
 
 def tile_text(tile: Tile) -> str:
-    """A tile in words, e.g. ``"forest-river tile (elk, salmon)"``."""
-    kind = "keystone" if tile.keystone else "tile"
-    habitats = "-".join(h.value for h in tile.habitats)
-    return f"{habitats} {kind} ({', '.join(w.value for w in tile.wildlife)})"
+    """A tile in words, in the reader's language, e.g. ``"forest-river tile (elk, salmon)"``."""
+    habitats = "-".join(habitat_word(h) for h in tile.habitats)
+    wildlife = ", ".join(wildlife_word(w) for w in tile.wildlife)
+    if tile.keystone:
+        return _("{habitats} keystone ({wildlife})", habitats=habitats, wildlife=wildlife)
+    return _("{habitats} tile ({wildlife})", habitats=habitats, wildlife=wildlife)
 
 
 def display_text(state: GameState) -> str:
@@ -99,8 +196,8 @@ def display_text(state: GameState) -> str:
     for slot, (tile, token) in enumerate(
         zip(state.display_tiles, state.display_tokens, strict=True), start=1
     ):
-        tile_part = tile_text(tile) if tile is not None else "no tile"
-        token_part = token.value if token is not None else "no token"
+        tile_part = tile_text(tile) if tile is not None else _("no tile")
+        token_part = wildlife_word(token) if token is not None else _("no token")
         lines.append(f"`{slot}` {tile_part} + {token_part}")
     return "\n".join(lines)
 
@@ -109,29 +206,32 @@ def progress_text(state: GameState, *, locale: str | None = None) -> str:
     """Round, turn and tiles left, e.g. ``"round 3 of 20 · turn 9 of 40 · 35 tiles left"``."""
     total = TURNS_PER_PLAYER * state.players
     turn = min(state.turn + 1, total)
-    left = state.tiles_left
-    tiles = translate_plural("{n} tile", "{n} tiles", left, locale)
-    return translate(
-        "round {round} of {rounds} · turn {turn} of {turns} · {tiles} left",
-        locale,
-        round=state.round,
-        rounds=TURNS_PER_PLAYER,
-        turn=turn,
-        turns=total,
-        tiles=tiles,
-    )
+    with voice(locale):
+        return _n(
+            "round {round} of {rounds} · turn {turn} of {turns} · {n} tile left",
+            "round {round} of {rounds} · turn {turn} of {turns} · {n} tiles left",
+            state.tiles_left,
+            round=state.round,
+            rounds=TURNS_PER_PLAYER,
+            turn=turn,
+            turns=total,
+        )
 
 
 def _slots_text(slots: Sequence[int]) -> str:
-    words = [str(s) for s in slots]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return and_list([str(s) for s in slots])
+
+
+def capitalized(text: str) -> str:
+    """``text`` with its first letter a capital (the rest as it is)."""
+    return text[:1].upper() + text[1:]
 
 
 # --- what happened ----------------------------------------------------------------------------
 
 
 def article(word: str) -> str:
-    """``word`` with its indefinite article: "a salmon", "an elk"."""
+    """``word`` with its English indefinite article: "a salmon", "an elk"."""
     return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
 
 
@@ -148,35 +248,70 @@ def describe_turn(before: GameState, actions: Sequence[Action], player: Player) 
     token = before.display_tokens[take.token - 1]
     if tile is None or token is None:
         raise ValueError(f"pair {take.tile} was empty")
-    pieces = f"{article(tile_text(tile))} and {article(token.value)}"
+    pieces = _("a {tile} and {token}", tile=tile_text(tile), token=a_token(token))
     if take.free_choice:
-        took = f"spent a nature token to take tile {take.tile} and token {take.token}"
+        took = _(
+            "{name} spent a nature token to take tile {tile} and token {token}",
+            name=player.shown,
+            tile=take.tile,
+            token=take.token,
+        )
     else:
-        took = f"took pair {take.tile}"
-    text = f"{player.shown} {took} — {pieces} — placed the tile at `{place.at}`"
+        took = _("{name} took pair {pair}", name=player.shown, pair=take.tile)
+    fields = {"took": took, "pieces": pieces, "at": place.at, "token": _(_THE_TOKEN[token])}
     if token_action.at is None:
-        return f"{text} and returned the {token.value} to the bag."
+        return _(
+            "{took} — {pieces} — placed the tile at `{at}` and returned {token} to the bag.",
+            **fields,
+        )
     if token_action.at == place.at:
-        text += f" and put the {token.value} on it"
-        earned = tile.keystone
-    else:
-        text += f" and put the {token.value} on `{token_action.at}`"
-        earned = before.current_player.environment[token_action.at].tile.keystone
-    return f"{text}, earning a nature token." if earned else f"{text}."
+        if tile.keystone:
+            return _(
+                "{took} — {pieces} — placed the tile at `{at}` and put {token} on it, earning a"
+                " nature token.",
+                **fields,
+            )
+        return _("{took} — {pieces} — placed the tile at `{at}` and put {token} on it.", **fields)
+    there = token_action.at
+    if before.current_player.environment[there].tile.keystone:
+        return _(
+            "{took} — {pieces} — placed the tile at `{at}` and put {token} on `{there}`, earning"
+            " a nature token.",
+            there=there,
+            **fields,
+        )
+    return _(
+        "{took} — {pieces} — placed the tile at `{at}` and put {token} on `{there}`.",
+        there=there,
+        **fields,
+    )
 
 
 def describe_wipe(before: GameState, action: WipeThree | NatureWipe, player: Player) -> str:
     """What a wipe did, e.g. "**Ada** wiped the three hawks from the display."."""
+    name = player.shown
     if isinstance(action, WipeThree):
         species = before.three_of_a_kind()
-        what = f"the three {plural(species)}" if species is not None else "three tokens"
-        return f"{player.shown} wiped {what} from the display."
+        if species is Wildlife.BEAR:
+            return _("{name} wiped the three bears from the display.", name=name)
+        if species is Wildlife.ELK:
+            return _("{name} wiped the three elk from the display.", name=name)
+        if species is Wildlife.SALMON:
+            return _("{name} wiped the three salmon from the display.", name=name)
+        if species is Wildlife.HAWK:
+            return _("{name} wiped the three hawks from the display.", name=name)
+        if species is Wildlife.FOX:
+            return _("{name} wiped the three foxes from the display.", name=name)
+        return _("{name} wiped three tokens from the display.", name=name)
     tokens = [before.display_tokens[s - 1] for s in action.slots]
-    names = ", ".join(t.value for t in tokens if t is not None)
-    many = "s" if len(action.slots) > 1 else ""
-    return (
-        f"{player.shown} spent a nature token to wipe token{many} "
-        f"{_slots_text(action.slots)} ({names})."
+    names = ", ".join(wildlife_word(t) for t in tokens if t is not None)
+    return _n(
+        "{name} spent a nature token to wipe token {slots} ({names}).",
+        "{name} spent a nature token to wipe tokens {slots} ({names}).",
+        len(action.slots),
+        name=name,
+        slots=_slots_text(action.slots),
+        names=names,
     )
 
 
@@ -186,33 +321,32 @@ def your_turn_line(
     """The line that tells the player to move that it is their turn: a mention, or in their
     quiet hours only the name; by when they play and whether they are away (see
     :class:`~bot.game.hooks.Call`). A computer is named, not pinged: it plays within
-    seconds."""
-    progress = progress_text(state, locale=locale)
-    if player.computer is not None:
-        return translate(
-            "{name} plays next (the computer): {progress}.",
-            locale,
-            name=player.shown,
-            progress=progress,
-        )
-    call = call or Call()
-    name = player.mention if call.ping and player.computer is None else player.shown
-    by = ""
-    if call.deadline is not None:
-        by = translate(" · plays by {time}", locale, time=timestamp(call.deadline))
-    line = translate(
-        "{name}, it's your turn: {progress}{by}.", locale, name=name, progress=progress, by=by
-    )
-    if call.away is not None:
-        away = away_text(call.away, locale=locale)
-        line += translate(" {name} is {away}.", locale, name=player.shown, away=away)
-    return line
+    seconds. In the language of ``locale`` (default: the reader's)."""
+    with voice(locale):
+        progress = progress_text(state)
+        if player.computer is not None:
+            return _(
+                "{name} plays next (the computer): {progress}.",
+                name=player.shown,
+                progress=progress,
+            )
+        call = call or Call()
+        name = player.mention if call.ping and player.computer is None else player.shown
+        by = ""
+        if call.deadline is not None:
+            by = _(" · plays by {time}", time=timestamp(call.deadline))
+        line = _("{name}, it's your turn: {progress}{by}.", name=name, progress=progress, by=by)
+        if call.away is not None:
+            away = away_text(call.away)
+            line += _(" {name} is {away}.", name=player.shown, away=away)
+        return line
 
 
 def away_text(period: AwayPeriod, *, locale: str | None = None) -> str:
     """``"away until <date>"``, with the note if there is one."""
     note = f" ({safe(period.note)})" if period.note else ""
-    return translate("away until {time}{note}", locale, time=timestamp(period.end, "f"), note=note)
+    with voice(locale):
+        return _("away until {time}{note}", time=timestamp(period.end, "f"), note=note)
 
 
 def turn_message(
@@ -234,27 +368,27 @@ def start_message(
     locale: str | None = None,
 ) -> str:
     """The channel message that opens a game and calls the first player, in the language of
-    ``locale`` (the server's: the message is public)."""
-    names = ", ".join(p.shown for p in players)
-    on = "The game is on (solo rules)!" if state.solo else "The game is on!"
-    first = players[state.current]
-    if first.computer is None:
-        how = "Press **Play** below to play your turn step by step (or type `/cascadia play`);"
-    else:
-        # The computer moves at once: the people's Play comes with their own turn's message.
-        how = (
-            "When your turn comes, press **Play** on its message to play it step by step"
-            " (or type `/cascadia play`);"
-        )
-    scenario = scenario_of(state)
-    goal = "" if scenario is None else f"{scenario_text(scenario, locale=locale)}\n"
-    cards = cards_text(state.cards, locale=locale)
-    players_line = translate("Players: {names}. Cards: {cards}.", locale, names=names, cards=cards)
-    return (
-        f"{translate(on, locale)} {players_line}\n"
-        f"{goal}{your_turn_line(state, first, call, locale=locale)}\n"
-        f"{translate(how, locale)} {translate('`/cascadia help` explains the rules.', locale)}"
-    )
+    ``locale`` (default: the reader's, the game's: the message is public)."""
+    with voice(locale):
+        names = ", ".join(p.shown for p in players)
+        on = _("The game is on (solo rules)!") if state.solo else _("The game is on!")
+        first = players[state.current]
+        if first.computer is None:
+            how = _(
+                "Press **Play** below to play your turn step by step (or type `/cascadia play`);"
+            )
+        else:
+            # The computer moves at once: the people's Play comes with their own turn's message.
+            how = _(
+                "When your turn comes, press **Play** on its message to play it step by step"
+                " (or type `/cascadia play`);"
+            )
+        scenario = scenario_of(state)
+        goal = "" if scenario is None else f"{scenario_text(scenario)}\n"
+        cards = cards_text(state.cards)
+        players_line = _("Players: {names}. Cards: {cards}.", names=names, cards=cards)
+        rules = _("`/cascadia help` explains the rules.")
+        return f"{on} {players_line}\n{goal}{your_turn_line(state, first, call)}\n{how} {rules}"
 
 
 def scenario_of(state: GameState) -> Scenario | None:
@@ -269,42 +403,57 @@ def scenario_with(cards: CardSet) -> Scenario | None:
 
 def scenario_text(scenario: Scenario, *, locale: str | None = None) -> str:
     """What a solo scenario asks, in one line: the target and every extra condition."""
-    target = translate("{target} points or more", locale, target=scenario.target)
-    asks = "; ".join([target, *(c.words for c in scenario.extras)])
-    return translate(
-        "**Solo scenario {number}**: {asks}.", locale, number=scenario.number, asks=asks
-    )
+    with voice(locale):
+        target = _("{target} points or more", target=scenario.target)
+        # The conditions' words are the engine's, marked there.
+        asks = "; ".join([target, *(_(c.words) for c in scenario.extras)])
+        return _("**Solo scenario {number}**: {asks}.", number=scenario.number, asks=asks)
 
 
 def scenario_result(check: ScenarioCheck) -> str:
     """Which of a solo scenario's conditions held at the end, and whether it was met."""
-    held = " · ".join(f"{'✅' if ok else '❌'} {words}" for words, ok in check.lines()[1:])
-    verdict = "met" if check.met else "not met"
-    return f"**Solo scenario {check.scenario.number} {verdict}**: {held}"
+    target = _("{target} points or more", target=check.scenario.target)
+    conditions = [(target, check.target), *((_(c.words), ok) for c, ok in check.extras)]
+    held = " · ".join(f"{'✅' if ok else '❌'} {words}" for words, ok in conditions)
+    number = check.scenario.number
+    if check.met:
+        return _("**Solo scenario {number} met**: {held}", number=number, held=held)
+    return _("**Solo scenario {number} not met**: {held}", number=number, held=held)
 
 
 def computer_choice_text(strong_seconds: float) -> str:
     """The host's private question when adding a computer: what each computer player does,
     ``strong`` with the seconds the bot lets it think about one turn."""
-    seconds = f"{strong_seconds:g} second{'' if strong_seconds == 1 else 's'}"
+    seconds = _n(
+        "{n} second",
+        "{n} seconds",
+        1 if strong_seconds == 1 else 2,
+        n=number(strong_seconds),
+    )
     # Its last turn is played at once: nothing is left to try out after it.
-    return (
+    return _(
         "Which computer player? **fast** moves at once; **strong** thinks for up to"
-        f" {seconds} on each of its turns but the last, trying its best moves out in sampled"
-        " games, and plays better."
+        " {seconds} on each of its turns but the last, trying its best moves out in sampled"
+        " games, and plays better.",
+        seconds=seconds,
     )
 
 
 def turn_passed_text(latest: str | None = None) -> str:
     """The answer to a press on a past turn's Play button or panel: where to play now, with a
     link to the game's latest turn message when its address is known."""
-    where = f"the [latest turn]({latest}) message" if latest else "the latest turn message"
-    return f"This turn has passed: press **Play** on {where}. Nothing was played."
+    if latest:
+        return _(
+            "This turn has passed: press **Play** on the [latest turn]({link}) message. Nothing"
+            " was played.",
+            link=latest,
+        )
+    return _("This turn has passed: press **Play** on the latest turn message. Nothing was played.")
 
 
 def wipe_message(before: GameState, action: WipeThree | NatureWipe, player: Player) -> str:
     """The channel message after a wipe (no ping: the same player is still to move)."""
-    return f"{describe_wipe(before, action, player)} The new display is attached."
+    return _("{wipe} The new display is attached.", wipe=describe_wipe(before, action, player))
 
 
 def places(sheet: ScoreSheet) -> list[tuple[int, str]]:
@@ -326,20 +475,35 @@ def ranking_text(sheet: ScoreSheet, *, final: bool = True) -> str:
     lines = []
     for place, name in places(sheet):
         score = sheet.player(name)
+        bold = f"**{safe(name)}**"
         lines.append(
-            f"{place}. **{safe(name)}**: {score.total} points"
-            f" (wildlife {score.wildlife_total}, habitats {score.habitat_total},"
-            f" nature tokens {score.nature_tokens})"
+            _(
+                "{place}. {name}: {total} points (wildlife {wildlife}, habitats {habitats},"
+                " nature tokens {tokens})",
+                place=place,
+                name=bold,
+                total=number(score.total),
+                wildlife=score.wildlife_total,
+                habitats=score.habitat_total,
+                tokens=score.nature_tokens,
+            )
         )
+    winners = [f"**{safe(w)}**" for w in sheet.winners]
     if len(sheet.players) == 1:
-        lines.append(f"{'Final' if final else 'Current'} score: {sheet.players[0].total}.")
+        total = number(sheet.players[0].total)
+        if final:
+            lines.append(_("Final score: {total}.", total=total))
+        else:
+            lines.append(_("Current score: {total}.", total=total))
     elif not final:
-        leaders = " and ".join(f"**{safe(w)}**" for w in sheet.winners)
-        lines.append(f"{leaders} {'leads' if len(sheet.winners) == 1 else 'share the lead'}.")
-    elif len(sheet.winners) == 1:
-        lines.append(f"**{safe(sheet.winners[0])}** wins!")
+        if len(winners) == 1:
+            lines.append(_("{names} leads.", names=winners[0]))
+        else:
+            lines.append(_("{names} share the lead.", names=and_list(winners)))
+    elif len(winners) == 1:
+        lines.append(_("{name} wins!", name=winners[0]))
     else:
-        lines.append("Shared victory: " + ", ".join(f"**{safe(w)}**" for w in sheet.winners) + "!")
+        lines.append(_("Shared victory: {names}!", names=", ".join(winners)))
     return "\n".join(lines)
 
 
@@ -351,20 +515,31 @@ def game_over_message(
     everyone = " ".join(
         p.mention if p.user_id in pinged else p.shown for p in players if p.computer is None
     )
-    return f"{last_turn}\n**The game is over.** {everyone}\n{ranking_text(sheet)}"
+    over = _("**The game is over.**")
+    return f"{last_turn}\n{over} {everyone}\n{ranking_text(sheet)}"
 
 
 def left_message(leaver: Player, computer: str, *, their_turn: bool) -> str:
     """The channel message when a player leaves a game in play and the computer player
     ``computer`` takes over their seat."""
-    text = f"{leaver.shown} left the game: the computer ({computer}) plays their seat from now on."
-    return f"{text} It plays their turn now." if their_turn else text
+    if their_turn:
+        return _(
+            "{name} left the game: the computer ({computer}) plays their seat from now on."
+            " It plays their turn now.",
+            name=leaver.shown,
+            computer=computer,
+        )
+    return _(
+        "{name} left the game: the computer ({computer}) plays their seat from now on.",
+        name=leaver.shown,
+        computer=computer,
+    )
 
 
 def computer_lead(player: Player) -> str:
     """The first line of the turn message of a turn the computer played for ``player``, whose
     seat it plays for good."""
-    return f"The computer played for {player.shown}.\n"
+    return _("The computer played for {name}.", name=player.shown) + "\n"
 
 
 def play_command(move: Move) -> str:
@@ -380,15 +555,26 @@ def hint_message(suggestions: Sequence[tuple[str, int]]) -> str:
     counts what a move sets up for later turns as well as its points now (so a move with
     fewer points now may come first; the first is the move it would play)."""
     if not suggestions:
-        return "I have no move to suggest."
+        return _("I have no move to suggest.")
     lines = [
-        "The fast computer player would choose, best first "
-        "(points now and what each move sets up for later):"
+        _(
+            "The fast computer player would choose, best first "
+            "(points now and what each move sets up for later):"
+        )
     ]
-    for number, (command, gain) in enumerate(suggestions, start=1):
-        points = "point" if abs(gain) == 1 else "points"
-        lines.append(f"{number}. `{command}` ({gain:+d} {points} now)")
-    lines.append("The picture shows the first. That was your hint for this turn.")
+    for place, (command, gain) in enumerate(suggestions, start=1):
+        signed = f"{gain:+d}"
+        lines.append(
+            _n(
+                "{place}. `{command}` ({gain} point now)",
+                "{place}. `{command}` ({gain} points now)",
+                abs(gain),
+                place=place,
+                command=command,
+                gain=signed,
+            )
+        )
+    lines.append(_("The picture shows the first. That was your hint for this turn."))
     return "\n".join(lines)
 
 
@@ -396,20 +582,30 @@ def host_left_message(leaver: Player, heir: Player, *, ping: bool) -> str:
     """The channel message when the host leaves a lobby and ``heir`` hosts it from now on
     (mentioned with ``ping``, else named)."""
     who = heir.mention if ping else heir.shown
-    return f"{leaver.shown} left the lobby. {who} is the host now: press **Start** when ready."
+    return _(
+        "{name} left the lobby. {heir} is the host now: press **Start** when ready.",
+        name=leaver.shown,
+        heir=who,
+    )
 
 
 def ended_message(by: Player, *, started: bool) -> str:
     """The channel message when a game (or its lobby) is stopped early."""
-    what = "game" if started else "lobby"
-    return f"The {what} was ended by {by.shown}. Start a new one with `/cascadia new`."
+    if started:
+        return _(
+            "The game was ended by {name}. Start a new one with `/cascadia new`.", name=by.shown
+        )
+    return _("The lobby was ended by {name}. Start a new one with `/cascadia new`.", name=by.shown)
 
 
 _REMINDERS = {
-    ReminderLevel.GENTLE: "{mention}, a friendly nudge: it's your turn in Cascadia"
-    " (since {since}).",
-    ReminderLevel.FIRMER: "{mention}, the table is still waiting for your move (since {since}).",
-    ReminderLevel.FIRMEST: (
+    ReminderLevel.GENTLE: N_(
+        "{mention}, a friendly nudge: it's your turn in Cascadia (since {since})."
+    ),
+    ReminderLevel.FIRMER: N_(
+        "{mention}, the table is still waiting for your move (since {since})."
+    ),
+    ReminderLevel.FIRMEST: N_(
         "{mention}, your turn has been waiting since {since}. Please play with "
         "`/cascadia play`, or ask the host to end the game."
     ),
@@ -418,7 +614,7 @@ _REMINDERS = {
 
 def reminder_message(level: ReminderLevel, player: Player, since: datetime) -> str:
     """A reminder to the player to move, firmer with each ``level``."""
-    return _REMINDERS[level].format(mention=player.mention, since=timestamp(since))
+    return _(_REMINDERS[level], mention=player.mention, since=timestamp(since))
 
 
 # --- answers to commands ----------------------------------------------------------------------
@@ -435,23 +631,32 @@ def lobby_message(
     """The lobby message: who is seated, the cards, and how to join; ``closed`` replaces the
     call to join once the lobby has started or ended. ``continues``: the finished game whose
     players pressed **Play again** to open it."""
+    host = _("{name} (host)", name=next((p.shown for p in players if p.user_id == host_id), ""))
     seated = "\n".join(
-        f"{i}. {p.shown}{' (host)' if p.user_id == host_id else ''}"
-        for i, p in enumerate(players, start=1)
+        f"{i}. {host if p.user_id == host_id else p.shown}" for i, p in enumerate(players, start=1)
     )
-    head = f"**Cascadia lobby** · cards: {cards} · {len(players)}/{MAX_PLAYERS} seated\n{seated}"
+    head = _(
+        "**Cascadia lobby** · cards: {cards} · {seated}/{seats} seated",
+        cards=cards,
+        seated=len(players),
+        seats=MAX_PLAYERS,
+    )
+    head = f"{head}\n{seated}"
     if continues is not None:
-        head = (
-            f"{head}\nPlay again: the next game after game {continues}, its players seated "
-            "with the first seat moved on by one. Anyone may **Leave** before the start."
+        again = _(
+            "Play again: the next game after game {game}, its players seated with the first"
+            " seat moved on by one. Anyone may **Leave** before the start.",
+            game=continues,
         )
+        head = f"{head}\n{again}"
     if closed is not None:
         return f"{head}\n{closed}"
-    return (
-        f"{head}\nPress **Join** to take a seat (up to {MAX_PLAYERS}). "
-        "The host may **Add computer** players, and presses **Start** when everyone is in; "
-        "one player plays solo."
+    join = _(
+        "Press **Join** to take a seat (up to {seats}). The host may **Add computer** players,"
+        " and presses **Start** when everyone is in; one player plays solo.",
+        seats=MAX_PLAYERS,
     )
+    return f"{head}\n{join}"
 
 
 def status_message(
@@ -467,30 +672,39 @@ def status_message(
     ``ended`` for a game stopped early. ``deadline``: by when the player to move plays;
     ``away``: per seat, the time away going on."""
     if ended:
-        head = "This game was ended early."
+        head = _("This game was ended early.")
     elif state.is_over:
-        head = "The game is over."
+        head = _("The game is over.")
     else:
-        since = f" since {timestamp(turn_started_at)}" if turn_started_at is not None else ""
-        by = f" Plays by {timestamp(deadline)}." if deadline is not None else ""
-        head = f"It's {players[state.current].shown}'s turn{since}.{by}"
+        name = players[state.current].shown
+        if turn_started_at is not None:
+            head = _("It's {name}'s turn since {time}.", name=name, time=timestamp(turn_started_at))
+        else:
+            head = _("It's {name}'s turn.", name=name)
+        if deadline is not None:
+            head += " " + _("Plays by {time}.", time=timestamp(deadline))
     seats = "\n".join(
-        f"{'▶ ' if i == state.current and not (state.is_over or ended) else ''}{p.shown}: "
-        f"{count(len(state.seats[i].environment), 'tile')}, "
-        f"{count(state.seats[i].nature_tokens, 'nature token')}"
-        f"{_seat_note(p, away[i] if i < len(away) else None)}"
+        f"{'▶ ' if i == state.current and not (state.is_over or ended) else ''}"
+        + _n(
+            "{name}: {n} tile, {tokens}",
+            "{name}: {n} tiles, {tokens}",
+            len(state.seats[i].environment),
+            name=p.shown,
+            tokens=_n("{n} nature token", "{n} nature tokens", state.seats[i].nature_tokens),
+        )
+        + _seat_note(p, away[i] if i < len(away) else None)
         for i, p in enumerate(players)
     )
-    return (
-        f"{head}\n{progress_text(state).capitalize()}.\nCards: {cards_text(state.cards)}.\n"
-        f"{seats}\nDisplay:\n{display_text(state)}"
-    )
+    progress = capitalized(progress_text(state))
+    cards = _("Cards: {cards}.", cards=cards_text(state.cards))
+    display = _("Display:")
+    return f"{head}\n{progress}.\n{cards}\n{seats}\n{display}\n{display_text(state)}"
 
 
 def _seat_note(player: Player, away: AwayPeriod | None) -> str:
     notes = []
     if player.computer is not None:
-        notes.append("played by the computer")
+        notes.append(_("played by the computer"))
     if away is not None:
         notes.append(away_text(away))
     return f" · {' · '.join(notes)}" if notes else ""
@@ -499,38 +713,45 @@ def _seat_note(player: Player, away: AwayPeriod | None) -> str:
 def board_message(state: GameState, seat: int, players: Sequence[Player]) -> str:
     """The words beside a player's environment and the display."""
     player = state.seats[seat]
-    return (
-        f"{players[seat].shown}'s environment: {count(len(player.environment), 'tile')}, "
-        f"{count(player.nature_tokens, 'nature token')}.\nDisplay:\n{display_text(state)}"
+    head = _n(
+        "{name}'s environment: {n} tile, {tokens}.",
+        "{name}'s environment: {n} tiles, {tokens}.",
+        len(player.environment),
+        name=players[seat].shown,
+        tokens=_n("{n} nature token", "{n} nature tokens", player.nature_tokens),
     )
+    display = _("Display:")
+    return f"{head}\n{display}\n{display_text(state)}"
 
 
 def score_message(sheet: ScoreSheet, *, final: bool) -> str:
     """The score sheet in words (the image carries the detail)."""
-    head = "Final scores:" if final else "Scores if the game ended now:"
+    head = _("Final scores:") if final else _("Scores if the game ended now:")
     return f"{head}\n{ranking_text(sheet, final=final)}"
 
 
 def settings_message(reminder_hours: int, *, changed: bool, deadline_hours: int = 0) -> str:
     """The game's settings, after a change or on request."""
     if reminder_hours == 0:
-        reminders = "off"
+        reminders = _("off")
     else:
-        reminders = f"after {reminder_hours} hour{'s' if reminder_hours != 1 else ''} of waiting"
+        reminders = _n("after {n} hour of waiting", "after {n} hours of waiting", reminder_hours)
     if deadline_hours == 0:
-        deadline = "none"
+        deadline = _("none")
     else:
-        deadline = f"{_hours(deadline_hours)} a turn, then the others may vote to skip it"
-    saved = "Saved. " if changed else ""
-    return (
-        f"{saved}Reminders: {reminders}. Deadline: {deadline}. "
-        "The host changes these with `/cascadia settings reminder_hours:` and"
-        " `deadline_hours:` (0 turns them off)."
+        deadline = _n(
+            "{n} hour a turn, then the others may vote to skip it",
+            "{n} hours a turn, then the others may vote to skip it",
+            deadline_hours,
+        )
+    text = _(
+        "Reminders: {reminders}. Deadline: {deadline}. The host changes these with"
+        " `/cascadia settings reminder_hours:` and `deadline_hours:` (0 turns them off).",
+        reminders=reminders,
+        deadline=deadline,
     )
-
-
-def _hours(hours: int) -> str:
-    return f"{hours} hour{'s' if hours != 1 else ''}"
+    saved = _("Saved.")
+    return f"{saved} {text}" if changed else text
 
 
 def preview_message(gain: int, total: int, *, your_turn: bool = True) -> str:
@@ -538,13 +759,18 @@ def preview_message(gain: int, total: int, *, your_turn: bool = True) -> str:
     it would lead to if the game ended then (``total``, majority bonuses in, as the standings
     show it); a player waiting for their turn is told that the display may change before it
     comes."""
-    text = (
-        f"Preview only, nothing was played. This move would score {gain:+d}; your total if it "
-        f"ended now would be {total}, bonuses in."
-    )
+    fields = {"gain": f"{gain:+d}", "total": total}
     if not your_turn:
-        return f"{text} The display may change before your turn."
-    return text
+        return _(
+            "Preview only, nothing was played. This move would score {gain}; your total if it"
+            " ended now would be {total}, bonuses in. The display may change before your turn.",
+            **fields,
+        )
+    return _(
+        "Preview only, nothing was played. This move would score {gain}; your total if it"
+        " ended now would be {total}, bonuses in.",
+        **fields,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,16 +799,20 @@ def my_games_message(games: Sequence[GameSummary]) -> str:
     """The caller's open games across channels, their turns first, then the games ended
     lately: as many as fit in one message, then how many more there are."""
     if not games:
-        return "You are not in any game. Open one with `/cascadia new`."
-    lines = ["Your games:"]
+        return _("You are not in any game. Open one with `/cascadia new`.")
+    lines = [_("Your games:")]
     ordered = sorted(games, key=lambda g: (g.ended, not g.your_turn))
     for shown, game in enumerate(ordered):
         line = _my_game_line(game)
         if sum(len(x) + 1 for x in lines) + len(line) > MY_GAMES_LIMIT:
             rest = ordered[shown:]
             turns = sum(g.your_turn for g in rest)
-            more = f"…and {len(rest)} more"
-            lines.append(f"{more} ({turns} of them your turn)." if turns else f"{more}.")
+            if turns:
+                lines.append(
+                    _("…and {more} more ({turns} of them your turn).", more=len(rest), turns=turns)
+                )
+            else:
+                lines.append(_("…and {more} more.", more=len(rest)))
             break
         lines.append(line)
     return "\n".join(lines)
@@ -590,22 +820,37 @@ def my_games_message(games: Sequence[GameSummary]) -> str:
 
 def _my_game_line(game: GameSummary) -> str:
     # A channel mention of direct messages shows as an unknown channel: the trek is named.
-    where = "Your daily trek (in our direct messages)" if game.daily else f"<#{game.channel_id}>"
+    daily = _("Your daily trek (in our direct messages)")
+    where = daily if game.daily else f"<#{game.channel_id}>"
     if game.ended:
-        return f"{where}: ended"
+        return _("{where}: ended", where=where)
     if not game.started:
-        return f"{where}: in the lobby"
+        return _("{where}: in the lobby", where=where)
+    by = None if game.deadline is None else timestamp(game.deadline)
     if game.your_turn:
-        return f"{where}: **your turn** (round {game.round}{_by(game, 'play')})"
-    to_move = safe(game.to_move) if game.to_move else "someone"
-    return f"{where}: waiting for {to_move} (round {game.round}{_by(game, 'plays')})"
+        if by is not None:
+            return _(
+                "{where}: **your turn** (round {round}, play by {time})",
+                where=where,
+                round=game.round,
+                time=by,
+            )
+        return _("{where}: **your turn** (round {round})", where=where, round=game.round)
+    to_move = safe(game.to_move) if game.to_move else _("someone")
+    if by is not None:
+        return _(
+            "{where}: waiting for {name} (round {round}, plays by {time})",
+            where=where,
+            name=to_move,
+            round=game.round,
+            time=by,
+        )
+    return _(
+        "{where}: waiting for {name} (round {round})", where=where, name=to_move, round=game.round
+    )
 
 
-def _by(game: GameSummary, verb: str) -> str:
-    return f", {verb} by {timestamp(game.deadline)}" if game.deadline is not None else ""
-
-
-HELP = """\
+HELP = N_("""\
 **How to play Cascadia.** Build a landscape of habitat tiles and fill it with wildlife. \
 On your turn, press **Play** under the turn message: a private panel walks you through it, \
 with a picture and the score change of every choice.
@@ -632,25 +877,31 @@ Past games: `/cascadia history [user]` · `/cascadia replay [game]` · `/cascadi
 · `/cascadia server` · `/cascadia leaderboard` · `/cascadia league`
 Host: `/cascadia settings` · `/cascadia skip` · `/cascadia end`
 You: `/cascadia notify` (DMs, digest, quiet hours, time away)
-Daily: `/cascadia daily` (a solo deal a day, in DMs; `action:` board, show, channel)"""
+Daily: `/cascadia daily` (a solo deal a day, in DMs; `action:` board, show, channel)""")
 
 
 def help_message(locale: str | None = None) -> str:
-    """A short how-to-play and the command list, in the language of ``locale``."""
-    return translate(HELP, locale)
+    """A short how-to-play and the command list, in the language of ``locale`` (default: the
+    reader's)."""
+    with voice(locale):
+        return _(HELP)
 
 
 def table_opened_line(host: str, thread_id: int, cards: str) -> str:
     """The channel's line for a table opened in a thread of its own."""
-    return (
-        f"**{safe(host)}** opened a Cascadia table in <#{thread_id}> (cards: {cards}). "
-        "Press **Join** to take a seat, here or there."
+    bold = f"**{safe(host)}**"
+    return _(
+        "{host} opened a Cascadia table in <#{thread}> (cards: {cards}). Press **Join** to take"
+        " a seat, here or there.",
+        host=bold,
+        thread=thread_id,
+        cards=cards,
     )
 
 
 def table_ended_line(thread_id: int) -> str:
     """The channel's line for a game (or lobby) in a thread of its own that was ended early."""
-    return f"The table in <#{thread_id}> was ended early."
+    return _("The table in <#{thread}> was ended early.", thread=thread_id)
 
 
 def table_result_line(thread_id: int, sheet: ScoreSheet) -> str:
@@ -659,4 +910,4 @@ def table_result_line(thread_id: int, sheet: ScoreSheet) -> str:
     scores = " · ".join(
         f"{place}. **{safe(name)}** {sheet.player(name).total}" for place, name in places(sheet)
     )
-    return f"A table finished in <#{thread_id}>: {scores}."
+    return _("A table finished in <#{thread}>: {scores}.", thread=thread_id, scores=scores)

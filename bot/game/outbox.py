@@ -50,7 +50,7 @@ from bot.game.rows import THIS_PROCESS, Claimer, OutboxMessage, OutboxRow
 from bot.game.store import GameStore as Store
 from bot.ops.locks import KeyedLocks
 from engine import GameRecord, GameState, Hex, ScoreSheet, score_state, state_from_json
-from i18n import reader, speaking
+from i18n import _, reader, speaking
 from render import (
     environment_scale,
     render_board,
@@ -222,6 +222,8 @@ class Post:
     container."""
     archive_after: int | None = None
     """Once posted, Discord is asked to archive the thread after this many idle minutes."""
+    locale: str | None = None
+    """The language the message is written in (a note added as it is posted is too)."""
 
 
 class PostRefused(Exception):
@@ -539,7 +541,8 @@ class Outbox:
                 raise _Waiting()
             if turn is not None and turn.message_id is not None:
                 link = jump_url(game.guild_id, game.channel_id, turn.message_id)
-                text = f"{post.text}\n[The turn message]({link})"
+                with speaking(Announcement.from_row(row).locale):
+                    text = _("{text}\n[The turn message]({link})", text=post.text, link=link)
                 post = dataclasses.replace(post, text=_clip(text))
         return await self.send_direct(row.channel_id, game.channel_id, post)
 
@@ -553,16 +556,20 @@ class Outbox:
             # A drawing bug must not hold up the game: the words still go out.
             log.exception("could not draw the pictures of outbox %d", row.id)
             attachments = []
-            text += "\n(The pictures could not be drawn this time.)"
+            with speaking(announcement.locale):
+                text += "\n" + _("(The pictures could not be drawn this time.)")
         files = [Attachment(name, content.encode()) for name, content in announcement.files]
+        with speaking(announcement.locale):
+            play = _play_button(row.game_id, announcement)
         return Post(
             text=_clip(text),
             mentions=announcement.mentions,
             attachments=(*attachments, *files),
             nonce=f"cascadia-{row.id}",
-            buttons=(*_play_button(row.game_id, announcement), *announcement.buttons),
+            buttons=(*play, *announcement.buttons),
             layout=announcement.kind in LAYOUTS,
             archive_after=announcement.archive_after,
+            locale=announcement.locale,
         )
 
     async def _failed(self, row: OutboxRow, error: Exception) -> None:
@@ -609,8 +616,9 @@ def _clip(text: str) -> str:
 
 def _play_button(game_id: int, announcement: Announcement) -> tuple[tuple[str, str], ...]:
     """The **Play** button of a message that calls a player to move (the start, a turn, a
-    wipe: the same turn goes on), for the turn it shows."""
+    wipe: the same turn goes on), for the turn it shows; its label in the reader's language
+    (the message's)."""
     state = announcement.state
     if announcement.kind not in PLAYABLE or state is None or state.is_over:
         return ()
-    return ((PLAY_LABEL, play_custom_id(game_id, state.turn)),)
+    return ((_(PLAY_LABEL), play_custom_id(game_id, state.turn)),)

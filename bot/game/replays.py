@@ -5,7 +5,8 @@ worker (see :mod:`bot.game.pictures`), never the event loop. The descriptions sa
 what the pictures show, for screen readers: who won, by how much, and when the lead
 changed. A round's leader is whoever would win if the game ended after it (the highest
 total, then the most nature tokens, as the score sheet ranks), so the last round's leaders
-are the winners.
+are the winners. They are written in the reader's language: the game's, as its final message
+is drawn (see :func:`bot.game.outbox.render_pictures`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from bot.game.captions import MAX_DESCRIPTION, Attachment
+from bot.game.messages import and_list
 from engine import TURNS_PER_PLAYER, GameRecord, Round, replay_rounds
+from i18n import _, _n
 from render import render_replay, render_score_chart
 
 REPLAY_FILE = "replay.gif"
@@ -45,19 +48,31 @@ def leads(rounds: Sequence[Round]) -> list[Lead]:
 
 
 def _names(names: Sequence[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return and_list(names) if names else ""
 
 
 def _points(number: int) -> str:
-    return f"{number} point{'' if number == 1 else 's'}"
+    return _n("{n} point", "{n} points", number)
 
 
 def _span(lead: Lead) -> str:
     if lead.first == lead.last:
-        return f"round {lead.first}"
-    return f"rounds {lead.first}-{lead.last}"
+        return _("round {round}", round=lead.first)
+    return _("rounds {first}-{last}", first=lead.first, last=lead.last)
+
+
+def _since(rounds: Sequence[Round], last_lead: Lead) -> str:
+    """Since when the last leaders led, as a phrase that follows their names."""
+    first, together = last_lead.first, len(last_lead.leaders) > 1
+    if first == 1:
+        return _("led from the first round")
+    if first == rounds[-1].number:
+        if together:
+            return _("drew level in round {round}", round=first)
+        return _("took the lead in round {round}", round=first)
+    if together:
+        return _("were level from round {round}", round=first)
+    return _("led from round {round}", round=first)
 
 
 def _outcome(rounds: Sequence[Round], last_lead: Lead) -> str:
@@ -66,29 +81,32 @@ def _outcome(rounds: Sequence[Round], last_lead: Lead) -> str:
     sheet = rounds[-1].sheet
     finished = rounds[-1].state.is_over
     winners = list(last_lead.leaders)
-    if last_lead.first == 1:
-        since = "led from the first round"
-    elif last_lead.first == rounds[-1].number:
-        took = "drew level" if len(winners) > 1 else "took the lead"
-        since = f"{took} in round {last_lead.first}"
-    elif len(winners) > 1:
-        since = f"were level from round {last_lead.first}"
-    else:
-        since = f"led from round {last_lead.first}"
+    since = _since(rounds, last_lead)
     best = sheet.player(winners[0]).total
     if len(winners) > 1:
-        end = "shared the win" if finished else "were level when the game was ended"
-        return f"{_names(winners)} {since} and {end} on {_points(best)}."
+        fields = {"names": _names(winners), "since": since, "points": _points(best)}
+        if finished:
+            return _("{names} {since} and shared the win on {points}.", **fields)
+        return _("{names} {since} and were level when the game was ended on {points}.", **fields)
     others = [s for s in sheet.players if s.name != winners[0]]
     runner_up = max(s.total for s in others)
     if runner_up == best:
         level = [s.name for s in others if s.total == best]
-        how = f"on nature tokens, level on {_points(best)} with {_names(level)}"
+        how = _(
+            "on nature tokens, level on {points} with {names}",
+            points=_points(best),
+            names=_names(level),
+        )
     else:
-        how = f"by {_points(best - runner_up)}"
+        how = _("by {points}", points=_points(best - runner_up))
     if finished:
-        return f"{winners[0]} {since} and won {how}."
-    return f"{winners[0]} {since} and was ahead {how} when the game was ended."
+        return _("{name} {since} and won {how}.", name=winners[0], since=since, how=how)
+    return _(
+        "{name} {since} and was ahead {how} when the game was ended.",
+        name=winners[0],
+        since=since,
+        how=how,
+    )
 
 
 def _earlier(history: Sequence[Lead]) -> str:
@@ -96,18 +114,25 @@ def _earlier(history: Sequence[Lead]) -> str:
     if not history:
         return ""
     parts = [
-        f"{_names(lead.leaders)}{' together' if len(lead.leaders) > 1 else ''} in {_span(lead)}"
+        _("{names} together in {span}", names=_names(lead.leaders), span=_span(lead))
+        if len(lead.leaders) > 1
+        else _("{names} in {span}", names=_names(lead.leaders), span=_span(lead))
         for lead in history
     ]
-    return "Before that the lead was held by " + "; ".join(parts) + "."
+    return _("Before that the lead was held by {parts}.", parts="; ".join(parts))
 
 
 def _final(rounds: Sequence[Round]) -> str:
     sheet = rounds[-1].sheet
     ranked = ", ".join(f"{name} {sheet.player(name).total}" for name in sheet.ranking)
     if rounds[-1].state.is_over:
-        return f"Final scores: {ranked}."
-    return f"Scores after round {rounds[-1].number} of {TURNS_PER_PLAYER}: {ranked}."
+        return _("Final scores: {ranked}.", ranked=ranked)
+    return _(
+        "Scores after round {round} of {rounds}: {ranked}.",
+        round=rounds[-1].number,
+        rounds=TURNS_PER_PLAYER,
+        ranked=ranked,
+    )
 
 
 def _solo(rounds: Sequence[Round]) -> str:
@@ -117,27 +142,44 @@ def _solo(rounds: Sequence[Round]) -> str:
         (played.sheet.players[0].total - before.sheet.players[0].total, played.number)
         for before, played in pairwise(rounds)
     ]
-    text = f"{score.name} went from {_points(first)} after round 1 to {score.total}"
-    text += f" after round {rounds[-1].number}"
+    fields = {
+        "name": score.name,
+        "points": _points(first),
+        "total": score.total,
+        "round": rounds[-1].number,
+    }
     if gains:
         gain, number = max(gains, key=lambda g: (g[0], -g[1]))
         if gain > 0:
-            text += f"; the best round was round {number}, +{gain}"
-    return text + "."
+            return _(
+                "{name} went from {points} after round 1 to {total} after round {round}; the"
+                " best round was round {best}, +{gain}.",
+                best=number,
+                gain=gain,
+                **fields,
+            )
+    return _("{name} went from {points} after round 1 to {total} after round {round}.", **fields)
 
 
 def story(rounds: Sequence[Round], *, room: int = MAX_DESCRIPTION) -> str:
     """The game's course in words: who won by how much and when the lead changed (for a
     solo game, the score from first round to last), then the final scores; at most ``room``
-    characters, the lead changes told more briefly where they would not fit."""
+    characters, the lead changes told more briefly where they would not fit. In the
+    reader's language."""
     if not rounds:
-        return "No round was played."
+        return _("No round was played.")
     if len(rounds[-1].sheet.players) == 1:
         return _clip(_solo(rounds), room)
     history = leads(rounds)
     outcome, final = _outcome(rounds, history[-1]), _final(rounds)
     changes = len(history) - 1
-    briefly = f"The lead changed hands {changes} times before that." if changes > 1 else ""
+    briefly = ""
+    if changes > 1:
+        briefly = _n(
+            "The lead changed hands {n} time before that.",
+            "The lead changed hands {n} times before that.",
+            changes,
+        )
     for middle in (_earlier(history[:-1]), briefly, ""):
         text = " ".join(part for part in (outcome, middle, final) if part)
         if len(text) <= room:
@@ -147,18 +189,30 @@ def story(rounds: Sequence[Round], *, room: int = MAX_DESCRIPTION) -> str:
 
 def replay_description(rounds: Sequence[Round]) -> str:
     """The replay GIF's alt text: what it shows, then :func:`story`."""
-    envs = "the environment" if len(rounds[-1].sheet.players) == 1 else "every environment"
-    what = (
-        f"Replay of the game, one frame per round for {len(rounds)} rounds: {envs} as it"
-        " grew, each round's new tile ringed, the totals so far."
-    )
+    if len(rounds[-1].sheet.players) == 1:
+        what = _(
+            "Replay of the game, one frame per round for {rounds} rounds: the environment as"
+            " it grew, each round's new tile ringed, the totals so far.",
+            rounds=len(rounds),
+        )
+    else:
+        what = _(
+            "Replay of the game, one frame per round for {rounds} rounds: every environment as"
+            " it grew, each round's new tile ringed, the totals so far.",
+            rounds=len(rounds),
+        )
     return f"{what} {story(rounds, room=MAX_DESCRIPTION - len(what) - 1)}"
 
 
 def chart_description(rounds: Sequence[Round]) -> str:
     """The score chart's alt text: what it shows, then :func:`story`."""
-    whose = "the" if len(rounds[-1].sheet.players) == 1 else "each player's total"
-    what = f"Chart of {whose} score if the game had ended after every round, bonuses in."
+    if len(rounds[-1].sheet.players) == 1:
+        what = _("Chart of the score if the game had ended after every round, bonuses in.")
+    else:
+        what = _(
+            "Chart of each player's total score if the game had ended after every round,"
+            " bonuses in."
+        )
     return f"{what} {story(rounds, room=MAX_DESCRIPTION - len(what) - 1)}"
 
 

@@ -11,7 +11,9 @@ the display replaces by itself (overpopulation), which the log does not spell ou
 draws one token per emptied slot, so extra draws after a move are whole wipes of four.
 
 The turn message that calls a player starts with :meth:`SinceLastTurn.text`; the lines are
-reusable on their own (:meth:`SinceLastTurn.lines`), for a direct message say.
+reusable on their own (:meth:`SinceLastTurn.lines`), for a direct message say. The lines are
+written in the reader's language (:func:`i18n.speaking`) when they are made: the game's, for
+a turn message.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.game.messages import Player, article, plural
+from bot.game.messages import Player, a_token, animals, habitat_word, wildlife_word
 from bot.game.records import move_actions
 from bot.game.rows import MoveRow
 from engine import (
@@ -38,6 +40,7 @@ from engine import (
     score_state,
     seat_score,
 )
+from i18n import N_, _, _n
 
 HEADING = "Since your last turn"
 """The words every such block starts with (part of the bot's contract with its players)."""
@@ -48,9 +51,9 @@ MAX_LINES = 8
 ones give way to a count, the latest always shows."""
 
 _PLAYED_FOR = {
-    "vote": "skipped after a vote",
-    "host": "skipped by the host",
-    "computer": "played by the computer",
+    "vote": N_("skipped after a vote"),
+    "host": N_("skipped by the host"),
+    "computer": N_("played by the computer"),
 }
 
 
@@ -90,14 +93,14 @@ class SinceLastTurn:
         if len(found) > MAX_LINES:
             dropped = len(found) - MAX_LINES + 1
             found = [
-                f"…{dropped} earlier line{'s' if dropped != 1 else ''}",
+                _n("…{n} earlier line", "…{n} earlier lines", dropped),
                 *found[-MAX_LINES + 1 :],
             ]
         return tuple(found)
 
     def text(self) -> str:
         """The heading, the lines (see :meth:`lines`) and the standings."""
-        head = f"{FIRST_HEADING}:" if self.first else f"{HEADING}:"
+        head = _("Since the game began:") if self.first else _("Since your last turn:")
         return "\n".join((head, *self.lines(), self.standings))
 
 
@@ -127,7 +130,7 @@ def since_last_turn(
     played = _replay(start, moves[first:], state)
     own = [
         i
-        for i, (before, _, actions, move) in enumerate(played)
+        for i, (before, _after, actions, move) in enumerate(played)
         if before.current == seat and _whole_turn(actions) and move.played_for is None
     ]
     window = played[own[-1] + 1 :] if own else played
@@ -170,7 +173,8 @@ def standings(state: GameState, players: Sequence[Player]) -> str:
     scores = [score.total for score in sheet.players]
     # Best first; a tie keeps seat order.
     order = sorted(range(state.players), key=lambda seat: -scores[seat])
-    return f"{STANDINGS_HEAD} " + " · ".join(f"{players[s].shown} {scores[s]}" for s in order)
+    ranked = " · ".join(f"{players[s].shown} {scores[s]}" for s in order)
+    return _("Standings if it ended now, bonuses in: {scores}", scores=ranked)
 
 
 Played = tuple[GameState, GameState, list[Action], MoveRow]
@@ -208,7 +212,7 @@ def _line(
     seat = before.current
     who = player.shown
     if played_for in _PLAYED_FOR:
-        who += f" ({_PLAYED_FOR[played_for]})"
+        who = _("{name} ({how})", name=who, how=_(_PLAYED_FOR[played_for]))
     gain = seat_score(after, seat) - seat_score(before, seat)
     wipe = next((a for a in actions if isinstance(a, WipeThree | NatureWipe)), None)
     if wipe is not None:
@@ -220,11 +224,25 @@ def _line(
     token = before.display_tokens[take.token - 1]
     if tile is None or token is None:
         raise ValueError(f"pair {take.tile} was empty")
-    how = " (free choice)" if take.free_choice else ""
-    put = f"{token} on {token_at}" if token_at is not None else f"{token} returned"
-    text = f"{who} took {_habitats(tile)} with {article(token)}{how}: {place.at}, {put}, {gain:+d}"
+    animal = wildlife_word(token)
+    if token_at is not None:
+        put = _("{token} on {at}", token=animal, at=token_at)
+    else:
+        put = _("{token} returned", token=animal)
+    fields = {
+        "who": who,
+        "habitats": _habitats(tile),
+        "token": a_token(token),
+        "at": place.at,
+        "put": put,
+        "gain": f"{gain:+d}",
+    }
+    if take.free_choice:
+        text = _("{who} took {habitats} with {token} (free choice): {at}, {put}, {gain}", **fields)
+    else:
+        text = _("{who} took {habitats} with {token}: {at}, {put}, {gain}", **fields)
     if token_at is not None and _keystone(before, place, tile, token_at):
-        text += ", +1 nature token"
+        text = _("{line}, +1 nature token", line=text)
     # A turn draws one token per emptied pair (solo: two); more means overpopulation.
     refill = 0 if after.is_over else (2 if before.solo else 1)
     wiped = _overpopulation(before, after.draws - before.draws - refill, take.token - 1)
@@ -243,13 +261,16 @@ def _wipe_line(
     if isinstance(wipe, WipeThree):
         species = before.three_of_a_kind()
         slots = [i for i, t in enumerate(tokens) if t is not None and t == species]
-        what = f"wiped 3 {plural(species)}" if species is not None else "wiped three tokens"
+        if species is not None:
+            text = _("{who} wiped {animals}", who=who, animals=animals(species, 3))
+        else:
+            text = _("{who} wiped three tokens", who=who)
     else:
         slots = [s - 1 for s in wipe.slots]
-        names = ", ".join(str(tokens[s]) for s in slots)
-        what = f"spent a nature token to wipe {names}"
+        names = ", ".join(wildlife_word(t) for s in slots if (t := tokens[s]) is not None)
+        text = _("{who} spent a nature token to wipe {names}", who=who, names=names)
     wiped = _overpopulation(before, after.draws - before.draws - len(slots), *slots)
-    return MoveLine(seat, f"{who} {what}", wiped, gain, turn=False)
+    return MoveLine(seat, text, wiped, gain, turn=False)
 
 
 def _overpopulation(before: GameState, extra_draws: int, *replaced: int) -> tuple[str, ...]:
@@ -261,9 +282,12 @@ def _overpopulation(before: GameState, extra_draws: int, *replaced: int) -> tupl
         return ()
     kept = {t for i, t in enumerate(before.display_tokens) if i not in replaced}
     species = next(iter(kept)) if len(kept) == 1 else None
-    first = f"4 {plural(species)}" if species is not None else "4 matching tokens"
-    lines = [f"Overpopulation: {first} wiped from the display"]
-    lines.extend(["Overpopulation again: 4 more wiped"] * (wipes - 1))
+    if species is not None:
+        first = _("Overpopulation: {animals} wiped from the display", animals=animals(species, 4))
+    else:
+        first = _("Overpopulation: 4 matching tokens wiped from the display")
+    lines = [first]
+    lines.extend([_("Overpopulation again: 4 more wiped")] * (wipes - 1))
     return tuple(lines)
 
 
@@ -276,4 +300,4 @@ def _keystone(before: GameState, place: PlaceTile, tile: Tile, token_at: Hex) ->
 
 
 def _habitats(tile: Tile) -> str:
-    return "/".join(str(h) for h in tile.habitats)
+    return "/".join(habitat_word(h) for h in tile.habitats)

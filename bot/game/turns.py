@@ -21,7 +21,14 @@ from bot.game.errors import (
     NotYourTurn,
     RevisionConflict,
 )
-from bot.game.kernel import GameKernel, LoadedGame, as_seat, table_line, thread_rest
+from bot.game.kernel import (
+    GameKernel,
+    LoadedGame,
+    as_seat,
+    public_locale,
+    table_line,
+    thread_rest,
+)
 from bot.game.messages import Player
 from bot.game.outbox import Announcement, Picture
 from bot.game.records import export_document, export_file, placed_hexes, state_text
@@ -38,6 +45,7 @@ from engine import (
     score_state,
     seat_score,
 )
+from i18n import N_, speaking
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +132,7 @@ class Turns:
         The same turn sent twice at once is played once; the other gets :class:`AlreadyPlayed`.
         """
         try:
-            loaded, _, seat = await self._mover(channel_id, user_id)
+            loaded, _state, seat = await self._mover(channel_id, user_id)
             return await self.kernel.commit_turn(loaded, seat, move, user_id=user_id)
         except (RevisionConflict, NotYourTurn):
             game = await self.store.get_active_game(channel_id)
@@ -149,7 +157,7 @@ class Turns:
     ) -> CommitResult:
         """Play the caller's whole turn on the game as they saw it (the turn panel's
         Confirm): :class:`RevisionConflict`, changing nothing, if it changed since."""
-        loaded, _, seat = await self._mover_by_id(game_id, user_id, expected_revision)
+        loaded, _state, seat = await self._mover_by_id(game_id, user_id, expected_revision)
         return await self.kernel.commit_turn(loaded, seat, move, user_id=user_id)
 
     async def play_computer(
@@ -178,13 +186,15 @@ class Turns:
         move = await self.kernel.thinker.choose(state, chosen, seed=game_id)
         # A seat handed over by its person says who the computer played for.
         handed = player.computer is not None and player.user_id > 0
+        with speaking(public_locale(loaded.game)):
+            lead = messages.computer_lead(player) if handed else ""
         return await self.kernel.commit_turn(
             loaded,
             current,
             move,
             user_id=player.user_id,
             played_for="computer" if handed else None,
-            lead=messages.computer_lead(player) if handed else "",
+            lead=lead,
         )
 
     async def hint(self, channel_id: int, *, user_id: int) -> Hint:
@@ -193,7 +203,7 @@ class Turns:
         loaded, state, seat = await self._mover(channel_id, user_id)
         game = loaded.game
         if state.is_over:
-            raise NotYourTurn("nobody")
+            raise NotYourTurn(None)
         if any(h.turn == state.turn for h in await self.store.hints(game.id)):
             raise HintUsed()
         moves = await self.kernel.thinker.suggest(state)
@@ -232,10 +242,10 @@ class Turns:
             else:
                 noted = moves
         if not moves or not noted:
-            raise HintUsed("It had no move to suggest.")
+            raise HintUsed(N_("It had no move to suggest."))
         if noted[0] != moves[0]:
             # fast is deterministic: another best move means another display (a wipe).
-            raise HintUsed("It was for the display before the wipe.")
+            raise HintUsed(N_("It was for the display before the wipe."))
         return moves[0]
 
     async def _noted_hint(self, game_id: int, turn: int) -> list[Move] | None:
@@ -297,13 +307,14 @@ class Turns:
     ) -> CommitResult:
         after = apply(before, action, seat=seat)
         game = loaded.game
-        announcement = Announcement(
-            kind="wipe",
-            text=messages.wipe_message(before, action, loaded.players[seat]),
-            pictures=(Picture.DISPLAY,),
-            state=after,
-            names=loaded.names,
-        )
+        with speaking(public_locale(game)):
+            announcement = Announcement(
+                kind="wipe",
+                text=messages.wipe_message(before, action, loaded.players[seat]),
+                pictures=(Picture.DISPLAY,),
+                state=after,
+                names=loaded.names,
+            )
         text = state_text(after)
         return await self.store.commit_move(
             game.id,
@@ -340,10 +351,9 @@ class Turns:
             raise LastPerson()
         leaver = loaded.players[seat]
         their_turn = state.current == seat and not state.is_over
-        announcement = Announcement(
-            kind="leave",
-            text=messages.left_message(leaver, REPLACEMENT, their_turn=their_turn),
-        )
+        with speaking(public_locale(loaded.game)):
+            text = messages.left_message(leaver, REPLACEMENT, their_turn=their_turn)
+            announcement = Announcement(kind="leave", text=text)
         return await self.store.set_computer(
             game_id,
             loaded.game.revision,
@@ -373,15 +383,16 @@ class Turns:
                 export_file(export_document(ended, loaded.players, loaded.require_state(), moves)),
             )
         game = loaded.game
-        announcement = Announcement(
-            kind="end",
-            text=messages.ended_message(Player(user_id, name), started=started),
-            files=files,
-            archive_after=thread_rest(game),
-        )
-        rows = [announcement.to_outbox()]
-        if game.parent_id is not None:
-            rows.append(table_line(game.channel_id, game.parent_id))
+        with speaking(public_locale(game)):
+            announcement = Announcement(
+                kind="end",
+                text=messages.ended_message(Player(user_id, name), started=started),
+                files=files,
+                archive_after=thread_rest(game),
+            )
+            rows = [announcement.to_outbox()]
+            if game.parent_id is not None:
+                rows.append(table_line(game.channel_id, game.parent_id))
         return await self.store.end_game(game_id, outbox_messages=rows)
 
     async def abandon(self, channel_id: int) -> list[int]:
@@ -392,4 +403,4 @@ class Turns:
 
 def _check_can_end(loaded: LoadedGame, user_id: int, can_manage: bool) -> None:
     if user_id != loaded.game.host_id and not can_manage:
-        raise NotHost("end the game (or someone with Manage Channels)")
+        raise NotHost(N_("end the game (or someone with Manage Channels)"))

@@ -11,11 +11,12 @@ from __future__ import annotations
 import dataclasses
 
 from bot.game.outbox import MAX_TEXT, Post
+from i18n import N_, _, speaking
 
-LEFT_OUT = (
+LEFT_OUT = N_(
     "\n(The replay GIF is too large for this channel's upload limit: `/cascadia replay` shows it.)"
 )
-"""The note on a message whose GIF was left out."""
+"""The note on a message whose GIF was left out (in the message's language)."""
 
 
 def fit_upload(post: Post, limit: int) -> Post:
@@ -27,7 +28,8 @@ def fit_upload(post: Post, limit: int) -> Post:
     kept = tuple(a for a in post.attachments if not a.name.endswith(".gif"))
     if len(kept) == len(post.attachments):
         return post
-    text = post.text + LEFT_OUT
+    with speaking(post.locale):
+        text = post.text + _(LEFT_OUT)
     return dataclasses.replace(
         post, attachments=kept, text=text if len(text) <= MAX_TEXT else post.text
     )

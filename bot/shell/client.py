@@ -44,6 +44,7 @@ from bot.shell.parts import Parts
 from bot.shell.permissions import missing_permissions, permission_note
 from bot.shell.sync import SyncRecord, record_path, sync_if_changed
 from bot.shell.translator import CatalogTranslator
+from i18n import N_, _
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +68,11 @@ ARCHIVED_THREAD = 50083
 """Discord's error codes for a post the bot's permissions in the channel do not allow."""
 MAX_LAYOUTS = 10_000
 """How many posted layouts are remembered for their buttons' edit (others are fetched)."""
-NO_PICTURES = (
-    "\n(No pictures: I may not attach files in this channel. `/cascadia board` shows them to you.)"
+NO_PICTURES = N_(
+    "(No pictures: I may not attach files in this channel. `/cascadia board` shows them to you.)"
 )
+"""The note under a message posted without its pictures (in the reader's language: the
+game's, as the outbox posts it)."""
 
 
 def use_endpoints(settings: Settings) -> None:
@@ -471,7 +474,7 @@ class CascadiaBot(commands.AutoShardedBot):
                     raise
                 # Without Attach Files the words still go out, and still call the player.
                 message = await channel.send(
-                    _without_pictures(post.text),
+                    _without_pictures(post),
                     allowed_mentions=mentions,
                     nonce=post.nonce,
                     view=view,
@@ -502,7 +505,7 @@ class CascadiaBot(commands.AutoShardedBot):
                 if not files or error.code != MISSING_PERMISSIONS:
                     raise
                 # Without Attach Files the words still go out, and still call the player.
-                layout = Layout(_without_pictures(post.text))
+                layout = Layout(_without_pictures(post))
                 message = await channel.send(
                     view=layout.view(post.buttons), allowed_mentions=mentions, nonce=post.nonce
                 )
@@ -610,7 +613,9 @@ def _refusals(channel_id: int) -> Iterator[None]:
         raise PostRefused(f"{error.status} {error.code} {error.text}") from error
 
 
-def _without_pictures(text: str) -> str:
-    """The words of a message posted without its pictures, with a note why."""
-    with_note = text + NO_PICTURES
-    return with_note if len(with_note) <= MAX_TEXT else text
+def _without_pictures(post: Post) -> str:
+    """The words of a message posted without its pictures, with a note why (in the message's
+    language)."""
+    with i18n.speaking(post.locale):
+        with_note = f"{post.text}\n{_(NO_PICTURES)}"
+    return with_note if len(with_note) <= MAX_TEXT else post.text

@@ -3,6 +3,9 @@
 Engine errors (:class:`~engine.IllegalAction`, :class:`~engine.InvalidInput`), store errors
 and the :class:`~bot.game.errors.BotError` family are expected: the user gets their message,
 the log gets a line. Anything else is a bug: the user gets an apology, the log the traceback.
+
+The answer is in the reader's language (during an interaction, the person's: see
+:func:`i18n.speaking`); the log line is the same answer in English.
 """
 
 from __future__ import annotations
@@ -31,11 +34,32 @@ from bot.game.errors import (
     StalePanel,
 )
 from bot.game.rows import GameStatus
-from engine import IllegalAction, InvalidInput
+from engine import IllegalAction, InvalidInput, Reason
+from i18n import N_, _, _n, lookup, reader, speaking
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side. It has been logged; please try again."
+APOLOGY = N_("Sorry, something went wrong on my side. It has been logged; please try again.")
+
+REFUSED_ACTIONS = {
+    Reason.GAME_OVER: N_("Not allowed: the game is over."),
+    Reason.NOT_YOUR_TURN: N_("Not allowed: it is not your turn."),
+    Reason.WRONG_PHASE: N_("Not allowed: that step does not come now in the turn."),
+    Reason.NO_SUCH_SLOT: N_("Not allowed: that pair of the display is empty."),
+    Reason.WIPE_NOT_ALLOWED: N_("Not allowed: the bag has too few tokens for a wipe."),
+    Reason.WIPE_ALREADY_USED: N_(
+        "Not allowed: the wipe of three matching tokens was used this turn already."
+    ),
+    Reason.NO_NATURE_TOKEN: N_("Not allowed: you have no nature token to spend."),
+    Reason.OCCUPIED: N_("Not allowed: that place already has a tile."),
+    Reason.NOT_ADJACENT: N_("Not allowed: the tile must touch your environment."),
+    Reason.NO_TILE: N_("Not allowed: there is no tile at that place."),
+    Reason.WRONG_SPECIES: N_("Not allowed: that tile does not show this animal."),
+    Reason.HAS_TOKEN: N_("Not allowed: that tile has a token already."),
+}
+"""Each rule the engine refuses an action by, in a sentence for readers of another language
+than English (the engine's own words, which name the place, are English: an English reader
+gets them, a German or French one this)."""
 
 SUGGEST_SECONDS = 2.5
 """How long an autocomplete may look for its choices: Discord drops an answer that comes
@@ -54,56 +78,62 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.TransformerError) and error.__cause__ is not None:
         return user_message(error.__cause__)
     if isinstance(error, BotError):
-        return str(error)
+        return error.message()
     if isinstance(error, IllegalAction):
-        return f"Not allowed: {error.message}."
+        rule = REFUSED_ACTIONS.get(error.reason)
+        translated = None if rule is None else lookup(rule, reader())
+        return translated or _("Not allowed: {reason}.", reason=error.message)
     if isinstance(error, InvalidInput):
-        return f"I could not read that: {error}."
+        return _("I could not read that: {reason}.", reason=error)
     return _store_message(error) or _discord_message(error)
 
 
 def _store_message(error: BaseException) -> str | None:
     if isinstance(error, ConnectionLost):
-        return "The game's database is not answering; try again in a minute."
+        return _("The game's database is not answering; try again in a minute.")
     if isinstance(error, CannotSave):
-        return f"The bot cannot save right now ({error.why}); nothing was changed."
+        return _("The bot cannot save right now ({why}); nothing was changed.", why=error.why)
     if isinstance(error, DatabaseUnavailable):
-        return "The game's database cannot do this right now; try again in a minute."
+        return _("The game's database cannot do this right now; try again in a minute.")
     if isinstance(error, ChannelBusy):
-        return "A game is already running in this channel (or waiting in its lobby)."
+        return _("A game is already running in this channel (or waiting in its lobby).")
     if isinstance(error, LobbyFull):
-        return f"The lobby is full: {error.max_seats} players."
+        return _("The lobby is full: {n} players.", n=error.max_seats)
     if isinstance(error, AlreadySeated):
-        return "You are already seated in this game."
+        return _("You are already seated in this game.")
     if isinstance(error, NotSeated):
-        return "You are not in this game."
+        return _("You are not in this game.")
     if isinstance(error, NotInLobby):
         if error.status is GameStatus.ACTIVE:
-            return "The game has already started."
-        return "This lobby is closed."
+            return _("The game has already started.")
+        return _("This lobby is closed.")
     if isinstance(error, NotActive | GameClosed):
-        return "This game is over."
+        return _("This game is over.")
     if isinstance(error, RevisionConflict):
-        return (
+        return _(
             "The game changed at the same moment (someone was faster). "
             "Nothing was changed: please look again and retry."
         )
     if isinstance(error, StalePanel):
-        return "This panel was changed by another press at the same moment: nothing was played."
+        return _("This panel was changed by another press at the same moment: nothing was played.")
     if isinstance(error, NotFound):
-        return "That game no longer exists."
+        return _("That game no longer exists.")
     if isinstance(error, DamagedLog):
-        return str(DamagedState())
+        return DamagedState().message()
     return None
 
 
 def _discord_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "Cascadia is played in a server channel, not in direct messages."
+        return _("Cascadia is played in a server channel, not in direct messages.")
     if isinstance(error, app_commands.CheckFailure):
-        return "You cannot use this command here."
+        return _("You cannot use this command here.")
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} seconds."
+        return _n(
+            "Slow down: try again in {n} second.",
+            "Slow down: try again in {n} seconds.",
+            round(error.retry_after),
+        )
     return None
 
 
@@ -113,6 +143,8 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
     The command tree's error handler and the button callbacks all end here.
     """
     text = user_message(error)
+    with speaking(None):
+        logged = user_message(error)  # the log reads English
     where = _describe(interaction)
     if too_late(error):
         # Discord dropped the interaction before the bot's first answer (the bot or its host
@@ -121,9 +153,9 @@ async def report(interaction: discord.Interaction, error: BaseException) -> None
         return
     if text is None:
         log.error("unexpected error in %s", where, exc_info=error)
-        text = APOLOGY
+        text = _(APOLOGY)
     else:
-        log.info("refused %s: %s", where, text)
+        log.info("refused %s: %s", where, logged)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

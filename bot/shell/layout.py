@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import discord
 
 from bot.game.captions import Attachment
+from i18n import _
 
 ViewT = TypeVar("ViewT", bound=discord.ui.view.BaseView)
 
@@ -74,7 +75,7 @@ class Layout:
             items.append(gallery)
         items.extend(
             discord.ui.File(f"attachment://{n}")
-            for n, _ in self.files
+            for n, _alt in self.files
             if not n.lower().endswith(PICTURES)
         )
         if buttons:
@@ -113,7 +114,7 @@ def button(label: str, custom_id: str) -> discord.ui.Button[Any]:
 
 
 def _described(name: str) -> str:
-    return f"picture {name}"
+    return _("picture {name}", name=name)
 
 
 def _walk(components: Sequence[Any]) -> Sequence[Any]:

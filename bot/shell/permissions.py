@@ -14,6 +14,7 @@ import discord
 
 from bot.game.errors import MissingPermissions, missing_text
 from bot.game.rows import GameRow
+from i18n import _
 
 _THREADS = frozenset(
     {
@@ -67,14 +68,21 @@ def permission_note(interaction: discord.Interaction[Any]) -> str | None:
 
 def outcome(interaction: discord.Interaction[Any], text: str, *, posted: bool) -> str:
     """The private answer to a command whose channel message was just posted (``posted``)
-    or not: it never promises a message that the bot may not post."""
+    or not: it never promises a message that the bot may not post. In the reader's language
+    (the person's), like ``text``."""
     note = permission_note(interaction)
     if note is not None:
         if posted:
             return f"{text} {note}"
-        return f"{text} The channel message could not be posted: {note} It follows once fixed."
+        return _(
+            "{text} The channel message could not be posted: {note} It follows once fixed.",
+            text=text,
+            note=note,
+        )
     if not posted:
-        return f"{text} (Discord is slow: the channel message is saved and will follow.)"
+        return _(
+            "{text} (Discord is slow: the channel message is saved and will follow.)", text=text
+        )
     return text
 
 
