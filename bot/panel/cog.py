@@ -38,7 +38,7 @@ from bot.panel.service import (
 from bot.shell import errors
 from bot.shell.buttons import IdItem
 from engine import score_state
-from i18n import _
+from i18n import N_, _
 
 if TYPE_CHECKING:
     from bot.shell.client import CascadiaBot
@@ -106,7 +106,7 @@ class PlayButton(
 
 async def _with_latest(interaction: Interaction, passed: TurnPassed) -> str:
     """The refusal, with a link to the game's latest turn message when there is one."""
-    text = str(passed)
+    text = passed.message()
     match = re.match(r"cascadia:(?:play|panel|pick):([0-9]+)", _custom_id(interaction))
     if match is None:
         return text
@@ -205,7 +205,7 @@ async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
     try:
         if not owner:
             raise PanelRefused(
-                _(
+                N_(
                     "This panel is someone else's: press **Play** on the turn message for "
                     "yours. Nothing was played."
                 )
@@ -245,13 +245,11 @@ async def _press(interaction: Interaction, ids: PanelIds, press: Press) -> None:
     except PanelGone as gone:
         # The panel can no longer act: it says why in place of its step, without buttons (one
         # answer); a private message only if it cannot be edited.
-        text = await _with_latest(interaction, gone) if isinstance(gone, TurnPassed) else str(gone)
-        log.info(
-            "closed the panel of game %d, user %d: %s",
-            ids.game_id,
-            ids.user_id,
-            type(gone).__name__,
-        )
+        if isinstance(gone, TurnPassed):
+            text = await _with_latest(interaction, gone)
+        else:
+            text = gone.message()
+        log.info("closed the panel of game %d, user %d: %s", ids.game_id, ids.user_id, gone)
         if not await _close(interaction, text):
             await errors.report(interaction, PanelGone(text))
     except Exception as error:

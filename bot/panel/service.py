@@ -32,7 +32,7 @@ from engine import (
     WipeThree,
     score_state,
 )
-from i18n import _
+from i18n import N_, _
 from render import render_environment
 
 log = logging.getLogger(__name__)
@@ -247,10 +247,12 @@ class Panels:
         planning: bool,
     ) -> Shown:
         if planning:
-            raise PanelRefused(_("It is not your turn: this panel only plans. Nothing was played."))
+            raise PanelRefused(
+                N_("It is not your turn: this panel only plans. Nothing was played.")
+            )
         step = draft.step
         if step not in (Step.CHECK, Step.WIPE):
-            raise PanelRefused(_("There is nothing to confirm on this step yet."))
+            raise PanelRefused(N_("There is nothing to confirm on this step yet."))
         actions = panel_draft.actions(draft)
         user_id = row.user_id
         if step is Step.WIPE:
@@ -276,14 +278,14 @@ class Panels:
         row = await self.store.get_panel(loaded.game.id, user_id)
         if row is None or row.turn != turn or row.draft == CLOSED:
             raise PanelGone(
-                _(
+                N_(
                     "This panel was closed: press **Play** on the turn message to open it. "
                     "Nothing was played."
                 )
             )
         if row.revision != loaded.game.revision:
             raise PanelGone(
-                _(
+                N_(
                     "The game changed since this panel was opened. Press **Play** on the "
                     "latest turn message to start again from what is on the table now. "
                     "Nothing was played."
@@ -331,7 +333,7 @@ class Panels:
             and draft.wipe is not None
             and latest.action == str(panel_draft.actions(draft)[0])
         ):
-            raise PanelRefused(_("Your first tap wiped already: nothing more was wiped."))
+            raise PanelRefused(N_("Your first tap wiped already: nothing more was wiped."))
         return None
 
     @staticmethod
@@ -379,9 +381,9 @@ class Panels:
             raise NotInGame()
         state = loaded.require_state()
         if game.status is GameStatus.ENDED:
-            raise PanelGone(_("This game was ended. Nothing was played."))
+            raise PanelGone(N_("This game was ended. Nothing was played."))
         if game.status is not GameStatus.ACTIVE or state.is_over:
-            raise PanelGone(_("This game is over. Nothing was played."))
+            raise PanelGone(N_("This game is over. Nothing was played."))
         if state.turn != turn:
             raise TurnPassed(messages.turn_passed_text())
         return state, seat

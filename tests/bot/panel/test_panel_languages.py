@@ -194,9 +194,12 @@ async def test_a_planning_panel_and_its_refusal_in_german_and_french(
     mover = loaded.players[state.current].name
     assert text.startswith(f"**Nur Planung**: {mover} ist am Zug, was du hier wählst,")
     assert "**Schritt 1 von 5: wähle ein Paar**" in text
-    assert str(refused.value) == (
-        "Du bist nicht am Zug: dieses Fenster plant nur. Es wurde nichts gespielt."
-    )
+    # Answered in the person's language, logged in English.
+    with speaking("de"):
+        assert refused.value.message() == (
+            "Du bist nicht am Zug: dieses Fenster plant nur. Es wurde nichts gespielt."
+        )
+    assert str(refused.value) == "It is not your turn: this panel only plans. Nothing was played."
     with speaking("fr"):
         shown = await panels.open(loaded.game.id, user_id=waiting, turn=state.turn)
         cancelled = await panels.press(
@@ -215,7 +218,9 @@ async def test_a_planning_panel_and_its_refusal_in_german_and_french(
                 version=cancelled.version + 1,
                 press=Press(Verb.BACK),
             )
-    assert _straight(str(closed.value)) == (
+    with speaking("fr"):
+        answer = closed.value.message()
+    assert _straight(answer) == (
         "Ce panneau a été fermé : appuie sur **Jouer** sous le message du tour pour l'ouvrir."
         " Rien n'a été joué."
     )
