@@ -25,6 +25,7 @@ _SAFE = re.compile(
     r"|\b\w*\d\w*\b"  # words with a digit: numbers, coordinates, ids
     r"|\bcascadia-\S+"  # file names
     r"|\b\w+\.(?:png|json|txt|gif)\b"
+    r"|\b[A-Z]\w+/[\w/+-]+"  # time zones, named as the IANA database names them
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
 
@@ -57,13 +58,19 @@ class PseudoReader:
 
     names: Callable[[], Iterable[str]]
     escaped: list[str] = field(default_factory=list)
+    read_back: set[str] = field(default_factory=set)
+    """The lines this reader gave back in English: the bot may read a message of its own back
+    from Discord and send it again (after a restart), as English as the server then holds it."""
 
     def __call__(self, key: str, text: str) -> str:
-        rest = _SAFE.sub(" ", outside(text))
+        english = plain(text)
+        fresh = "\n".join(line for line in text.split("\n") if line not in self.read_back)
+        self.read_back.update(english.split("\n"))
+        rest = _SAFE.sub(" ", outside(fresh))
         words = _WORD.findall(rest)
         if words:
             known = {word for name in self.names() for word in _WORD.findall(name)}
             words = [w for w in words if w not in known]
         if words:
             self.escaped.append(f"{key}: {' '.join(words)!r} in {text!r}")
-        return plain(text)
+        return english
