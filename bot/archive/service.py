@@ -25,7 +25,7 @@ from bot.game.names import safe, seat_names
 from bot.game.records import UNREADABLE, logged_actions, read_state
 from bot.game.rows import GameRow
 from engine import GameRecord, record_for
-from i18n import _, babel_locale, day, number, reader
+from i18n import N_, _, babel_locale, day, number, reader
 
 log = logging.getLogger(__name__)
 
@@ -40,13 +40,11 @@ class NoArchivedGame(BotError):
 
     def __init__(self, game: str = "") -> None:
         if not game:
-            super().__init__(_("No game has finished on this server yet."))
+            super().__init__(N_("No game has finished on this server yet."))
             return
         super().__init__(
-            _(
-                "No finished game {game} on this server: `/cascadia history` lists them.",
-                game=repr(game[:40]),
-            )
+            N_("No finished game {game} on this server: `/cascadia history` lists them."),
+            game=repr(game[:40]),
         )
 
 

@@ -24,7 +24,7 @@ from bot.standings import service as standings
 from bot.standings.store import StandingsStore
 from bot.tables.service import Tables
 from bot.tables.texts import settings_line
-from i18n import _, _n
+from i18n import N_, _, _n
 from render import render_badges, render_score_history
 
 Interaction = discord.Interaction[CascadiaBot]
@@ -32,7 +32,7 @@ Interaction = discord.Interaction[CascadiaBot]
 
 def _guild_id(interaction: Interaction) -> int:
     if interaction.guild_id is None:
-        raise BotError(_("The standings are kept per server: ask in one."))
+        raise BotError(N_("The standings are kept per server: ask in one."))
     return interaction.guild_id
 
 

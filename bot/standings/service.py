@@ -19,7 +19,7 @@ from bot.standings import stats as texts
 from bot.standings.finishing import presences
 from bot.standings.results import seat_results
 from bot.standings.store import StandingsStore as Store
-from i18n import _
+from i18n import N_, _
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,8 @@ class NotManager(BotError):
 
     def __init__(self, action: str) -> None:
         super().__init__(
-            _("Only someone with Manage Server can use `/cascadia league {action}`.", action=action)
+            N_("Only someone with Manage Server can use `/cascadia league {action}`."),
+            action=action,
         )
 
 
@@ -88,11 +89,9 @@ class NoSeason(BotError):
 
     def __init__(self, season: int, current: int) -> None:
         super().__init__(
-            _(
-                "There is no season {season}: this server's league is in season {current}.",
-                season=season,
-                current=current,
-            )
+            N_("There is no season {season}: this server's league is in season {current}."),
+            season=season,
+            current=current,
         )
 
 
@@ -129,7 +128,7 @@ class OthersEverywhere(BotError):
 
     def __init__(self) -> None:
         super().__init__(
-            _(
+            N_(
                 "A member's figures across servers are theirs to ask for:"
                 " `/cascadia stats everywhere:True` shows your own."
             )
@@ -164,11 +163,9 @@ async def league_answer(
     without Manage Server (nothing changes)."""
     if action not in LEAGUE_ACTIONS:
         raise BotError(
-            _(
-                "The league actions are {actions}, not {action}.",
-                actions=", ".join(LEAGUE_ACTIONS),
-                action=repr(action),
-            )
+            N_("The league actions are {actions}, not {action}."),
+            actions=", ".join(LEAGUE_ACTIONS),
+            action=repr(action),
         )
     if action in MANAGED and not can_manage:
         raise NotManager(action)

@@ -38,7 +38,7 @@ def test_a_history_page_and_its_refusals_in_the_reader_s_language() -> None:
     with speaking("de"):
         page = history_text(HistoryPage(games, page=3, pages=3, total=13, whose="Bob", asked=7))
         nothing = history_text(HistoryPage((), page=1, pages=1, total=0))
-        missing = str(NoArchivedGame("12"))
+        missing = NoArchivedGame("12").message()
     assert page.startswith(
         "Es gibt keine Seite 7: Das ist die letzte, Seite 3.\n"
         "**Beendete Partien mit Bob** (13 insgesamt, Seite 3 von 3)"

@@ -100,16 +100,18 @@ async def test_the_league_answers_and_refusals_in_the_reader_s_language(store: S
     with speaking("de"):
         on = await league_answer(store, GUILD, ADA, "on", can_manage=True)
         joined = await league_answer(store, GUILD, ADA, "join", can_manage=False)
-        refused = str(NotManager("season"))
+        refused = NotManager("season").message()
         wrong = await _refusal(league_answer(store, GUILD, ADA, "maybe", can_manage=False))
     assert on.startswith("Die Liga läuft (Saison 1).")
     assert joined == "Du bist der Liga beigetreten."
     assert refused == "Nur wer „Server verwalten“ darf, kann `/cascadia league season` nutzen."
     assert wrong == "Die Aktionen der Liga sind on, off, join, leave, season, nicht 'maybe'."
+    # The log keeps the English.
+    assert str(NotManager("season")).startswith("Only someone with Manage Server")
     with speaking("fr"):
         closed = await league_answer(store, GUILD, ADA, "season", can_manage=True)
-        assert str(NoSeason(4, 2)).startswith("Il n\u2019y a pas de saison 4 :")
-        assert "`/cascadia stats everywhere:True` montre les tiens." in str(OthersEverywhere())
+        assert NoSeason(4, 2).message().startswith("Il n\u2019y a pas de saison 4 :")
+        assert "`/cascadia stats everywhere:True` montre les tiens." in OthersEverywhere().message()
     assert closed.startswith("La saison 1 est close ; la saison 2 commence.")
 
 
@@ -117,7 +119,7 @@ async def _refusal(answer: object) -> str:
     try:
         await answer  # type: ignore[misc]
     except BotError as error:
-        return str(error)
+        return error.message()
     raise AssertionError("no refusal")
 
 
