@@ -95,6 +95,7 @@ async def test_a_reminder_in_a_german_game_is_german(
     with speaking("de"):
         german = messages.reminder_message(ReminderLevel.GENTLE, player, START)
     assert reminder.text == german
+    assert "Cascadia am Zug (seit <t:" in reminder.text, reminder.text
     assert reminder.mentions == (player.user_id,)
 
 
