@@ -3,11 +3,12 @@ each reader's language, a private answer in the person's, a public message in th
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from bot.game.messages import help_message
 from i18n import LANGUAGES
-from tests.e2e.harness import World
+from tests.e2e.harness import World, labels
 
 
 def _synced_group(world: World) -> dict[str, Any]:
@@ -58,11 +59,15 @@ async def test_a_german_server_starts_its_games_in_german(world: World) -> None:
     french = world.server.add_user("fleur", locale="fr")
     world.server.add_member(world.guild, french)
     table = world.table()
-    lobby = await table.open(french, cards="ABCDA")
-    await table.join(world.bob)
+    since = len(world.server.messages)
+    await table.run(french, "new", {"cards": "ABCDA"})
+    lobby = await table.next_post(since, what="the lobby message")
+    assert labels(lobby) == ["Beitreten", "Verlassen", "Starten", "Computer hinzufügen"]
+    await table.press(world.bob, lobby, "Beitreten")
+    await world.server.wait_for(lambda: "**bob**" in lobby.text, what="bob in the lobby")
 
     since = len(world.server.messages)
-    await table.press(french, lobby, "Start")
+    await table.press(french, lobby, "Starten")
     start = await table.next_post(since, what="the message that starts the game")
 
     # Public, so in the server's language, whoever pressed Start.
@@ -73,3 +78,86 @@ async def test_a_german_server_starts_its_games_in_german(world: World) -> None:
     [first] = start.notified
     assert first in (french, world.bob)
     assert f"<@{first}>, du bist am Zug" in start.text
+
+
+# Short words only one of the three languages uses, to tell which one a text is written in.
+# fmt: off
+MARKERS = {
+    "en": {"the", "your", "you", "and", "with", "turn", "played", "tiles", "round", "left", "won"},
+    "de": {
+        "der", "die", "das", "und", "du", "dein", "deine", "mit", "zug", "runde", "punkte",
+        "ist", "bist", "gewonnen", "gespielt", "wertungskarten",
+    },
+    "fr": {
+        "le", "la", "les", "et", "tu", "ton", "ta", "avec", "tour", "manche", "tuiles", "sur",
+        "ce", "cartes", "gagné", "joué",
+    },
+}
+# fmt: on
+
+
+def _language(text: str) -> str | None:
+    """The language most of ``text``'s marker words belong to (``None``: none found)."""
+    words = re.findall(r"[^\W\d_]+", re.sub(r"<[^>]*>|`[^`]*`|\*\*[^*]+\*\*", " ", text))
+    hits = {
+        lang: sum(word.lower() in markers for word in words) for lang, markers in MARKERS.items()
+    }
+    best = max(hits, key=lambda lang: hits[lang])
+    return best if hits[best] else None
+
+
+def _english_in(text: str) -> set[str]:
+    words = {w.lower() for w in re.findall(r"[^\W\d_]+", re.sub(r"<[^>]*>|`[^`]*`", " ", text))}
+    return words & (MARKERS["en"] - {"tour"})
+
+
+async def test_a_german_server_plays_a_whole_game_for_a_french_and_an_english_player(
+    world: World,
+) -> None:
+    server = world.server
+    server.texts = None  # the people here read German, French and English, not the pseudo-locale
+    server.guilds[world.guild].locale = "de"
+    fleur = server.add_user("fleur", locale="fr")
+    server.add_member(world.guild, fleur)
+    alice = world.alice
+    server.users[alice].locale = "en-US"
+    table = world.table()
+    private: dict[int, list[str]] = {fleur: [], alice: []}
+
+    since = len(server.messages)
+    private[fleur].append((await table.run(fleur, "new", {"cards": "ABCDA"})).text)
+    await table.next_post(since, what="the lobby message")
+    private[alice].append((await table.run(alice, "join")).text)
+    since = len(server.messages)
+    private[fleur].append((await table.run(fleur, "start")).text)
+    await table.next_post(since, what="the start message")
+
+    game_id = table.game_id
+    seats = [row[0] for row in world.db.rows(
+        "SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", game_id
+    )]  # fmt: skip
+    while not (state := world.db.state(game_id)).is_over:
+        mover = seats[state.current]
+        move = await table.choose(mover)
+        since = len(server.messages)
+        private[mover].append((await table.run(mover, "play", move.options())).text)
+        await table.next_post(since, what=f"the message after turn {state.turn + 1}")
+    await table.settled()
+    private[alice].append((await table.run(alice, "stats")).text)
+    private[fleur].append((await table.run(fleur, "history")).text)
+
+    # Every private answer in its person's language.
+    assert [t for t in private[fleur] if _language(t) != "fr"] == []
+    assert [t for t in private[alice] if _language(t) != "en"] == []
+    # Every public message in the server's, with its buttons and its pictures' alt texts.
+    public = table.public_messages()
+    assert len(public) >= 2 * 20 + 2
+    for message in public:
+        texts = [message.text, *labels(message)]
+        texts += [a.description or "" for a in message.attachments]
+        for text in filter(None, texts):
+            assert not _english_in(text), (text, _english_in(text))
+        assert _language(message.text) in ("de", None), message.text
+    final = public[-1]
+    assert _language(final.text) == "de", final.text
+    assert "scores.png" in {a.filename for a in final.attachments}
