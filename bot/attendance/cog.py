@@ -31,7 +31,7 @@ from bot.shell.buttons import ActionButton
 from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
 from bot.shell.permissions import manages_game_channel
-from i18n import _
+from i18n import N_, _
 
 Interaction = discord.Interaction[CascadiaBot]
 
@@ -177,21 +177,21 @@ class PresenceChange:
         quiet = (self.quiet_from, self.quiet_to, self.timezone)
         if any(v is not None for v in quiet) and any(v is None for v in quiet):
             raise BadSetting(
-                _(
+                N_(
                     "Give all three for quiet hours: `quiet_from:` and `quiet_to:` (hours 0-23)"
                     " and `timezone:` (such as Europe/Berlin)."
                 )
             )
         if self.away_note is not None and self.away_until is None:
             raise BadSetting(
-                _("A note goes with `away_until:` (the day you are back, YYYY-MM-DD).")
+                N_("A note goes with `away_until:` (the day you are back, YYYY-MM-DD).")
             )
         if self.clear is not None and self.clear not in PRESENCE_CLEARABLE:
-            raise BadSetting(_("`clear:` takes `away`, `quiet`, `digest` or `reminders`."))
+            raise BadSetting(N_("`clear:` takes `away`, `quiet`, `digest` or `reminders`."))
         if self.clear == "away" and self.away_until is not None:
-            raise BadSetting(_("Give either `away_until:` or `clear:away`, not both."))
+            raise BadSetting(N_("Give either `away_until:` or `clear:away`, not both."))
         if self.clear == "quiet" and self.quiet_from is not None:
-            raise BadSetting(_("Give either quiet hours or `clear:quiet`, not both."))
+            raise BadSetting(N_("Give either quiet hours or `clear:quiet`, not both."))
 
 
 async def apply_presence(bot: CascadiaBot, user_id: int, change: PresenceChange) -> list[str]:
@@ -218,7 +218,7 @@ def split_clear(clear: str | None) -> tuple[str | None, NotifyChange]:
     """``clear:`` as the part of quiet hours and time away, and the part of notifications."""
     if clear is not None and clear not in PRESENCE_CLEARABLE:
         if clear not in CLEARABLE:
-            raise BadSetting(_("`clear:` takes `away`, `quiet`, `digest` or `reminders`."))
+            raise BadSetting(N_("`clear:` takes `away`, `quiet`, `digest` or `reminders`."))
         return None, NotifyChange(
             clear_digest=clear == "digest", clear_reminders=clear == "reminders"
         )

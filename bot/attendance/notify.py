@@ -36,7 +36,7 @@ from bot.game.outbox import (
 )
 from bot.game.rows import OutboxMessage
 from engine import GameState, Hex
-from i18n import N_, _, _n, reader
+from i18n import N_, _, _n
 
 __all__ = [
     "MAX_REMINDER_HOURS",
@@ -90,22 +90,20 @@ class NotifyChange:
         """:class:`BadNotifySetting` for an option that cannot be stored, before any is."""
         if self.digest_hour is not None and not 0 <= self.digest_hour <= 23:
             raise BadNotifySetting(
-                _("`digest_hour:` is an hour 0-23, not {hour}.", hour=self.digest_hour)
+                N_("`digest_hour:` is an hour 0-23, not {hour}."), hour=self.digest_hour
             )
         hours = self.reminder_hours
         if hours is not None and not 0 <= hours <= MAX_REMINDER_HOURS:
             raise BadNotifySetting(
-                _(
-                    "`reminder_hours:` is 0 (none) to {most}, not {hours}.",
-                    most=MAX_REMINDER_HOURS,
-                    hours=hours,
-                )
+                N_("`reminder_hours:` is 0 (none) to {most}, not {hours}."),
+                most=MAX_REMINDER_HOURS,
+                hours=hours,
             )
         if self.clear_digest and self.digest_hour is not None:
-            raise BadNotifySetting(_("Give either `digest_hour:` or `clear:digest`, not both."))
+            raise BadNotifySetting(N_("Give either `digest_hour:` or `clear:digest`, not both."))
         if self.clear_reminders and self.reminder_hours is not None:
             raise BadNotifySetting(
-                _("Give either `reminder_hours:` or `clear:reminders`, not both.")
+                N_("Give either `reminder_hours:` or `clear:reminders`, not both.")
             )
 
     def applied(self, settings: NotifySettings) -> NotifySettings:
@@ -233,7 +231,7 @@ def heads_up_direct(players: Sequence[Player], state: GameState) -> Announcement
         text=_(
             "**You're next in Cascadia**: {name} is playing now ({progress}). Players: {players}.",
             name=to_move.shown,
-            progress=progress_text(state, locale=reader()),
+            progress=progress_text(state),
             players=_players(players),
         ),
     )
@@ -284,7 +282,7 @@ def digest_direct(games: Sequence[DigestGame]) -> Announcement:
             "- {link} with {players}: {progress}",
             link=game.link,
             players=_players(game.players),
-            progress=progress_text(game.state, locale=reader()),
+            progress=progress_text(game.state),
         )
         # Room is kept for the line that counts the rest, should the next not fit either.
         left = len(games) - shown - 1

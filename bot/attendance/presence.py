@@ -19,10 +19,10 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
-from bot.attendance.quiet import QuietHours, UnknownZone
+from bot.attendance.quiet import QuietHours, SettingError, UnknownZone
 from bot.attendance.store import Person
 from bot.game.hooks import AwayPeriod, Call
-from i18n import _
+from i18n import N_
 
 __all__ = [
     "HANDOVER_AFTER_SKIPS",
@@ -46,7 +46,7 @@ computer."""
 _DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
-class BadAwayDate(ValueError):
+class BadAwayDate(SettingError):
     """The ``until`` date of time away is malformed, past, or too far ahead; its message is a
     sentence for the person, in the reader's language."""
 
@@ -86,15 +86,13 @@ def parse_day(text: str) -> date:
     match = _DAY.fullmatch(text.strip())
     if match is None:
         raise BadAwayDate(
-            _(
-                "Write the day as YYYY-MM-DD, such as 2026-12-05, not {text}.",
-                text=repr(text[:30]),
-            )
+            N_("Write the day as YYYY-MM-DD, such as 2026-12-05, not {text}."),
+            text=repr(text[:30]),
         )
     try:
         return date(int(match[1]), int(match[2]), int(match[3]))
     except ValueError:
-        raise BadAwayDate(_("{day} is not a day of the calendar.", day=text.strip())) from None
+        raise BadAwayDate(N_("{day} is not a day of the calendar."), day=text.strip()) from None
 
 
 def away_end(day: date, zone: tzinfo | None, now: datetime) -> datetime:
@@ -104,10 +102,10 @@ def away_end(day: date, zone: tzinfo | None, now: datetime) -> datetime:
     end = datetime.combine(day, time(0), tzinfo=zone or UTC).astimezone(UTC)
     if end <= now:
         raise BadAwayDate(
-            _("{day} has already begun: give a day in the future.", day=day.isoformat())
+            N_("{day} has already begun: give a day in the future."), day=day.isoformat()
         )
     if end - now > timedelta(days=MAX_AWAY_DAYS):
-        raise BadAwayDate(_("Time away can be set at most {days} days ahead.", days=MAX_AWAY_DAYS))
+        raise BadAwayDate(N_("Time away can be set at most {days} days ahead."), days=MAX_AWAY_DAYS)
     return end
 
 

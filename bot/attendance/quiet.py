@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from i18n import _
+from i18n import N_, _
 
 __all__ = [
     "MAX_ZONE_CHOICES",
     "QuietHours",
+    "SettingError",
     "UnknownZone",
     "zone_choices",
     "zone_named",
@@ -34,16 +35,27 @@ _MAX_SPELLS = 3
 follow another when a clock change swallows the gap between them)."""
 
 
-class UnknownZone(ValueError):
+class SettingError(ValueError):
+    """A person's setting that cannot be used: ``text`` is the English sentence (marked for
+    translation where it is written) and ``fields`` its ``{name}`` fields, so a refusal can say
+    it in the reader's language; ``str()`` is the English."""
+
+    def __init__(self, text: str, /, **fields: object) -> None:
+        super().__init__(text.format(**fields))
+        self.text = text
+        self.fields = fields
+
+
+class UnknownZone(SettingError):
     """A time zone name that is not in the IANA database."""
 
     def __init__(self, name: str) -> None:
         super().__init__(
-            _(
+            N_(
                 "{name} is not a time zone I know: use an IANA name such as Europe/Berlin or"
-                " America/New_York (the list suggests them as you type).",
-                name=repr(name[:60]),
-            )
+                " America/New_York (the list suggests them as you type)."
+            ),
+            name=repr(name[:60]),
         )
         self.name = name
 
@@ -92,14 +104,10 @@ class QuietHours:
     def __post_init__(self) -> None:
         for hour in (self.start, self.end):
             if not 0 <= hour <= 23:
-                raise ValueError(_("Quiet hours are whole hours 0-23, not {hour}.", hour=hour))
+                raise SettingError(N_("Quiet hours are whole hours 0-23, not {hour}."), hour=hour)
         if self.start == self.end:
-            raise ValueError(
-                _(
-                    "Quiet hours from {start} to {end} are empty.",
-                    start=self.start,
-                    end=self.end,
-                )
+            raise SettingError(
+                N_("Quiet hours from {start} to {end} are empty."), start=self.start, end=self.end
             )
 
     @classmethod

@@ -29,7 +29,7 @@ from bot.attendance.presence import (
     presence_of,
     skips_in_a_row,
 )
-from bot.attendance.quiet import QuietHours, UnknownZone
+from bot.attendance.quiet import QuietHours, SettingError
 from bot.attendance.store import AttendanceStore, SkipPoll
 from bot.db.errors import DatabaseUnavailable
 from bot.game.computers import REPLACEMENT
@@ -41,7 +41,7 @@ from bot.game.records import read_progress
 from bot.game.rows import CommitResult, GameRow, GameStatus, OutboxMessage
 from bot.game.service import GameService, LoadedGame
 from engine import GameState
-from i18n import _, reader, speaking
+from i18n import N_, speaking
 
 __all__ = [
     "Attendance",
@@ -64,7 +64,7 @@ class VoteClosed(BotError):
     """The vote is about a turn that has been played (or a game that is over)."""
 
     def __init__(self) -> None:
-        super().__init__(_("This vote is over: the turn it was about has been played."))
+        super().__init__(N_("This vote is over: the turn it was about has been played."))
 
 
 class OwnTurn(BotError):
@@ -72,12 +72,11 @@ class OwnTurn(BotError):
 
     def __init__(self, *, voting: bool = True) -> None:
         if voting:
-            text = _(
-                "It's your own turn: play it with `/cascadia play`. Your vote does not skip it."
+            super().__init__(
+                N_("It's your own turn: play it with `/cascadia play`. Your vote does not skip it.")
             )
         else:
-            text = _("It's your own turn: play it with `/cascadia play`.")
-        super().__init__(text)
+            super().__init__(N_("It's your own turn: play it with `/cascadia play`."))
 
 
 class CannotSkip(BotError):
@@ -88,7 +87,7 @@ class TurnPlayed(CannotSkip):
     """The turn a skip was asked for has been played (or skipped) since."""
 
     def __init__(self) -> None:
-        super().__init__(_("That turn has been played meanwhile: nothing was skipped."))
+        super().__init__(N_("That turn has been played meanwhile: nothing was skipped."))
 
 
 class BadSetting(BotError):
@@ -282,7 +281,7 @@ class Attendance:
             text = (
                 Announcement.from_row(latest).text
                 if latest is not None
-                else your_turn_line(state, player, locale=reader())
+                else your_turn_line(state, player)
             )
             message = notify.turn_direct(loaded.game.id, loaded.players, state, text, held=True)
         return notify.direct_row(message, player.user_id)
@@ -308,7 +307,7 @@ class Attendance:
             raise OwnTurn()
         voters = _voters(loaded, state)
         if user_id not in voters:
-            raise CannotSkip(_("Your seat is played by the computer: it does not vote."))
+            raise CannotSkip(N_("Your seat is played by the computer: it does not vote."))
         counted = await self.store.add_skip_vote(game_id, turn, user_id)
         poll = await self.store.skip_poll(game_id, turn)
         tally = SkipTally.of(voters, () if poll is None else poll.votes)
@@ -358,12 +357,12 @@ class Attendance:
         if user_id != loaded.game.host_id and not can_manage:
             raise NotHost("hand a seat to the computer (or someone with Manage Channels)")
         if loaded.game.status is not GameStatus.ACTIVE:
-            raise CannotSkip(_("This game is over."))
+            raise CannotSkip(N_("This game is over."))
         if not 0 <= seat < len(loaded.players):
             raise NotInGame("That player is")
         player = loaded.players[seat]
         if player.computer is not None:
-            raise CannotSkip(_("The computer plays {name}'s seat already.", name=player.shown))
+            raise CannotSkip(N_("The computer plays {name}'s seat already."), name=player.shown)
         with speaking(loaded.game.locale):
             text = texts.handed_over_message(player, Player(user_id, name))
             announcement = Announcement(kind="hand_over", text=text)
@@ -423,7 +422,7 @@ class Attendance:
         try:
             end = away_end(parse_day(until), zone, now)
         except BadAwayDate as error:
-            raise BadSetting(str(error)) from None
+            raise BadSetting(error.text, **error.fields) from None
         note = (note or "").strip()[:MAX_NOTE_CHARS] or None
         await self.store.set_away(user_id, starts_at=now, ends_at=end, note=note)
         return AwayPeriod(now, end, note)
@@ -436,8 +435,8 @@ class Attendance:
         """Set the person's quiet hours."""
         try:
             quiet = QuietHours.parse(start, end, zone)
-        except (UnknownZone, ValueError) as error:
-            raise BadSetting(str(error)) from None
+        except SettingError as error:
+            raise BadSetting(error.text, **error.fields) from None
         await self.store.set_quiet(user_id, start=start, end=end, zone=quiet.zone_name)
         return quiet
 
@@ -464,12 +463,12 @@ def _skippable(
         raise NotHost("skip a turn (or someone with Manage Channels)")
     state = loaded.require_state()
     if loaded.game.status is not GameStatus.ACTIVE or state.is_over:
-        raise CannotSkip(_("This game is over."))
+        raise CannotSkip(N_("This game is over."))
     if turn is not None and state.turn != turn:
         raise TurnPlayed()
     player = loaded.players[state.current]
     if player.user_id == user_id:
         raise OwnTurn(voting=False)
     if player.computer is not None:
-        raise CannotSkip(_("The computer plays {name}'s turns already.", name=player.shown))
+        raise CannotSkip(N_("The computer plays {name}'s turns already."), name=player.shown)
     return player

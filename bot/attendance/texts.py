@@ -15,7 +15,7 @@ from bot.attendance.presence import Presence, SkipTally
 from bot.attendance.quiet import QuietHours
 from bot.game.hooks import AwayPeriod
 from bot.game.messages import Player, away_text, computer_lead, timestamp
-from i18n import N_, _, _n, reader
+from i18n import N_, _, _n
 
 SKIP_BUTTON = N_("Vote to Skip")
 """The label of the vote button: it names the word Skip."""
@@ -119,7 +119,7 @@ def away_answer(period: AwayPeriod) -> str:
         "You are {away}. No reminders until then, the deadline clock of your turns stops, and"
         " the other players see that you are away. `/cascadia notify clear:away` ends it"
         " sooner.",
-        away=away_text(period, locale=reader()),
+        away=away_text(period),
     )
 
 
@@ -148,7 +148,7 @@ def presence_settings(presence: Presence, now: datetime) -> list[str]:
     """The lines of ``/cascadia notify`` without options about quiet hours and time away."""
     period = presence.away_at(now)
     away = (
-        _("You are {away}.", away=away_text(period, locale=reader()))
+        _("You are {away}.", away=away_text(period))
         if period is not None
         else _("Time away: none.")
     )

@@ -17,7 +17,7 @@ from bot.attendance.notify import DigestGame, NotifyChange
 from bot.attendance.presence import BadAwayDate, Presence, SkipTally, parse_day
 from bot.attendance.quiet import QuietHours
 from bot.attendance.reminder_queue import ReminderQueue
-from bot.attendance.service import Attendance
+from bot.attendance.service import Attendance, BadSetting
 from bot.attendance.store import NotifySettings
 from bot.attendance.views import KeepWaitingButton, SkipTurnButton
 from bot.game import messages
@@ -95,6 +95,7 @@ async def test_a_reminder_in_a_german_game_is_german(
     with speaking("de"):
         german = messages.reminder_message(ReminderLevel.GENTLE, player, START)
     assert reminder.text == german
+    assert "Cascadia am Zug (seit <t:" in reminder.text, reminder.text
     assert reminder.mentions == (player.user_id,)
 
 
@@ -221,8 +222,13 @@ def test_the_answers_are_in_the_reader_s_language() -> None:
             "Heures calmes : de 22:00 à 08:00 (Europe/Berlin).",
             "Absence : aucune.",
         ]
-        with pytest.raises(BadAwayDate, match="AAAA-MM-JJ"):
-            parse_day("tomorrow")
+        with pytest.raises(BadAwayDate, match="YYYY-MM-DD") as refused:
+            parse_day("tomorrow")  # the log's English
+        answer = BadSetting(refused.value.text, **refused.value.fields).message()
+        assert (
+            answer
+            == "Écris le jour sous la forme AAAA-MM-JJ, par exemple 2026-12-05, pas 'tomorrow'."
+        )
         assert notify.settings_lines(NotifySettings(ADA, reminder_hours=1), None)[-1] == (
             "Tes rappels : toutes les heures."
         )
