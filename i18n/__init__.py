@@ -187,6 +187,16 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
+def language_name(locale: str | None) -> str:
+    """A locale's language as its speakers write it: ``Deutsch``, ``Français``, ``English``."""
+    try:
+        parsed = Locale.parse(language(locale) or "en")
+    except (ValueError, LookupError):
+        parsed = Locale("en")
+    name = parsed.get_display_name(parsed) or "English"
+    return name[:1].upper() + name[1:]
+
+
 # --- numbers and dates ------------------------------------------------------------------
 
 

@@ -377,6 +377,14 @@ class GameStore(ClaimQueries, CompactQueries, OutboxQueries):
         q = "SELECT COALESCE(chosen, seen) FROM server_locales WHERE guild_id = $1"
         return await self._fetchval(q, guild_id)  # type: ignore[no-any-return]
 
+    async def server_language(self, guild_id: int) -> tuple[str | None, str | None]:
+        """The server's locale as Discord last told it, and the one an admin chose instead
+        (each ``None`` when not known, or not chosen)."""
+        row = await self._fetchrow(
+            "SELECT seen, chosen FROM server_locales WHERE guild_id = $1", guild_id
+        )
+        return (None, None) if row is None else (row["seen"], row["chosen"])
+
     async def note_guild_locale(self, guild_id: int, locale: str) -> None:
         """Remember the locale Discord gives for the server."""
         q = (

@@ -22,7 +22,7 @@ from bot.shell.client import CascadiaBot
 from bot.shell.commands import add_commands, remove_commands
 from bot.standings import service as standings
 from bot.standings.store import StandingsStore
-from bot.tables.service import Tables
+from bot.tables.service import AUTO, Tables
 from bot.tables.texts import settings_line
 from i18n import N_, _, _n
 from render import render_badges, render_score_history
@@ -97,28 +97,44 @@ def _badges_alt(earned: tuple[str, ...]) -> str:
     lobby_role="(Manage Server) The role a new lobby with free seats calls once",
     lobby_role_off="(Manage Server) True: new lobbies call no role",
     threads="(Manage Server) Whether new tables open in a thread by default",
+    language="(Manage Server) The language of new games' public messages",
+)
+@app_commands.choices(
+    language=[
+        app_commands.Choice(name="Discord's server language", value=AUTO),
+        app_commands.Choice(name="English", value="en-US"),
+        app_commands.Choice(name="Deutsch", value="de"),
+        app_commands.Choice(name="Français", value="fr"),
+    ]
 )
 async def server(
     interaction: Interaction,
     lobby_role: discord.Role | None = None,
     lobby_role_off: bool = False,
     threads: bool | None = None,
+    language: str | None = None,
 ) -> None:
     """The server's figures and settings; with options, change the settings (Manage
     Server)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     guild_id = _guild_id(interaction)
     tables = interaction.client.part(Tables)
+    manage = interaction.permissions.manage_guild
+    saved: list[str] = []
     if lobby_role is not None or lobby_role_off or threads is not None:
         settings = await tables.change_settings(
             guild_id,
-            can_manage=interaction.permissions.manage_guild,
+            can_manage=manage,
             lobby_role=None if lobby_role is None else lobby_role.id,
             lobby_role_off=lobby_role_off,
             threads=threads,
         )
-        line = settings_line(settings.lobby_role_id, settings.threads)
-        await interaction.followup.send(_("Saved. {settings}", settings=line), ephemeral=True)
+        saved.append(settings_line(settings.lobby_role_id, settings.threads))
+    if language is not None:
+        saved.append(await tables.choose_language(guild_id, language, can_manage=manage))
+    if saved:
+        text = _("Saved. {settings}", settings=" ".join(saved))
+        await interaction.followup.send(text, ephemeral=True)
         return
     text = await standings.server_answer(
         interaction.client.service.store_as(StandingsStore), guild_id
@@ -127,7 +143,8 @@ async def server(
     settings = await tables.settings(guild_id)
     line = settings_line(settings.lobby_role_id, settings.threads)
     text = f"{text}\n{earned}" if earned else text
-    await interaction.followup.send(f"{text}\n{line}", ephemeral=True)
+    spoken = await tables.language(guild_id)
+    await interaction.followup.send(f"{text}\n{line}\n{spoken}", ephemeral=True)
 
 
 @app_commands.command(name="league", description="The rated league: join or leave; on, off, season")

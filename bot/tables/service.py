@@ -63,6 +63,10 @@ class OpenTables:
     text: str
 
 
+AUTO = "auto"
+"""The server language that follows Discord's (the server's own, its *Primary Language*)."""
+
+
 class Tables:
     """Server settings, the lobbies' call for players, open tables and lobby expiry, over a
     :class:`GameService`."""
@@ -74,6 +78,19 @@ class Tables:
     async def settings(self, guild_id: int) -> ServerSettings:
         """The server's settings."""
         return await self.store.server_settings(guild_id)
+
+    async def language(self, guild_id: int) -> str:
+        """The line that says which language the server's new games speak, and why."""
+        seen, chosen = await self.store.server_language(guild_id)
+        return texts.language_line(seen, chosen)
+
+    async def choose_language(self, guild_id: int, language: str, *, can_manage: bool) -> str:
+        """Write the server's new games in ``language`` (a Discord locale, or :data:`AUTO`
+        for Discord's own server language); Manage Server only. The line as it is then."""
+        if not can_manage:
+            raise NotManager()
+        await self.store.choose_guild_locale(guild_id, None if language == AUTO else language)
+        return await self.language(guild_id)
 
     async def change_settings(
         self,

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 
 from bot.game.messages import Player
 from bot.game.names import safe
-from i18n import _, _n
+from i18n import _, _n, language_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,20 @@ def settings_line(lobby_role_id: int | None, threads: bool) -> str:
     if threads:
         return _("Settings: open tables call {role}; new tables in threads: on.", role=role)
     return _("Settings: open tables call {role}; new tables in threads: off.", role=role)
+
+
+def language_line(seen: str | None, chosen: str | None) -> str:
+    """Which language the server's new games are told in: the one an admin chose, else
+    Discord's server language (English while neither is known)."""
+    if chosen is not None:
+        return _(
+            "New games speak {language} (chosen here; `language:` auto follows Discord's).",
+            language=language_name(chosen),
+        )
+    return _(
+        "New games speak {language}, the server's language in Discord.",
+        language=language_name(seen),
+    )
 
 
 def call_line(role_id: int) -> str:

@@ -21,7 +21,12 @@ def test_the_standings_commands_and_their_options(bot: CascadiaBot) -> None:
     }
     assert options == {
         "stats": [("user", False), ("everywhere", False)],
-        "server": [("lobby_role", False), ("lobby_role_off", False), ("threads", False)],
+        "server": [
+            ("lobby_role", False),
+            ("lobby_role_off", False),
+            ("threads", False),
+            ("language", False),
+        ],
         "league": [("action", True)],
         "leaderboard": [("season", False)],
     }

@@ -7,10 +7,21 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from bot.game.messages import Player
 from bot.game.service import GameService
 from bot.stores import Store
-from bot.tables.service import CLOSED, CLOSING, LISTED, LOBBY_LIFETIME, WARNED_BEFORE, Tables
+from bot.tables.service import (
+    AUTO,
+    CLOSED,
+    CLOSING,
+    LISTED,
+    LOBBY_LIFETIME,
+    WARNED_BEFORE,
+    NotManager,
+    Tables,
+)
 from bot.tables.texts import ListedTable, closed_text, open_tables_text, settings_line
 from i18n import PSEUDO, speaking
 from tests.bot.clocks import FakeClock
@@ -109,3 +120,31 @@ def test_the_list_and_the_words_fit_one_message_in_a_long_language() -> None:
             closed_text(seated, {p.user_id for p in seated}, lifetime=LOBBY_LIFETIME),
         ]
     assert all(text.startswith("⟦") and len(text) <= MAX_MESSAGE for text in texts)
+
+
+async def test_an_admin_chooses_the_language_of_the_server_s_new_games(
+    service: GameService, store: Store
+) -> None:
+    tables = Tables(service)
+    await store.note_guild_locale(GUILD, "fr")
+    assert await tables.language(GUILD) == (
+        "New games speak Français, the server's language in Discord."
+    )
+    with pytest.raises(NotManager):
+        await tables.choose_language(GUILD, "de", can_manage=False)
+    assert await store.guild_locale(GUILD) == "fr", "a refusal changes nothing"
+    with speaking("de"):
+        line = await tables.choose_language(GUILD, "de", can_manage=True)
+    assert line == "Neue Partien sprechen Deutsch (hier gewählt; `language:` auto folgt Discord)."
+    opened = await service.lobby.open_lobby(
+        guild_id=GUILD, channel_id=300, user_id=ADA, name="Ada", cards=None
+    )
+    assert opened.game.locale == "de"
+    await tables.choose_language(GUILD, AUTO, can_manage=True)
+    assert await store.guild_locale(GUILD) == "fr"
+    later = await service.lobby.open_lobby(
+        guild_id=GUILD, channel_id=301, user_id=BEA, name="Bea", cards=None
+    )
+    first = await store.get_game(opened.game.id)
+    assert first is not None
+    assert (later.game.locale, first.locale) == ("fr", "de")
