@@ -17,9 +17,10 @@ from bot.attendance import notify
 from bot.attendance.presence import Presence, presence_of
 from bot.attendance.store import AttendanceStore, NotifySettings
 from bot.game.hooks import Call, InChannel, Turn, Venue, Whereabouts
+from bot.game.messages import progress_text
 from bot.game.rows import OutboxMessage
 from engine import Hex
-from i18n import speaking
+from i18n import _, language, speaking
 
 __all__ = ["AttendanceHooks"]
 
@@ -106,8 +107,12 @@ class AttendanceHooks:
             and concerned.presences[to_move.user_id].may_remind(now)
         ):
             game_id = turn.loaded.game.id
-            # The turn message's ``text`` is in the game's language; the rest in theirs.
-            with speaking(await self.store.person_locale(to_move.user_id)):
+            locale = await self.store.person_locale(to_move.user_id)
+            with speaking(locale):
+                if language(locale) != language(turn.loaded.game.locale):
+                    # The turn message is in the game's language, another than theirs: theirs
+                    # says where the game stands (its link leads to the message itself).
+                    text = _("It is your turn: {progress}.", progress=progress_text(state))
                 message = notify.turn_direct(game_id, players, state, text, highlights=highlights)
             rows.append(notify.direct_row(message, to_move.user_id, state_text=state_json))
         heads_up = concerned.settings.get(following.user_id)

@@ -191,6 +191,10 @@ async def test_the_direct_message_at_a_turn_is_in_its_person_s_language(
     direct, heads_up = found["direct_turn"], found["direct_next"]
     assert (direct.locale, heads_up.locale) == ("fr", "fr")
     assert direct.text.startswith("**C\u2019est ton tour dans Cascadia**. Joueurs : ")
+    # The German turn message is not pasted into the French message: it says where the
+    # game stands in French instead.
+    assert "\nC\u2019est ton tour : manche 1 sur 20" in direct.text
+    assert "Zug" not in direct.text
     assert heads_up.text.startswith("**Bientôt ton tour dans Cascadia** : ")
     assert table.game.locale == "de"
 
