@@ -35,7 +35,7 @@ from bot.game.errors import (
 )
 from bot.game.rows import GameStatus
 from engine import IllegalAction, InvalidInput, Reason
-from i18n import N_, _, _n, lookup, reader, speaking
+from i18n import N_, _, _n, language, lookup, reader, speaking
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,10 @@ def user_message(error: BaseException) -> str | None:
         return error.message()
     if isinstance(error, IllegalAction):
         rule = REFUSED_ACTIONS.get(error.reason)
-        translated = None if rule is None else lookup(rule, reader())
+        # A reader of English (or of the pseudo-locale, which stands for it) gets the
+        # engine's words, which name the place.
+        english = language(reader()) is None
+        translated = None if rule is None or english else lookup(rule, reader())
         return translated or _("Not allowed: {reason}.", reason=error.message)
     if isinstance(error, InvalidInput):
         return _("I could not read that: {reason}.", reason=error)

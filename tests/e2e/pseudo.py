@@ -26,6 +26,7 @@ _SAFE = re.compile(
     r"|\bcascadia-\S+"  # file names
     r"|\b\w+\.(?:png|json|txt|gif)\b"
     r"|\b[A-Z]\w+/[\w/+-]+"  # time zones, named as the IANA database names them
+    r"|\(seat \d+\)"  # a part of a name: look-alike names told apart, the same in every record
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
 

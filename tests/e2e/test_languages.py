@@ -39,6 +39,8 @@ async def test_the_synced_commands_carry_german_and_french_descriptions(world: W
 
 async def test_help_answers_each_person_in_their_own_language(world: World) -> None:
     server = world.server
+    server.texts = None  # the people here read German, French and English
+    server.users[world.alice].locale = "en-US"
     german = server.add_user("greta", locale="de")
     french = server.add_user("fleur", locale="fr")
     for user in (german, french):
@@ -55,6 +57,7 @@ async def test_help_answers_each_person_in_their_own_language(world: World) -> N
 
 
 async def test_a_german_server_starts_its_games_in_german(world: World) -> None:
+    world.server.texts = None  # read in German, not the pseudo-locale
     world.server.guilds[world.guild].locale = "de"
     french = world.server.add_user("fleur", locale="fr")
     world.server.add_member(world.guild, french)

@@ -9,13 +9,17 @@ from tests.e2e.harness import World
 
 
 async def test_a_german_game_posts_its_pictures_described_in_german(world: World) -> None:
+    world.server.texts = None  # read in German, not the pseudo-locale
     world.server.guilds[world.guild].locale = "de"
     table = world.table()
-    lobby = await table.open(world.alice, cards="ABCDA")
-    await table.join(world.bob)
+    since = len(world.server.messages)
+    await table.run(world.alice, "new", {"cards": "ABCDA"})
+    lobby = await table.next_post(since, what="the lobby message")
+    await table.press(world.bob, lobby, "Beitreten")
+    await world.server.wait_for(lambda: "**bob**" in lobby.text, what="bob in the lobby")
 
     since = len(world.server.messages)
-    await table.press(world.alice, lobby, "Start")
+    await table.press(world.alice, lobby, "Starten")
     start = await table.next_post(since, what="the message that starts the game")
 
     described = {a.filename: a.description or "" for a in start.attachments}
