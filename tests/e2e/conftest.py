@@ -43,10 +43,12 @@ def body_failed(request: pytest.FixtureRequest) -> bool:
     return bool(request.node.stash.get(_FAILED, False))
 
 
-LOCALE = os.environ.get("CASCADIA_E2E_LOCALE", "en-US")
-"""The language of the server and of every person in the tests' worlds. In the pseudo-locale
-``en-XA`` every text the bot sends is checked for words that escaped translation (see
-:mod:`tests.e2e.pseudo`) and read back in English, so the same tests hold."""
+LOCALE = os.environ.get("CASCADIA_E2E_LOCALE", "en-XA")
+"""The language of the server and of every person in the tests' worlds: by default the
+pseudo-locale ``en-XA``, in which every text the bot sends is checked for words that escaped
+translation (see :mod:`tests.e2e.pseudo`) and read back in English, so the tests' English
+expectations hold and every scenario also checks that nothing escapes. ``en-US`` runs them in
+plain English."""
 
 PSEUDO = "en-XA"
 

@@ -31,7 +31,7 @@ from fakediscord import (
     MessageRecord,
 )
 from sandbox import BotProcess
-from tests.e2e.conftest import LOCALE, PSEUDO, body_failed, close_world, new_server
+from tests.e2e.conftest import body_failed, close_world, new_server
 from tests.e2e.harness import (
     REPO_ROOT,
     Database,
@@ -342,11 +342,12 @@ async def test_share_posts_one_line_in_the_daily_channel(trek: Trek) -> None:
     table.check_channel()
 
 
-@pytest.mark.skipif(LOCALE == PSEUDO, reason="reads German and French, not the pseudo-locale")
 async def test_a_german_member_plays_in_german_while_the_french_servers_channel_reads_french(
     trek: Trek,
 ) -> None:
     world, server = trek.world, trek.server
+    server.texts = None  # the people here read German, French and English
+    server.users[world.alice].locale = "en-US"
     server.guilds[world.guild].locale = "fr"
     greta = server.add_user("greta", locale="de")
     server.add_member(world.guild, greta)
