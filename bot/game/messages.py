@@ -25,7 +25,6 @@ from engine import (
     Action,
     CardSet,
     GameState,
-    Habitat,
     Move,
     NatureWipe,
     PlaceTile,
@@ -35,11 +34,11 @@ from engine import (
     ScoreSheet,
     Take,
     Tile,
-    Variant,
     Wildlife,
     WipeThree,
 )
 from i18n import N_, _, _n, number, speaking
+from render.words import habitat_word, variant_name, wildlife_heading, wildlife_word
 
 
 @contextmanager
@@ -77,32 +76,6 @@ def timestamp(moment: datetime, style: str = "R") -> str:
 
 # --- the game's words -------------------------------------------------------------------------
 
-CARD_NAMES = {
-    Wildlife.BEAR: N_("Bear"),
-    Wildlife.ELK: N_("Elk"),
-    Wildlife.SALMON: N_("Salmon"),
-    Wildlife.HAWK: N_("Hawk"),
-    Wildlife.FOX: N_("Fox"),
-}
-"""Each species as its scoring cards are named (``Bear A``), as the editions name it."""
-VARIANT_NAMES = {Variant.FAMILY: N_("Family"), Variant.INTERMEDIATE: N_("Intermediate")}
-
-WILDLIFE_WORDS = {
-    Wildlife.BEAR: N_("bear"),
-    Wildlife.ELK: N_("elk"),
-    Wildlife.SALMON: N_("salmon"),
-    Wildlife.HAWK: N_("hawk"),
-    Wildlife.FOX: N_("fox"),
-}
-"""Each species in running text (a token, a tile's animals)."""
-HABITAT_WORDS = {
-    Habitat.MOUNTAIN: N_("mountain"),
-    Habitat.FOREST: N_("forest"),
-    Habitat.PRAIRIE: N_("prairie"),
-    Habitat.WETLAND: N_("wetland"),
-    Habitat.RIVER: N_("river"),
-}
-"""Each habitat in running text."""
 _A_TOKEN = {
     Wildlife.BEAR: N_("a bear"),
     Wildlife.ELK: N_("an elk"),
@@ -119,19 +92,9 @@ _THE_TOKEN = {
 }
 
 
-def wildlife_word(wildlife: Wildlife) -> str:
-    """The species in running text, in the reader's language: "elk", "Hirsch", "wapiti"."""
-    return _(WILDLIFE_WORDS[wildlife])
-
-
 def a_token(wildlife: Wildlife) -> str:
     """One token of the species with its article, in the reader's language: "an elk"."""
     return _(_A_TOKEN[wildlife])
-
-
-def habitat_word(habitat: Habitat) -> str:
-    """The habitat in running text, in the reader's language."""
-    return _(HABITAT_WORDS[habitat])
 
 
 def animals(wildlife: Wildlife, count: int) -> str:
@@ -163,9 +126,9 @@ def cards_text(cards: CardSet, *, locale: str | None = None) -> str:
     names them."""
     with voice(locale):
         if cards.variant is not None:
-            variant = _(VARIANT_NAMES[cards.variant])
+            variant = variant_name(cards.variant.value)
             return _("{variant} card for all wildlife", variant=variant)
-        return " · ".join(f"{_(CARD_NAMES[w])} {cards.card(w)}" for w in Wildlife)
+        return " · ".join(f"{wildlife_heading(w)} {cards.card(w)}" for w in Wildlife)
 
 
 _PLURALS = {Wildlife.ELK: "elk", Wildlife.SALMON: "salmon", Wildlife.FOX: "foxes"}

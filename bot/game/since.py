@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.game.messages import Player, a_token, animals, habitat_word, wildlife_word
+from bot.game.messages import Player, a_token, animals
 from bot.game.records import move_actions
 from bot.game.rows import MoveRow
 from engine import (
@@ -41,6 +41,7 @@ from engine import (
     seat_score,
 )
 from i18n import N_, _, _n
+from render.words import habitat_word, wildlife_word
 
 HEADING = "Since your last turn"
 """The words every such block starts with (part of the bot's contract with its players)."""
