@@ -107,9 +107,8 @@ class AttendanceHooks:
             and concerned.presences[to_move.user_id].may_remind(now)
         ):
             game_id = turn.loaded.game.id
-            locale = await self.store.person_locale(to_move.user_id)
-            with speaking(locale):
-                if language(locale) != language(turn.loaded.game.locale):
+            with speaking(to_move.locale):
+                if language(to_move.locale) != language(turn.loaded.game.locale):
                     # The turn message is in the game's language, another than theirs: theirs
                     # says where the game stands (its link leads to the message itself).
                     text = _("It is your turn: {progress}.", progress=progress_text(state))
@@ -123,7 +122,7 @@ class AttendanceHooks:
             and following.user_id not in (to_move.user_id, turn.mover)
             and concerned.presences[following.user_id].may_remind(now)
         ):
-            with speaking(await self.store.person_locale(following.user_id)):
+            with speaking(following.locale):
                 message = notify.heads_up_direct(players, state)
             rows.append(notify.direct_row(message, following.user_id))
         return rows

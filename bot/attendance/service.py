@@ -277,7 +277,7 @@ class Attendance:
         message's words, the pictures as the game stands."""
         player = loaded.players[state.current]
         latest = await self.store.latest_turn_message(loaded.game.id)
-        with speaking(await self.store.person_locale(player.user_id)):
+        with speaking(player.locale):
             text = (
                 Announcement.from_row(latest).text
                 if latest is not None

@@ -445,7 +445,8 @@ def players_of(seats: Sequence[Seat]) -> tuple[Player, ...]:
     """The players of a game's seats, in seat order, named apart (see :func:`seat_names`)."""
     names = seat_names([s.name for s in seats])
     return tuple(
-        Player(s.user_id, n, computer=s.computer) for s, n in zip(seats, names, strict=True)
+        Player(s.user_id, n, computer=s.computer, locale=s.locale)
+        for s, n in zip(seats, names, strict=True)
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.game.hooks import AwayPeriod, Call, ReminderLevel
@@ -57,6 +57,9 @@ class Player:
     name: str
     computer: str | None = None
     """The computer player that plays this seat for good, if any (never pinged)."""
+    locale: str | None = field(default=None, compare=False)
+    """The locale the person's Discord client was last seen with (see
+    :attr:`~bot.game.rows.Seat.locale`), for what is written to them alone outside a request."""
 
     @property
     def mention(self) -> str:
