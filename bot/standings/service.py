@@ -5,16 +5,14 @@ finished before results were kept, and the answers of ``/cascadia stats``, ``ser
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.attendance.store import AttendanceStore
 from bot.game.errors import BotError, DamagedLog
+from bot.game.kernel import players_of
 from bot.game.markdown import jump_url
-from bot.game.messages import Player
-from bot.game.names import seat_names
 from bot.game.records import UNREADABLE, read_state
-from bot.game.rows import GameStatus, Seat
+from bot.game.rows import GameStatus
 from bot.standings import stats as texts
 from bot.standings.finishing import presences
 from bot.standings.results import seat_results
@@ -50,7 +48,7 @@ async def backfill_results(store: Store, *, batch: int = 200) -> int:
                 why = f"{type(error).__name__}: {error}"
                 log.warning("game %d: no results filled in (%s)", game_id, why)
                 continue
-            players = _players(seats.get(game_id, []))
+            players = players_of(seats.get(game_id, []))
             finished_at = moves[-1].created_at if moves else game.updated_at
             results = seat_results(
                 game,
@@ -67,11 +65,6 @@ async def backfill_results(store: Store, *, batch: int = 200) -> int:
         if len(game_ids) < batch or filled == before:
             break
     return filled
-
-
-def _players(seats: Sequence[Seat]) -> list[Player]:
-    names = seat_names([s.name for s in seats])
-    return [Player(s.user_id, n, computer=s.computer) for s, n in zip(seats, names, strict=True)]
 
 
 class NotManager(BotError):
