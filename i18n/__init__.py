@@ -1,10 +1,10 @@
 """The game's words in other languages: catalogs read at run time, and who is spoken to.
 
-The English text is the message id. Each language's catalogs are gettext ``.po`` files under
-``i18n/locales/<language>/LC_MESSAGES/``, read with Babel and compiled in memory the first time
-the language is asked for; nothing compiled is kept in the repository. A locale is Discord's
-(``de``, ``fr``, ``en-US``, ``pt-BR``): its language picks the catalogs, and a language without
-any reads English. ``en-XA`` is a pseudo-locale that wraps and lengthens every translatable
+The English text is the message id. Each language's catalog is one gettext ``.po`` file,
+``i18n/locales/<language>/LC_MESSAGES/cascadia.po``, read with Babel and compiled in memory the
+first time the language is asked for; nothing compiled is kept in the repository. A locale is
+Discord's (``de``, ``fr``, ``en-US``, ``pt-BR``): its language picks the catalog, and a language
+without one reads English. ``en-XA`` is a pseudo-locale that wraps and lengthens every translatable
 text, so tests can see any text that escapes translation or a layout that breaks with longer
 words.
 
@@ -38,7 +38,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
 LANGUAGES: tuple[str, ...] = ("de", "fr")
-"""The languages with catalogs; English needs none. Adding one is its catalog and this line."""
+"""The languages with a catalog; English needs none. Adding one is its catalog and this line."""
 
 PSEUDO = "en-XA"
 """The pseudo-locale: every translatable text wrapped in ``⟦ ⟧`` and lengthened by a third."""
@@ -87,22 +87,21 @@ def reader() -> str | None:
 # --- the catalogs -----------------------------------------------------------------------
 
 
-def catalog_files(lang: str) -> list[Traversable]:
-    """A language's catalog files, in name order."""
-    folder = files(__name__).joinpath("locales", lang, "LC_MESSAGES")
-    return sorted((f for f in folder.iterdir() if f.name.endswith(".po")), key=lambda f: f.name)
+def catalog_file(lang: str) -> Traversable:
+    """A language's catalog file: ``locales/<lang>/LC_MESSAGES/cascadia.po``."""
+    return files(__name__).joinpath("locales", lang, "LC_MESSAGES", "cascadia.po")
 
 
 def read_catalog(lang: str) -> Catalog:
-    """All of a language's catalog files as one catalog (a text in two files: the first)."""
-    merged = Catalog(locale=lang, domain="cascadia")
-    for path in catalog_files(lang):
-        with path.open("rb") as po:
-            part = read_po(po, locale=lang, domain="cascadia")
-        for message in part:
-            if message.id and message.id not in merged:
-                merged[message.id] = message
-    return merged
+    """A language's catalog as its file holds it."""
+    with catalog_file(lang).open("rb") as po:
+        return read_po(po, locale=lang, domain="cascadia")
+
+
+@cache
+def _parsed(lang: str) -> Catalog:
+    """A language's catalog, read once for both :func:`translations` and :func:`catalog`."""
+    return read_catalog(lang)
 
 
 @cache
@@ -110,7 +109,7 @@ def translations(lang: str) -> gettext.GNUTranslations:
     """A language's translations, compiled in memory (untranslated and fuzzy entries left
     out, so those read English)."""
     compiled = io.BytesIO()
-    write_mo(compiled, read_catalog(lang), use_fuzzy=False)
+    write_mo(compiled, _parsed(lang), use_fuzzy=False)
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
 
@@ -120,7 +119,7 @@ def catalog(lang: str) -> dict[str, str]:
     """A language's singular translations, English text to translated text."""
     return {
         str(m.id): str(m.string)
-        for m in read_catalog(lang)
+        for m in _parsed(lang)
         if isinstance(m.id, str) and m.id and isinstance(m.string, str) and m.string
         if not m.fuzzy
     }
@@ -203,7 +202,7 @@ def language_name(locale: str | None) -> str:
 def babel_locale(locale: str | None) -> Locale:
     """The CLDR locale for numbers and dates: the locale's own where a catalog exists for
     its language (``de-AT`` keeps Austrian dates), English otherwise."""
-    if language(locale) is None or locale is None:
+    if locale is None or language(locale) is None:
         return Locale("en")
     try:
         return Locale.parse(locale, sep="-")
@@ -214,7 +213,7 @@ def babel_locale(locale: str | None) -> Locale:
 def number(value: float, locale: str | None = None) -> str:
     """``value`` written as ``locale`` writes numbers (the reader's when not given):
     ``1,234.5`` in English, ``1.234,5`` in German."""
-    return format_decimal(value, locale=babel_locale(locale if locale else _reader.get()))
+    return format_decimal(value, locale=babel_locale(locale or _reader.get()))
 
 
 def day(value: date, locale: str | None = None, *, style: str = "medium") -> str:

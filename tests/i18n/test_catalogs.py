@@ -3,16 +3,15 @@ every form, English as the fallback."""
 
 from __future__ import annotations
 
-from collections import Counter
+import re
 
 import pytest
-from babel.messages.pofile import read_po
 
 from i18n import (
     LANGUAGES,
     PSEUDO,
     catalog,
-    catalog_files,
+    catalog_file,
     language,
     lookup,
     number,
@@ -56,12 +55,12 @@ def test_every_entry_is_translated_and_none_is_fuzzy(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_no_text_is_in_two_catalog_files(lang: str) -> None:
-    ids: Counter[str] = Counter()
-    for path in catalog_files(lang):
-        with path.open("rb") as po:
-            ids.update(str(m.id) for m in read_po(po, locale=lang) if m.id)
-    assert [text for text, count in ids.items() if count > 1] == []
+def test_no_text_is_in_the_catalog_twice(lang: str) -> None:
+    # Babel keeps the last of two entries of one text: count them in the file itself.
+    written = catalog_file(lang).read_text(encoding="utf-8")
+    ids = re.findall(r'^msgid "(.*)"$', written, re.MULTILINE)
+    header = 1
+    assert len(ids) - header == len([m for m in read_catalog(lang) if m.id])
 
 
 def test_every_language_holds_the_same_texts() -> None:
