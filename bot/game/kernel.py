@@ -309,8 +309,8 @@ class GameKernel:
         player called, the outbox; or, for the move that finishes the game, what the finish
         hooks add. ``lead`` and ``tail`` frame the turn message, ``buttons`` (label, custom
         id) go under it. Every public text is written in the game's language
-        (:func:`public_locale`), the hooks' parts of it too."""
-        with speaking(public_locale(loaded.game)):
+        (:attr:`~bot.game.rows.GameRow.locale`), the hooks' parts of it too."""
+        with speaking(loaded.game.locale):
             before = loaded.require_state()
             after = move.play(before, seat)
             game, now = loaded.game, self._now()
@@ -428,12 +428,6 @@ class GameKernel:
             log.info("game %d: the move log and the state differ", turn.loaded.game.id)
             return line
         return line if since is None else since.text()
-
-
-def public_locale(game: GameRow) -> str | None:
-    """The language a game's public messages are written in: the game's own, fixed when its
-    lobby opened (for a game in direct messages, its player's); ``None``: English."""
-    return game.locale
 
 
 THREAD_REST_MINUTES = 60

@@ -21,7 +21,7 @@ from bot.game.errors import (
     RevisionConflict,
     TooManyLobbies,
 )
-from bot.game.kernel import GameKernel, LoadedGame, public_locale
+from bot.game.kernel import GameKernel, LoadedGame
 from bot.game.messages import Player
 from bot.game.outbox import Announcement, Picture
 from bot.game.records import state_text
@@ -169,7 +169,7 @@ class Lobby:
             raise ComputerAdded()
         taken = {p.user_id for p in loaded.players}
         computer_id = next(i for i in range(-1, -MAX_PLAYERS - 2, -1) if i not in taken)
-        with speaking(public_locale(loaded.game)):
+        with speaking(loaded.game.locale):
             name = computer_name(policy)  # its seat's name, in the game's language
         try:
             await self.store.join(
@@ -212,7 +212,7 @@ class Lobby:
     async def _hand_over(self, loaded: LoadedGame, heir: Player) -> CommitResult:
         leaver = next(p for p in loaded.players if p.user_id == loaded.game.host_id)
         pinged = await self.kernel.hooks.caller.mentioned([heir.user_id])
-        with speaking(public_locale(loaded.game)):
+        with speaking(loaded.game.locale):
             announcement = Announcement(
                 kind="host",
                 text=messages.host_left_message(leaver, heir, ping=heir.user_id in pinged),

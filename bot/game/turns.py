@@ -25,7 +25,6 @@ from bot.game.kernel import (
     GameKernel,
     LoadedGame,
     as_seat,
-    public_locale,
     table_line,
     thread_rest,
 )
@@ -186,7 +185,7 @@ class Turns:
         move = await self.kernel.thinker.choose(state, chosen, seed=game_id)
         # A seat handed over by its person says who the computer played for.
         handed = player.computer is not None and player.user_id > 0
-        with speaking(public_locale(loaded.game)):
+        with speaking(loaded.game.locale):
             lead = messages.computer_lead(player) if handed else ""
         return await self.kernel.commit_turn(
             loaded,
@@ -307,7 +306,7 @@ class Turns:
     ) -> CommitResult:
         after = apply(before, action, seat=seat)
         game = loaded.game
-        with speaking(public_locale(game)):
+        with speaking(game.locale):
             announcement = Announcement(
                 kind="wipe",
                 text=messages.wipe_message(before, action, loaded.players[seat]),
@@ -351,7 +350,7 @@ class Turns:
             raise LastPerson()
         leaver = loaded.players[seat]
         their_turn = state.current == seat and not state.is_over
-        with speaking(public_locale(loaded.game)):
+        with speaking(loaded.game.locale):
             text = messages.left_message(leaver, REPLACEMENT, their_turn=their_turn)
             announcement = Announcement(kind="leave", text=text)
         return await self.store.set_computer(
@@ -383,7 +382,7 @@ class Turns:
                 export_file(export_document(ended, loaded.players, loaded.require_state(), moves)),
             )
         game = loaded.game
-        with speaking(public_locale(game)):
+        with speaking(game.locale):
             announcement = Announcement(
                 kind="end",
                 text=messages.ended_message(Player(user_id, name), started=started),
