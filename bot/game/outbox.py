@@ -541,7 +541,7 @@ class Outbox:
                 raise _Waiting()
             if turn is not None and turn.message_id is not None:
                 link = jump_url(game.guild_id, game.channel_id, turn.message_id)
-                with speaking(Announcement.from_row(row).locale):
+                with speaking(post.locale):
                     text = _("{text}\n[The turn message]({link})", text=post.text, link=link)
                 post = dataclasses.replace(post, text=_clip(text))
         return await self.send_direct(row.channel_id, game.channel_id, post)
